@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// `npm start`: build the web app when its bundle is missing or older than its sources, then run the
+// server (API + web + worker threads) under tsx. `--role=api` / `--role=worker` start one part only.
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const role = (process.argv.find((a) => a.startsWith('--role=')) ?? '--role=all').slice('--role='.length);
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+if (role !== 'worker') {
+  const webDir = join(root, 'apps/web');
+  const built = join(webDir, 'dist/index.html');
+  const stale =
+    !existsSync(built) ||
+    newestMtime(webDir) > statSync(built).mtimeMs ||
+    newestMtime(join(root, 'packages/contracts/src')) > statSync(built).mtimeMs;
+  if (stale) {
+    console.log('[tazamun] building the web app…');
+    const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+}
+
+const entry = role === 'worker' ? 'apps/server/src/worker.ts' : 'apps/server/src/server.ts';
+const child = spawn(process.execPath, ['--import', 'tsx', join(root, entry), `--role=${role}`], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

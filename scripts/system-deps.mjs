@@ -1,0 +1,38 @@
+// What the test suites need from Debian, installed when absent (as root) or reported loudly.
+// Each entry: the command that proves the package is there, and the Debian package that provides it.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export const SYSTEM_DEPS = [
+  { probe: '/usr/bin/chromium', pkg: 'chromium', why: 'end-to-end tests drive Debian Chromium' },
+  {
+    probe: '/usr/bin/ffmpeg',
+    pkg: 'ffmpeg',
+    why: 'media decoding and MP4 rendering (libass + HarfBuzz shaping)',
+  },
+  {
+    probe: '/usr/share/fonts/truetype/noto/NotoNaskhArabic-Regular.ttf',
+    pkg: 'fonts-noto-core',
+    why: 'Arabic glyphs in videos and screenshots',
+  },
+];
+
+function run(cmd, args) {
+  return spawnSync(cmd, args, {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+/** Installs missing packages when running as root; returns the list still missing afterwards. */
+export function ensureSystemDeps(deps = SYSTEM_DEPS) {
+  const missing = deps.filter((d) => !existsSync(d.probe));
+  if (missing.length === 0) return [];
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) {
+    console.log(`[system-deps] installing from Debian: ${missing.map((d) => d.pkg).join(', ')}`);
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing.map((d) => d.pkg)]);
+  }
+  return deps.filter((d) => !existsSync(d.probe));
+}

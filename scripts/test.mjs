@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// `npm test`: installs what the suites need, runs `npm run check`, then every suite in turn. A missing
+// dependency fails the run loudly; nothing is skipped. The last line sums up the test counts of all suites.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureSystemDeps } from './system-deps.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv.slice(2);
+
+const SUITES = [
+  { name: 'check', cmd: 'npm', args: ['run', 'check'] },
+  { name: 'contracts', cmd: 'npm', args: ['test', '-w', 'packages/contracts'] },
+  { name: 'aligner', cmd: 'npm', args: ['test', '-w', 'packages/aligner'] },
+  { name: 'server', cmd: 'npm', args: ['test', '-w', 'apps/server'] },
+  { name: 'web', cmd: 'npm', args: ['test', '-w', 'apps/web'] },
+  { name: 'e2e', cmd: 'npm', args: ['test', '-w', 'e2e'] },
+];
+
+function runSuite(suite) {
+  return new Promise((resolve) => {
+    const child = spawn(suite.cmd, suite.args, { cwd: root, env: process.env });
+    let out = '';
+    const collect = (chunk, stream) => {
+      out += chunk.toString();
+      stream.write(chunk);
+    };
+    child.stdout.on('data', (c) => collect(c, process.stdout));
+    child.stderr.on('data', (c) => collect(c, process.stderr));
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+/** Reads pass/fail counts from node:test (spec or TAP reporter) and Vitest summaries. */
+function counts(out) {
+  let passed = 0;
+  let failed = 0;
+  for (const m of out.matchAll(/^[#ℹ] pass (\d+)$/gm)) passed += Number(m[1]);
+  for (const m of out.matchAll(/^[#ℹ] fail (\d+)$/gm)) failed += Number(m[1]);
+  for (const m of out.matchAll(/^\s*Tests\s+(.*)$/gm)) {
+    const p = /(\d+) passed/.exec(m[1]);
+    const f = /(\d+) failed/.exec(m[1]);
+    if (p) passed += Number(p[1]);
+    if (f) failed += Number(f[1]);
+  }
+  return { passed, failed };
+}
+
+const stillMissing = ensureSystemDeps();
+if (stillMissing.length > 0) {
+  for (const d of stillMissing) console.error(`[test] MISSING ${d.pkg} (${d.probe}): ${d.why}`);
+  console.error('[test] install the packages above (apt-get install ...) or run as root; refusing to skip.');
+  process.exit(1);
+}
+
+let passed = 0;
+let failed = 0;
+const broken = [];
+for (const suite of SUITES) {
+  if (only.length > 0 && !only.includes(suite.name)) continue;
+  console.log(`\n[test] ==== ${suite.name} ====`);
+  const { code, out } = await runSuite(suite);
+  const c = counts(out);
+  passed += c.passed;
+  failed += c.failed;
+  if (code !== 0) broken.push(suite.name);
+  if (code !== 0 && c.failed === 0) failed += 1; // a suite that crashed counts as a failure
+}
+console.log(`\n[test] suites failing: ${broken.length ? broken.join(', ') : 'none'}`);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(broken.length ? 1 : 0);
