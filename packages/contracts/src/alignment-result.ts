@@ -1,0 +1,87 @@
+// The platform JSON (schema version 1): what the engine produces, the server stores and serves, the web
+// shows and every export is made from. Times are seconds from the start of the audio.
+import { z } from 'zod';
+
+export const RESULT_SCHEMA_VERSION = 1;
+
+export const PhoneTiming = z.object({
+  phone: z.string().describe("the acoustic model's phone label"),
+  ipa: z.string().optional().describe('IPA of the phone when known'),
+  start: z.number(),
+  end: z.number(),
+  confidence: z.number().min(0).max(1).optional(),
+});
+export type PhoneTiming = z.infer<typeof PhoneTiming>;
+
+export const WordStatus = z.enum(['aligned', 'not_found']);
+
+export const WordTiming = z.object({
+  index: z.number().int().describe('position of the word in the original transcript (0-based)'),
+  word: z.string().describe('the word exactly as written in the transcript'),
+  normalized: z.string().describe('the processed form the model aligned (may be several units joined)'),
+  start: z.number().nullable().describe('null when status is not_found'),
+  end: z.number().nullable(),
+  duration: z.number().nullable(),
+  confidence: z.number().min(0).max(1),
+  status: WordStatus,
+  phones: z.array(PhoneTiming),
+  char_start: z.number().int().describe('offset of the word in the original text (UTF-16 code units)'),
+  char_end: z.number().int(),
+});
+export type WordTiming = z.infer<typeof WordTiming>;
+
+export const Segment = z.object({
+  index: z.number().int(),
+  text: z.string().describe('the original text of the segment'),
+  start: z.number().nullable(),
+  end: z.number().nullable(),
+  word_start: z.number().int().describe('index of the first word'),
+  word_end: z.number().int().describe('index one past the last word'),
+  confidence: z.number().min(0).max(1),
+});
+export type Segment = z.infer<typeof Segment>;
+
+export const Metrics = z.object({
+  coverage: z.number().min(0).max(1).describe('share of transcript words aligned (status aligned)'),
+  mean_confidence: z.number().min(0).max(1),
+  wer: z.number().nullable().describe('word error rate of an independent recognition pass, null if none'),
+  cer: z.number().nullable(),
+  wer_method: z.string().describe('how WER/CER were computed, or why they are absent'),
+  words_total: z.number().int(),
+  words_aligned: z.number().int(),
+  audio_duration: z.number(),
+  processing_time: z.number().describe('seconds of wall time'),
+  real_time_factor: z.number().describe('processing_time / audio_duration'),
+});
+export type Metrics = z.infer<typeof Metrics>;
+
+export const AlignmentResult = z.object({
+  schema_version: z.literal(RESULT_SCHEMA_VERSION),
+  language: z.string().describe('ISO 639-3 code'),
+  engine: z.object({
+    backend: z.string().describe('hmm | mms'),
+    model: z.string(),
+    version: z.string(),
+    precision: z.enum(['standard', 'high', 'ultra']),
+    route: z.string().describe('pronunciation route, e.g. dictionary, espeak-ipa, arabic-rules'),
+  }),
+  audio: z.object({
+    duration: z.number(),
+    sample_rate: z.number().int(),
+    channels: z.number().int().describe('of the source before downmixing'),
+    format: z.string(),
+    peak_dbfs: z.number().nullable(),
+    clipping_ratio: z.number(),
+    silence_ratio: z.number(),
+  }),
+  text: z.object({
+    original: z.string(),
+    processed: z.string().describe('the normalised text the model aligned'),
+    input_kind: z.enum(['orthography', 'ipa']),
+  }),
+  words: z.array(WordTiming),
+  segments: z.array(Segment),
+  metrics: Metrics,
+  warnings: z.array(z.string()),
+});
+export type AlignmentResult = z.infer<typeof AlignmentResult>;
