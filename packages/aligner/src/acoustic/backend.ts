@@ -1,0 +1,63 @@
+// The contract between the engine and an acoustic back-end. A back-end turns the transcript's model tokens
+// into units it can score (pronunciations in its own unit set) and places those units in the audio. The
+// engine owns everything else: decoding, text processing, long-audio windowing, scores and the result.
+
+export type Precision = 'standard' | 'high' | 'ultra';
+
+export interface Unit {
+  /** index into the normaliser's token list */
+  tokenIndex: number;
+  wordIndex: number;
+  text: string;
+  /** alternative pronunciations, each a list of the model's phone labels */
+  prons: string[][];
+}
+
+export interface PhoneSpan {
+  phone: string;
+  start: number;
+  end: number;
+  confidence: number;
+}
+
+export interface UnitSpan {
+  unit: number;
+  start: number;
+  end: number;
+  confidence: number;
+  phones: PhoneSpan[];
+}
+
+export interface WindowRequest {
+  samples: Float32Array;
+  /** seconds added to every time returned (position of the window in the file) */
+  offset: number;
+  units: Unit[];
+  precision: Precision;
+  /** the window may end before the last unit (long audio) */
+  openEnd: boolean;
+  /** units may be absent from the audio and extra speech may be present */
+  garbage: boolean;
+}
+
+export interface Recognition {
+  wer: number | null;
+  cer: number | null;
+  method: string;
+}
+
+export interface AcousticBackend {
+  readonly name: 'hmm' | 'mms';
+  readonly model: string;
+  readonly version: string;
+  /** pronunciation route actually used for the last prepare() call, e.g. dictionary+espeak-ipa */
+  pronounce(
+    tokens: { text: string; wordIndex: number }[],
+    lang: string,
+    inputKind: 'orthography' | 'ipa',
+  ): Promise<{ units: Unit[]; route: string; warnings: string[] }>;
+  /** Spans for the units found in the window, in order; units not found are absent. */
+  alignWindow(req: WindowRequest): UnitSpan[];
+  /** An independent recognition pass scored against the transcript (see docs/engines.md). */
+  recognise(samples: Float32Array, units: Unit[]): Recognition;
+}

@@ -1,0 +1,131 @@
+// Test support: a tiny ONNX stand-in for the MMS export (input `input_values` [batch, samples], output
+// `logits` [batch, frames, 31], frames = floor((samples - 400) / 320) + 1, the real vocabulary) whose
+// emissions spell whatever letters the synthetic audio encodes. Each letter is a pure tone with an integer
+// number of cycles per 400-sample frame; the graph correlates every frame with a sine and cosine per letter
+// (a 400-tap, stride-320 Conv), sums their squares (phase-free energy) and scales them into logits. Silence
+// leaves only the blank's bias, so the blank wins there, as in a real CTC model. Per-window normalisation
+// changes a tone's amplitude but not which letter wins.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeOnnxModel } from './onnx-writer.ts';
+import { FIRST_LETTER, MMS_VOCAB, letterId } from './vocab.ts';
+import type { SampleSource } from './emissions.ts';
+
+const WIN = 400;
+const HOP = 320;
+const V = MMS_VOCAB.length;
+const LETTERS = V - FIRST_LETTER;
+
+/** Cycles per 400-sample frame of a letter's tone: distinct integers, so tones are orthogonal over a frame. */
+const cyclesOf = (id: number): number => id - 1;
+
+export function buildTinyMmsModel(opts: { blankBias?: number; scale?: number } = {}): Uint8Array {
+  const blankBias = opts.blankBias ?? 6;
+  // Energy of a unit-variance tone (amplitude sqrt 2) filling the frame is 2 * 200^2; map it to about 20.
+  const scale = opts.scale ?? 10 / (200 * 200);
+  const w = new Float32Array(2 * LETTERS * WIN);
+  for (let l = 0; l < LETTERS; l++) {
+    const c = cyclesOf(l + FIRST_LETTER);
+    for (let n = 0; n < WIN; n++) {
+      w[2 * l * WIN + n] = Math.sin((2 * Math.PI * c * n) / WIN);
+      w[(2 * l + 1) * WIN + n] = Math.cos((2 * Math.PI * c * n) / WIN);
+    }
+  }
+  const m = new Float32Array(2 * LETTERS * V);
+  for (let l = 0; l < LETTERS; l++) {
+    m[2 * l * V + l + FIRST_LETTER] = scale;
+    m[(2 * l + 1) * V + l + FIRST_LETTER] = scale;
+  }
+  const bias = new Float32Array(V);
+  bias[0] = blankBias;
+  for (let k = 1; k < FIRST_LETTER; k++) bias[k] = -5;
+  return encodeOnnxModel({
+    inputs: [{ name: 'input_values', shape: ['batch', 'samples'] }],
+    outputs: [{ name: 'logits', shape: ['batch', 'frames', V] }],
+    initializers: [
+      { name: 'axes', dims: [1], data: BigInt64Array.from([1n]) },
+      { name: 'w', dims: [2 * LETTERS, 1, WIN], data: w },
+      { name: 'm', dims: [2 * LETTERS, V], data: m },
+      { name: 'bias', dims: [V], data: bias },
+    ],
+    nodes: [
+      { op: 'Unsqueeze', inputs: ['input_values', 'axes'], outputs: ['x'] },
+      {
+        op: 'Conv',
+        inputs: ['x', 'w'],
+        outputs: ['c'],
+        attrs: { strides: { ints: [HOP] }, kernel_shape: { ints: [WIN] } },
+      },
+      { op: 'Mul', inputs: ['c', 'c'], outputs: ['e'] },
+      { op: 'Transpose', inputs: ['e'], outputs: ['et'], attrs: { perm: { ints: [0, 2, 1] } } },
+      { op: 'MatMul', inputs: ['et', 'm'], outputs: ['s'] },
+      { op: 'Add', inputs: ['s', 'bias'], outputs: ['logits'] },
+    ],
+  });
+}
+
+/** vocab.json as the hub export ships it ({token: id}). */
+export function vocabJson(): string {
+  return JSON.stringify(Object.fromEntries(MMS_VOCAB.map((t, i) => [t, i])));
+}
+
+/** Writes the tiny model into `dir` with the hub repository's layout, as `models pull` leaves it. */
+export function installTinyModel(dir: string, file = 'onnx/model_quantized.onnx'): string {
+  mkdirSync(join(dir, 'onnx'), { recursive: true });
+  writeFileSync(join(dir, file), buildTinyMmsModel());
+  writeFileSync(join(dir, 'vocab.json'), vocabJson());
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'wav2vec2', vocab_size: V }));
+  return join(dir, file);
+}
+
+/** A stretch of synthetic audio: a letter's tone (or silence when `letter` is absent) lasting `frames` frames. */
+export interface ToneSegment {
+  letter?: string;
+  frames: number;
+}
+
+function segmentValue(letter: string | undefined, amplitude: number, n: number): number {
+  if (!letter) return 0;
+  const id = letterId(letter);
+  if (id === undefined) throw new Error(`no tone for ${JSON.stringify(letter)}`);
+  return amplitude * Math.sin((2 * Math.PI * cyclesOf(id) * n) / WIN);
+}
+
+/** Renders segments into samples; frame f of the output covers samples [320 f, 320 f + 400). */
+export function synthesize(segments: ToneSegment[], amplitude = 0.3): Float32Array {
+  const total = segments.reduce((a, s) => a + s.frames, 0) * HOP;
+  const out = new Float32Array(total);
+  let o = 0;
+  for (const s of segments) {
+    for (let i = 0; i < s.frames * HOP; i++) out[o + i] = segmentValue(s.letter, amplitude, o + i);
+    o += s.frames * HOP;
+  }
+  return out;
+}
+
+/** A long source repeating `segments` without ever holding more than the requested range in memory. */
+export function repeatingSource(
+  segments: ToneSegment[],
+  totalSamples: number,
+  amplitude = 0.3,
+): SampleSource {
+  const starts: number[] = [];
+  let period = 0;
+  for (const s of segments) {
+    starts.push(period);
+    period += s.frames * HOP;
+  }
+  return {
+    length: totalSamples,
+    read(start, end) {
+      const out = new Float32Array(end - start);
+      for (let i = start; i < end; i++) {
+        const p = i % period;
+        let k = 0;
+        while (k + 1 < starts.length && starts[k + 1]! <= p) k++;
+        out[i - start] = segmentValue(segments[k]!.letter, amplitude, i);
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,151 @@
+// Decoding any container ffmpeg reads into 16 kHz mono Float32, streamed from the child process so a
+// long file never exists twice in memory as bytes and floats. ffprobe gives the source format first so
+// garbage and non-audio input fail with a clear message before decoding starts.
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+export const SAMPLE_RATE = 16000;
+
+export class AudioError extends Error {
+  constructor(
+    readonly code: 'not_found' | 'empty' | 'not_audio' | 'decode_failed' | 'silent' | 'too_short',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AudioError';
+  }
+}
+
+export interface ProbeInfo {
+  format: string;
+  duration: number;
+  sampleRate: number;
+  channels: number;
+  codec: string;
+}
+
+const require = createRequire(import.meta.url);
+
+function toolPath(name: 'ffmpeg' | 'ffprobe'): string {
+  const system = `/usr/bin/${name}`;
+  if (existsSync(system)) return system;
+  // The npm-shipped static build keeps a fresh machine working without Debian's package.
+  const mod = require(name === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe') as {
+    path: string;
+  };
+  return mod.path;
+}
+
+export const ffmpegPath = (): string => toolPath('ffmpeg');
+export const ffprobePath = (): string => toolPath('ffprobe');
+
+function run(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+export async function probeAudio(path: string): Promise<ProbeInfo> {
+  if (!existsSync(path)) throw new AudioError('not_found', `audio file not found: ${path}`);
+  if (statSync(path).size === 0) throw new AudioError('empty', `audio file is empty: ${path}`);
+  const r = await run(ffprobePath(), [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    path,
+  ]);
+  if (r.code !== 0) {
+    throw new AudioError(
+      'not_audio',
+      `not a readable audio file (${r.stderr.trim().split('\n')[0] ?? 'ffprobe failed'})`,
+    );
+  }
+  const info = JSON.parse(r.stdout) as {
+    format?: { format_name?: string; duration?: string };
+    streams?: {
+      codec_type?: string;
+      codec_name?: string;
+      sample_rate?: string;
+      channels?: number;
+      duration?: string;
+    }[];
+  };
+  const stream = info.streams?.find((s) => s.codec_type === 'audio');
+  if (!stream) throw new AudioError('not_audio', 'the file has no audio stream');
+  const duration = Number(stream.duration ?? info.format?.duration ?? NaN);
+  return {
+    format: info.format?.format_name ?? 'unknown',
+    duration: Number.isFinite(duration) ? duration : 0,
+    sampleRate: Number(stream.sample_rate ?? 0),
+    channels: stream.channels ?? 1,
+    codec: stream.codec_name ?? 'unknown',
+  };
+}
+
+/** Decodes to 16 kHz mono float in [-1, 1]. */
+export async function decodeAudio(path: string): Promise<{ samples: Float32Array; probe: ProbeInfo }> {
+  const probe = await probeAudio(path);
+  const child = spawn(
+    ffmpegPath(),
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-i',
+      path,
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      String(SAMPLE_RATE),
+      '-f',
+      'f32le',
+      '-acodec',
+      'pcm_f32le',
+      'pipe:1',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  // Grow a Float32 buffer as chunks arrive; the probe duration sizes it so most files never reallocate.
+  let cap = Math.max(SAMPLE_RATE, Math.ceil((probe.duration + 1) * SAMPLE_RATE));
+  let buf = new Float32Array(cap);
+  let n = 0;
+  let carry = Buffer.alloc(0);
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const whole = data.length - (data.length % 4);
+    const count = whole / 4;
+    if (n + count > cap) {
+      cap = Math.max(cap * 2, n + count);
+      const next = new Float32Array(cap);
+      next.set(buf.subarray(0, n));
+      buf = next;
+    }
+    for (let i = 0; i < count; i++) buf[n + i] = data.readFloatLE(i * 4);
+    n += count;
+    carry = Buffer.from(data.subarray(whole));
+  });
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c) => resolve(c ?? 1));
+  });
+  if (code !== 0)
+    throw new AudioError(
+      'decode_failed',
+      `ffmpeg could not decode the audio: ${stderr.trim().split('\n')[0] ?? ''}`,
+    );
+  if (n === 0) throw new AudioError('empty', 'the audio stream holds no samples');
+  return { samples: buf.slice(0, n), probe };
+}

@@ -1,0 +1,57 @@
+// Level measures reported with every result, and the checks that refuse audio nothing can be aligned in.
+import { AudioError, SAMPLE_RATE } from './decode.ts';
+
+export interface AudioStats {
+  duration: number;
+  peakDbfs: number | null;
+  clippingRatio: number;
+  silenceRatio: number;
+  /** RMS level of each 10 ms frame in dBFS, used by the VAD and boundary refinement. */
+  frameDb: Float32Array;
+}
+
+export const FRAME = SAMPLE_RATE / 100;
+
+export function frameLevels(samples: Float32Array): Float32Array {
+  const nf = Math.floor(samples.length / FRAME);
+  const out = new Float32Array(nf);
+  for (let f = 0; f < nf; f++) {
+    let s = 0;
+    for (let i = f * FRAME; i < (f + 1) * FRAME; i++) s += samples[i]! * samples[i]!;
+    out[f] = 10 * Math.log10(s / FRAME + 1e-12);
+  }
+  return out;
+}
+
+export function measureAudio(samples: Float32Array): AudioStats {
+  let peak = 0;
+  let clipped = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const a = Math.abs(samples[i]!);
+    if (a > peak) peak = a;
+    if (a >= 0.999) clipped++;
+  }
+  const frameDb = frameLevels(samples);
+  // Silence relative to the loud part of the file, so a quiet but clean recording is not "all silence".
+  const sorted = Float32Array.from(frameDb).sort();
+  const loud = sorted.length ? sorted[Math.floor(sorted.length * 0.95)]! : -120;
+  const thr = Math.max(loud - 35, -60);
+  let silent = 0;
+  for (const d of frameDb) if (d < thr) silent++;
+  return {
+    duration: samples.length / SAMPLE_RATE,
+    peakDbfs: peak > 0 ? Math.round(20 * Math.log10(peak) * 100) / 100 : null,
+    clippingRatio: samples.length ? clipped / samples.length : 0,
+    silenceRatio: frameDb.length ? silent / frameDb.length : 1,
+    frameDb,
+  };
+}
+
+/** Throws a clear error for audio in which no speech can be found. */
+export function assertAlignable(stats: AudioStats): void {
+  if (stats.duration < 0.1)
+    throw new AudioError('too_short', `the audio is too short (${stats.duration.toFixed(3)} s)`);
+  if (stats.peakDbfs === null || stats.peakDbfs < -70) {
+    throw new AudioError('silent', 'the audio is silent (peak level below -70 dBFS)');
+  }
+}

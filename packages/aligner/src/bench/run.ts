@@ -1,0 +1,146 @@
+// `npm run bench`: runs the engine over the eval sets, writes hypothesis JSONs to a temp dir, scores them
+// with the eval set's own score.py and prints (and optionally writes) the figures.
+// Flags: --eval DIR (default ../shared/eval from the repo root), --sets a,b, --precision p, --plain (Arabic
+// text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { align } from '../engine.ts';
+import type { Precision } from '../acoustic/backend.ts';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+export interface RefUtt {
+  uid: string;
+  audio: string;
+  text: string;
+  text_plain?: string;
+  text_is?: string;
+  lang: string;
+  duration: number;
+  words: { w: string; start: number; end: number }[];
+  phones?: { p: string; start: number; end: number }[];
+}
+
+export function arg(name: string, def?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : def;
+}
+export const flag = (name: string): boolean => process.argv.includes(`--${name}`);
+
+export function evalDir(): string {
+  const dir = resolve(arg('eval') ?? join(REPO_ROOT, '../shared/eval'));
+  if (!existsSync(join(dir, 'score.py'))) throw new Error(`eval set not found at ${dir} (give --eval DIR)`);
+  return dir;
+}
+
+export function loadSet(dir: string, set: string): RefUtt[] {
+  return readdirSync(join(dir, set))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const r = JSON.parse(readFileSync(join(dir, set, f), 'utf8')) as Omit<RefUtt, 'uid'>;
+      return { ...r, uid: f.slice(0, -5), audio: join(dir, set, r.audio) };
+    });
+}
+
+export function score(refDir: string, hypDir: string): Record<string, number | null> {
+  const r = spawnSync('python3', [join(evalDir(), 'score.py'), refDir, hypDir, '--json'], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`score.py failed: ${r.stderr}`);
+  const out = JSON.parse(r.stdout) as { sets: Record<string, Record<string, number | null>> };
+  return Object.values(out.sets)[0]!;
+}
+
+export interface SetRun {
+  set: string;
+  variant: string;
+  score: Record<string, number | null>;
+  rtf: number;
+  audioSeconds: number;
+  wallSeconds: number;
+  hypDir: string;
+  confidences: { conf: number; err: number }[];
+}
+
+export async function runSet(
+  set: string,
+  opts: { precision: Precision; plain?: boolean; limit?: number; recognition: boolean },
+): Promise<SetRun> {
+  const dir = evalDir();
+  const utts = loadSet(dir, set).slice(0, opts.limit ?? Infinity);
+  const hypDir = mkdtempSync(join(tmpdir(), `tz-bench-${set}-`));
+  let wall = 0;
+  let audioSeconds = 0;
+  for (const u of utts) {
+    const ipa = set === 'ar-voxangeles-aeb';
+    const text = opts.plain && u.text_plain ? u.text_plain : u.text;
+    const t0 = performance.now();
+    const res = await align(u.audio, text, {
+      lang: ipa ? 'aeb' : u.lang,
+      precision: opts.precision,
+      inputKind: ipa ? 'ipa' : 'orthography',
+      recognition: opts.recognition,
+    });
+    wall += (performance.now() - t0) / 1000;
+    audioSeconds += res.audio.duration;
+    writeFileSync(join(hypDir, `${u.uid}.json`), JSON.stringify(res));
+  }
+  mkdirSync(hypDir, { recursive: true });
+  const s = score(join(dir, set), hypDir);
+  return {
+    set,
+    variant: opts.plain ? 'text_plain' : 'text',
+    score: s,
+    rtf: wall / audioSeconds,
+    audioSeconds,
+    wallSeconds: wall,
+    hypDir,
+    confidences: [],
+  };
+}
+
+export const ALL_SETS = [
+  'timit-dev',
+  'emu-ae',
+  'ar-synthetic',
+  'ar-voxangeles-aeb',
+  'fr-librivox-mfa',
+  'en-mfa-testdata',
+];
+
+export function row(r: SetRun): string {
+  const s = r.score;
+  const f = (v: number | null | undefined, d = 1) => (v === null || v === undefined ? '-' : v.toFixed(d));
+  return `| ${r.set}${r.variant === 'text' ? '' : ` (${r.variant})`} | ${s.ref_words} | ${s.matched_words} | ${f(s.mean_ms)} | ${f(s.median_ms)} | ${f(s.pct_within_10ms)} | ${f(s.pct_within_20ms)} | ${f(s.pct_within_50ms)} | ${f(s.pct_within_100ms)} | ${f(s.start_mean_ms)} | ${f(s.end_mean_ms)} | ${f(r.rtf, 4)} |`;
+}
+
+export const HEADER =
+  '| set | words | matched | mean ms | median ms | <=10 % | <=20 % | <=50 % | <=100 % | start mean | end mean | RTF |\n|---|---|---|---|---|---|---|---|---|---|---|---|';
+
+async function main(): Promise<void> {
+  const precision = (arg('precision', 'high') as Precision) ?? 'high';
+  const sets = (arg('sets') ?? ALL_SETS.join(',')).split(',');
+  const limit = arg('limit') ? Number(arg('limit')) : undefined;
+  const recognition = !flag('no-recognition');
+  const runs: SetRun[] = [];
+  console.log(HEADER);
+  for (const set of sets) {
+    const variants = set === 'ar-synthetic' ? [false, true] : [false];
+    for (const plain of variants) {
+      const r = await runSet(set, { precision, plain, limit, recognition });
+      runs.push(r);
+      console.log(row(r));
+    }
+  }
+  const maxRss = process.resourceUsage().maxRSS / 1024;
+  console.log(`peak RSS ${maxRss.toFixed(0)} MB, precision ${precision}`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await main();
+}

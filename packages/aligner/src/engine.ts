@@ -1,0 +1,178 @@
+// The engine's one entry: audio + transcript -> the platform result (contracts, schema version 1).
+// Decoding, text processing, long-audio windowing and scores live here; back-ends only place units.
+import { performance } from 'node:perf_hooks';
+import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
+import type { AlignmentResult, Segment, WordTiming } from '@tazamun/contracts/alignment-result';
+import type { AcousticBackend, Precision, Unit, UnitSpan } from './acoustic/backend.ts';
+import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
+import type { ModelFamily } from './acoustic/hmm/models.ts';
+import { decodeAudio, SAMPLE_RATE } from './audio/decode.ts';
+import { assertAlignable, measureAudio } from './audio/measure.ts';
+import { alignLong } from './align/long-audio.ts';
+import { localTokens } from './align/local-tokens.ts';
+import { buildSegments } from './align/segments.ts';
+import { wordConfidence } from './metrics/confidence.ts';
+
+export type EngineName = 'auto' | 'hmm' | 'mms';
+
+export interface AlignOptions {
+  lang: string;
+  normalize?: boolean;
+  numbersToWords?: boolean;
+  removeFillers?: boolean;
+  precision?: Precision;
+  inputKind?: 'orthography' | 'ipa';
+  engine?: EngineName;
+  /** run the independent recognition pass for WER/CER (default true) */
+  recognition?: boolean;
+  /** let words be absent from the audio and extra speech be present (default true) */
+  garbage?: boolean;
+}
+
+const ISO3: Record<string, string> = { en: 'eng', fr: 'fra', ar: 'ara', de: 'deu', es: 'spa' };
+
+function iso3(lang: string): string {
+  const base = lang.toLowerCase().split(/[-_]/)[0]!;
+  return ISO3[base] ?? base;
+}
+
+function familyFor(lang3: string): ModelFamily {
+  return lang3 === 'fra' ? 'fr' : 'en';
+}
+
+async function selectBackend(engine: EngineName, lang3: string): Promise<AcousticBackend> {
+  if (engine === 'mms')
+    throw new Error('the mms back-end is not installed in this build (see `tazamun models`)');
+  const decoder = await loadDecoder(familyFor(lang3));
+  const g2p = await loadG2p();
+  return new HmmBackend(decoder, g2p);
+}
+
+type G2pFn = (tokens: string[], lang: string) => Promise<string[][]>;
+let g2pCache: G2pFn | null | undefined;
+async function loadG2p(): Promise<G2pFn | null> {
+  if (g2pCache !== undefined) return g2pCache;
+  try {
+    const mod = (await import('./text/g2p.ts' as string)) as { espeakIpa?: G2pFn };
+    g2pCache = mod.espeakIpa ?? null;
+  } catch {
+    g2pCache = null;
+  }
+  return g2pCache;
+}
+
+export async function align(
+  audio: string | Float32Array,
+  text: string,
+  options: AlignOptions,
+): Promise<AlignmentResult> {
+  const t0 = performance.now();
+  const precision = options.precision ?? 'standard';
+  const inputKind = options.inputKind ?? 'orthography';
+  const lang3 = iso3(options.lang);
+  const warnings: string[] = [];
+
+  let samples: Float32Array;
+  let audioInfo = { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
+  if (typeof audio === 'string') {
+    const dec = await decodeAudio(audio);
+    samples = dec.samples;
+    audioInfo = { format: dec.probe.format, channels: dec.probe.channels, sampleRate: dec.probe.sampleRate };
+  } else {
+    samples = audio;
+  }
+  const stats = measureAudio(samples);
+  assertAlignable(stats);
+  if (stats.clippingRatio > 0.001)
+    warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
+
+  const norm = localTokens(text);
+  const backend = await selectBackend(options.engine ?? 'auto', lang3);
+  const { units, route, warnings: pw } = await backend.pronounce(norm.tokens, lang3, inputKind);
+  warnings.push(...pw);
+
+  const spans = alignLong(backend, samples, units, stats.frameDb, {
+    precision,
+    garbage: options.garbage ?? true,
+  });
+
+  const recog = options.recognition === false ? null : backend.recognise(samples, units);
+  const byWord = new Map<number, UnitSpan[]>();
+  for (const s of spans) {
+    const w = units[s.unit]!.wordIndex;
+    byWord.set(w, [...(byWord.get(w) ?? []), s]);
+  }
+  const unitsByWord = new Map<number, Unit[]>();
+  for (const u of units) unitsByWord.set(u.wordIndex, [...(unitsByWord.get(u.wordIndex) ?? []), u]);
+
+  const words: WordTiming[] = norm.words.map((w) => {
+    const ss = byWord.get(w.index) ?? [];
+    const normalized = (unitsByWord.get(w.index) ?? []).map((u) => u.text).join(' ');
+    const base = { index: w.index, word: w.text, normalized, char_start: w.charStart, char_end: w.charEnd };
+    if (ss.length === 0) {
+      return {
+        ...base,
+        start: null,
+        end: null,
+        duration: null,
+        confidence: 0,
+        status: 'not_found' as const,
+        phones: [],
+      };
+    }
+    const start = ss[0]!.start;
+    const end = ss[ss.length - 1]!.end;
+    return {
+      ...base,
+      start,
+      end,
+      duration: Math.round((end - start) * 10000) / 10000,
+      confidence: wordConfidence(ss),
+      status: 'aligned' as const,
+      phones: ss.flatMap((s) =>
+        s.phones.map((p) => ({
+          phone: p.phone,
+          start: p.start,
+          end: p.end,
+          confidence: clamp01(p.confidence),
+        })),
+      ),
+    };
+  });
+
+  const segments: Segment[] = buildSegments(text, words);
+  const aligned = words.filter((w) => w.status === 'aligned');
+  const processing = (performance.now() - t0) / 1000;
+  return {
+    schema_version: RESULT_SCHEMA_VERSION,
+    language: lang3,
+    engine: { backend: backend.name, model: backend.model, version: backend.version, precision, route },
+    audio: {
+      duration: stats.duration,
+      sample_rate: audioInfo.sampleRate,
+      channels: audioInfo.channels,
+      format: audioInfo.format,
+      peak_dbfs: stats.peakDbfs,
+      clipping_ratio: stats.clippingRatio,
+      silence_ratio: stats.silenceRatio,
+    },
+    text: { original: text, processed: norm.processedText, input_kind: inputKind },
+    words,
+    segments,
+    metrics: {
+      coverage: words.length ? aligned.length / words.length : 0,
+      mean_confidence: aligned.length ? aligned.reduce((a, w) => a + w.confidence, 0) / aligned.length : 0,
+      wer: recog?.wer ?? null,
+      cer: recog?.cer ?? null,
+      wer_method: recog?.method ?? 'recognition pass not requested',
+      words_total: words.length,
+      words_aligned: aligned.length,
+      audio_duration: stats.duration,
+      processing_time: processing,
+      real_time_factor: stats.duration ? processing / stats.duration : 0,
+    },
+    warnings,
+  };
+}
+
+const clamp01 = (x: number): number => Math.max(0, Math.min(1, x));
