@@ -1,0 +1,300 @@
+// Languages the engine can align: every language eSpeak NG (the WASM build we ship) speaks, keyed by
+// ISO 639-3, plus the Arabic varieties that are read with the Arabic rules. The table was written from
+// the voice list of @echogarden/espeak-ng-emscripten 0.3.5 (`list_voices()`); languages.test.ts checks
+// every `espeakVoice` below against that list so a package upgrade that drops a voice fails loudly.
+
+export interface LanguageInfo {
+  iso3: string;
+  iso1?: string;
+  name: string;
+  espeakVoice?: string;
+  script?: string;
+  rtl: boolean;
+  routes: string[];
+}
+
+// [iso3, iso1 | '', English name, eSpeak voice, ISO 15924 script]
+type Row = readonly [string, string, string, string, string];
+
+const ESPEAK_ROWS: readonly Row[] = [
+  ['afr', 'af', 'Afrikaans', 'af', 'Latn'],
+  ['amh', 'am', 'Amharic', 'am', 'Ethi'],
+  ['arg', 'an', 'Aragonese', 'an', 'Latn'],
+  ['ara', 'ar', 'Arabic', 'ar', 'Arab'],
+  ['asm', 'as', 'Assamese', 'as', 'Beng'],
+  ['aze', 'az', 'Azerbaijani', 'az', 'Latn'],
+  ['bak', 'ba', 'Bashkir', 'ba', 'Cyrl'],
+  ['bel', 'be', 'Belarusian', 'be', 'Cyrl'],
+  ['bul', 'bg', 'Bulgarian', 'bg', 'Cyrl'],
+  ['ben', 'bn', 'Bengali', 'bn', 'Beng'],
+  ['bpy', '', 'Bishnupriya Manipuri', 'bpy', 'Beng'],
+  ['bos', 'bs', 'Bosnian', 'bs', 'Latn'],
+  ['cat', 'ca', 'Catalan', 'ca', 'Latn'],
+  ['chr', '', 'Cherokee', 'chr-US-Qaaa-x-west', 'Cher'],
+  ['cmn', 'zh', 'Chinese (Mandarin)', 'cmn', 'Hani'],
+  ['ces', 'cs', 'Czech', 'cs', 'Latn'],
+  ['chv', 'cv', 'Chuvash', 'cv', 'Cyrl'],
+  ['cym', 'cy', 'Welsh', 'cy', 'Latn'],
+  ['dan', 'da', 'Danish', 'da', 'Latn'],
+  ['deu', 'de', 'German', 'de', 'Latn'],
+  ['ell', 'el', 'Greek', 'el', 'Grek'],
+  ['eng', 'en', 'English', 'en-us', 'Latn'],
+  ['epo', 'eo', 'Esperanto', 'eo', 'Latn'],
+  ['spa', 'es', 'Spanish', 'es', 'Latn'],
+  ['est', 'et', 'Estonian', 'et', 'Latn'],
+  ['eus', 'eu', 'Basque', 'eu', 'Latn'],
+  ['fas', 'fa', 'Persian', 'fa', 'Arab'],
+  ['fin', 'fi', 'Finnish', 'fi', 'Latn'],
+  ['fao', 'fo', 'Faroese', 'fo', 'Latn'],
+  ['fra', 'fr', 'French', 'fr', 'Latn'],
+  ['gle', 'ga', 'Irish', 'ga', 'Latn'],
+  ['gla', 'gd', 'Scottish Gaelic', 'gd', 'Latn'],
+  ['grn', 'gn', 'Guarani', 'gn', 'Latn'],
+  ['grc', '', 'Ancient Greek', 'grc', 'Grek'],
+  ['guj', 'gu', 'Gujarati', 'gu', 'Gujr'],
+  ['hak', '', 'Hakka Chinese', 'hak', 'Hani'],
+  ['haw', '', 'Hawaiian', 'haw', 'Latn'],
+  ['heb', 'he', 'Hebrew', 'he', 'Hebr'],
+  ['hin', 'hi', 'Hindi', 'hi', 'Deva'],
+  ['hrv', 'hr', 'Croatian', 'hr', 'Latn'],
+  ['hat', 'ht', 'Haitian Creole', 'ht', 'Latn'],
+  ['hun', 'hu', 'Hungarian', 'hu', 'Latn'],
+  ['hye', 'hy', 'Armenian (Eastern)', 'hy', 'Armn'],
+  ['hyw', '', 'Armenian (Western)', 'hyw', 'Armn'],
+  ['ina', 'ia', 'Interlingua', 'ia', 'Latn'],
+  ['ind', 'id', 'Indonesian', 'id', 'Latn'],
+  ['ido', 'io', 'Ido', 'io', 'Latn'],
+  ['isl', 'is', 'Icelandic', 'is', 'Latn'],
+  ['ita', 'it', 'Italian', 'it', 'Latn'],
+  ['jpn', 'ja', 'Japanese', 'ja', 'Jpan'],
+  ['jbo', '', 'Lojban', 'jbo', 'Latn'],
+  ['kat', 'ka', 'Georgian', 'ka', 'Geor'],
+  ['kaa', '', 'Karakalpak', 'kaa', 'Latn'],
+  ['kaz', 'kk', 'Kazakh', 'kk', 'Cyrl'],
+  ['kal', 'kl', 'Greenlandic', 'kl', 'Latn'],
+  ['kan', 'kn', 'Kannada', 'kn', 'Knda'],
+  ['kor', 'ko', 'Korean', 'ko', 'Kore'],
+  ['kok', '', 'Konkani', 'kok', 'Deva'],
+  ['kur', 'ku', 'Kurdish (Kurmanji)', 'ku', 'Latn'],
+  ['kir', 'ky', 'Kyrgyz', 'ky', 'Cyrl'],
+  ['lat', 'la', 'Latin', 'la', 'Latn'],
+  ['ltz', 'lb', 'Luxembourgish', 'lb', 'Latn'],
+  ['lfn', '', 'Lingua Franca Nova', 'lfn', 'Latn'],
+  ['lit', 'lt', 'Lithuanian', 'lt', 'Latn'],
+  ['ltg', '', 'Latgalian', 'ltg', 'Latn'],
+  ['lav', 'lv', 'Latvian', 'lv', 'Latn'],
+  ['mri', 'mi', 'Maori', 'mi', 'Latn'],
+  ['mkd', 'mk', 'Macedonian', 'mk', 'Cyrl'],
+  ['mal', 'ml', 'Malayalam', 'ml', 'Mlym'],
+  ['mar', 'mr', 'Marathi', 'mr', 'Deva'],
+  ['msa', 'ms', 'Malay', 'ms', 'Latn'],
+  ['mlt', 'mt', 'Maltese', 'mt', 'Latn'],
+  ['mto', '', 'Totontepec Mixe', 'mto', 'Latn'],
+  ['mya', 'my', 'Burmese', 'my', 'Mymr'],
+  ['nob', 'nb', 'Norwegian Bokmål', 'nb', 'Latn'],
+  ['nci', '', 'Classical Nahuatl', 'nci', 'Latn'],
+  ['nep', 'ne', 'Nepali', 'ne', 'Deva'],
+  ['nld', 'nl', 'Dutch', 'nl', 'Latn'],
+  ['nog', '', 'Nogai', 'nog', 'Cyrl'],
+  ['orm', 'om', 'Oromo', 'om', 'Latn'],
+  ['ori', 'or', 'Odia', 'or', 'Orya'],
+  ['pan', 'pa', 'Punjabi', 'pa', 'Guru'],
+  ['pap', '', 'Papiamento', 'pap', 'Latn'],
+  ['tlh', '', 'Klingon (pIqaD)', 'piqd', 'Piqd'],
+  ['pol', 'pl', 'Polish', 'pl', 'Latn'],
+  ['por', 'pt', 'Portuguese', 'pt', 'Latn'],
+  ['que', 'qu', 'Quechua', 'qu', 'Latn'],
+  ['quc', '', "K'iche'", 'quc', 'Latn'],
+  ['qya', '', 'Quenya', 'qya', 'Latn'],
+  ['ron', 'ro', 'Romanian', 'ro', 'Latn'],
+  ['rus', 'ru', 'Russian', 'ru', 'Cyrl'],
+  ['snd', 'sd', 'Sindhi', 'sd', 'Arab'],
+  ['shn', '', 'Shan', 'shn', 'Mymr'],
+  ['sin', 'si', 'Sinhala', 'si', 'Sinh'],
+  ['sjn', '', 'Sindarin', 'sjn', 'Latn'],
+  ['slk', 'sk', 'Slovak', 'sk', 'Latn'],
+  ['slv', 'sl', 'Slovenian', 'sl', 'Latn'],
+  ['smj', '', 'Lule Sami', 'smj', 'Latn'],
+  ['sqi', 'sq', 'Albanian', 'sq', 'Latn'],
+  ['srp', 'sr', 'Serbian', 'sr', 'Cyrl'],
+  ['swe', 'sv', 'Swedish', 'sv', 'Latn'],
+  ['swa', 'sw', 'Swahili', 'sw', 'Latn'],
+  ['tam', 'ta', 'Tamil', 'ta', 'Taml'],
+  ['tel', 'te', 'Telugu', 'te', 'Telu'],
+  ['tha', 'th', 'Thai', 'th', 'Thai'],
+  ['tir', 'ti', 'Tigrinya', 'ti', 'Ethi'],
+  ['tuk', 'tk', 'Turkmen', 'tk', 'Latn'],
+  ['tsn', 'tn', 'Tswana', 'tn', 'Latn'],
+  ['tur', 'tr', 'Turkish', 'tr', 'Latn'],
+  ['tat', 'tt', 'Tatar', 'tt', 'Cyrl'],
+  ['uig', 'ug', 'Uyghur', 'ug', 'Arab'],
+  ['ukr', 'uk', 'Ukrainian', 'uk', 'Cyrl'],
+  ['urd', 'ur', 'Urdu', 'ur', 'Arab'],
+  ['uzb', 'uz', 'Uzbek', 'uz', 'Latn'],
+  ['vie', 'vi', 'Vietnamese', 'vi', 'Latn'],
+  ['yue', '', 'Chinese (Cantonese)', 'yue', 'Hani'],
+];
+
+// Arabic varieties: no eSpeak voice of their own, read with the Arabic letter rules (and the MSA voice
+// as a fallback). 'arb' is Standard Arabic, an individual language of the macrolanguage 'ara'.
+const ARABIC_VARIETIES: readonly (readonly [string, string])[] = [
+  ['arb', 'Standard Arabic'],
+  ['aeb', 'Tunisian Arabic'],
+  ['arz', 'Egyptian Arabic'],
+  ['apc', 'Levantine Arabic (North)'],
+  ['ajp', 'Levantine Arabic (South)'],
+  ['ary', 'Moroccan Arabic'],
+  ['arq', 'Algerian Arabic'],
+  ['acm', 'Mesopotamian Arabic'],
+  ['afb', 'Gulf Arabic'],
+  ['ayl', 'Libyan Arabic'],
+  ['apd', 'Sudanese Arabic'],
+  ['acw', 'Hijazi Arabic'],
+  ['ars', 'Najdi Arabic'],
+  ['ayn', 'Sanaani Arabic'],
+  ['shu', 'Chadian Arabic'],
+];
+
+// Individual languages of a macrolanguage and ISO 639-2/B codes, resolved to the row we hold.
+const ALIASES: Readonly<Record<string, string>> = {
+  zho: 'cmn',
+  chi: 'cmn',
+  zsm: 'msa',
+  may: 'msa',
+  pes: 'fas',
+  prs: 'fas',
+  per: 'fas',
+  nor: 'nob',
+  no: 'nob',
+  ekk: 'est',
+  lvs: 'lav',
+  swh: 'swa',
+  uzn: 'uzb',
+  kmr: 'kur',
+  gaz: 'orm',
+  quy: 'que',
+  npi: 'nep',
+  als: 'sqi',
+  alb: 'sqi',
+  fre: 'fra',
+  ger: 'deu',
+  dut: 'nld',
+  gre: 'ell',
+  arm: 'hye',
+  geo: 'kat',
+  cze: 'ces',
+  slo: 'slk',
+  rum: 'ron',
+  mac: 'mkd',
+  ice: 'isl',
+  wel: 'cym',
+  baq: 'eus',
+  bur: 'mya',
+  mao: 'mri',
+  hbs: 'hrv',
+};
+
+// Region subtags that select a different eSpeak voice than the language default.
+const REGIONAL_VOICES: Readonly<Record<string, string>> = {
+  'en-gb': 'en-gb',
+  'en-au': 'en-gb',
+  'en-nz': 'en-gb',
+  'en-ie': 'en-gb',
+  'en-za': 'en-gb',
+  'en-in': 'en-gb',
+  'en-029': 'en-029',
+  'en-jm': 'en-029',
+  'en-gb-scotland': 'en-gb-scotland',
+  'fr-be': 'fr-be',
+  'fr-ch': 'fr-ch',
+  'pt-br': 'pt-br',
+  'es-419': 'es-419',
+  'es-mx': 'es-419',
+  'vi-vn-x-central': 'vi-vn-x-central',
+  'vi-vn-x-south': 'vi-vn-x-south',
+  'ru-lv': 'ru-lv',
+  'ca-ba': 'ca-ba',
+  'ca-nw': 'ca-nw',
+  'ca-va': 'ca-va',
+};
+
+const RTL_SCRIPTS = new Set(['Arab', 'Hebr', 'Syrc', 'Thaa', 'Nkoo', 'Adlm']);
+
+function routesFor(iso3: string, arabicRules: boolean): string[] {
+  if (arabicRules) return ['arabic-rules', 'espeak-ipa'];
+  // English and French have the acoustic model's own pronunciation dictionary; eSpeak covers the
+  // words the dictionary lacks.
+  if (iso3 === 'eng' || iso3 === 'fra') return ['dictionary', 'espeak-ipa'];
+  return ['espeak-ipa'];
+}
+
+function build(): Map<string, LanguageInfo> {
+  const table = new Map<string, LanguageInfo>();
+  for (const [iso3, iso1, name, voice, script] of ESPEAK_ROWS) {
+    const info: LanguageInfo = {
+      iso3,
+      name,
+      espeakVoice: voice,
+      script,
+      rtl: RTL_SCRIPTS.has(script),
+      routes: routesFor(iso3, iso3 === 'ara'),
+    };
+    if (iso1) info.iso1 = iso1;
+    table.set(iso3, info);
+  }
+  for (const [iso3, name] of ARABIC_VARIETIES) {
+    table.set(iso3, {
+      iso3,
+      name,
+      espeakVoice: 'ar',
+      script: 'Arab',
+      rtl: true,
+      routes: routesFor(iso3, true),
+    });
+  }
+  return table;
+}
+
+const TABLE = build();
+const BY_ISO1 = new Map<string, LanguageInfo>();
+for (const info of TABLE.values()) if (info.iso1) BY_ISO1.set(info.iso1, info);
+
+/** Is this language read with the Arabic letter rules (MSA and the Arabic varieties)? */
+export function isArabicLanguage(lang: string): boolean {
+  try {
+    return resolveLanguage(lang).routes[0] === 'arabic-rules';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Accepts ISO 639-3 ('ara'), ISO 639-1 ('ar'), ISO 639-2/B ('fre') and BCP 47 tags with a region
+ * ('en-US', 'fr_CA', 'pt-BR'; the region may pick a regional eSpeak voice). Throws on anything else.
+ */
+export function resolveLanguage(code: string): LanguageInfo {
+  const raw = String(code ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/_/g, '-');
+  if (!raw) throw new Error('language code is empty; give an ISO 639-3 code such as "ara", "eng" or "fra"');
+  const primary = raw.split('-')[0] ?? '';
+  const aliased = ALIASES[primary] ?? primary;
+  const base = TABLE.get(aliased) ?? BY_ISO1.get(aliased);
+  if (!base) {
+    throw new Error(
+      `unknown language code "${code}": not an ISO 639-3 or 639-1 code of a supported language ` +
+        `(${TABLE.size} supported; see listLanguages())`,
+    );
+  }
+  const regional = REGIONAL_VOICES[raw] ?? REGIONAL_VOICES[raw.split('-').slice(0, 2).join('-')];
+  if (regional && regional !== base.espeakVoice) return { ...base, espeakVoice: regional };
+  return { ...base, routes: [...base.routes] };
+}
+
+/** Every supported language, sorted by ISO 639-3 code. */
+export function listLanguages(): LanguageInfo[] {
+  return [...TABLE.values()]
+    .map((info) => ({ ...info, routes: [...info.routes] }))
+    .sort((a, b) => a.iso3.localeCompare(b.iso3));
+}
