@@ -119,3 +119,78 @@ export const FIELD_ERROR_KEYWORDS = [
   'numeric',
   'similar',
 ] as const;
+
+// ---- Routes the spec leaves out but the screens need (profile, settings, waitlist, administration) ----
+
+export const QuotaResponse = z.object({ quota: Quota });
+export const QuotaResetRequest = z
+  .object({ user_id: z.string().optional().describe('whose usage to reset; the caller when omitted') })
+  .optional();
+
+export const SessionInfo = z.object({
+  id: z.string(),
+  user_agent: z.string().nullable(),
+  device: z.string().describe('short description derived from the user agent, e.g. "Firefox on Linux"'),
+  ip: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string(),
+  expires_at: z.string(),
+  remember_me: z.boolean(),
+  current: z.boolean().describe('true for the session of the access token that made the request'),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+export const SessionList = z.object({ sessions: z.array(SessionInfo) });
+export const RevokedCount = z.object({ revoked: z.number().int() });
+
+export const PasswordResetRequest = z.object({ email: z.string() });
+export const PasswordResetConfirm = z.object({
+  token: z.string(),
+  new_password: z.string(),
+  new_password_confirm: z.string(),
+});
+
+/** Any of the three words is accepted whatever the interface language (spec section 5). */
+export const DELETE_CONFIRMATION_WORDS = { fr: 'SUPPRIMER', en: 'DELETE', ar: 'حذف' } as const;
+export const DeleteAccountRequest = z.object({ password: z.string(), confirmation: z.string() });
+
+export const PreferencesUpdate = Preferences.partial();
+
+export const FEEDBACK_TYPES = ['bug', 'suggestion', 'help', 'other'] as const;
+export const FeedbackRequest = z.object({
+  type: z.enum(FEEDBACK_TYPES),
+  subject: z.string().max(200).optional().nullable(),
+  message: z.string(),
+});
+export const Feedback = z.object({
+  id: z.string(),
+  user_id: z.string().nullable(),
+  user_email: z.string().nullable(),
+  type: z.enum(FEEDBACK_TYPES),
+  subject: z.string().nullable(),
+  message: z.string(),
+  created_at: z.string(),
+});
+export type Feedback = z.infer<typeof Feedback>;
+
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+export const AdminUser = User.extend({
+  status: z.enum(APPROVAL_STATUSES),
+  last_login_at: z.string().nullable(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+export const AdminUserList = z.object({ users: z.array(AdminUser) });
+export const AdminQuotaUpdate = z.object({ daily_limit: z.number().int().min(0).max(100_000) });
+
+/** Public settings the web shell reads at start-up (GET /api/config/). */
+export const PublicConfig = z.object({
+  version: z.string(),
+  org_name: z.string(),
+  org_url: z.string().nullable(),
+  org_logo_url: z.string().nullable(),
+  support_email: z.string().nullable(),
+  auto_approve: z.boolean(),
+  default_daily_quota: z.number().int(),
+  docs_url: z.string(),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;

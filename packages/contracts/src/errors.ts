@@ -62,6 +62,22 @@ export const ERRORS = {
       ar: 'حسابك في انتظار الموافقة.',
     },
   },
+  account_rejected: {
+    status: 403,
+    messages: {
+      en: 'Your registration was not approved. Contact support if you think this is a mistake.',
+      fr: "Votre inscription n'a pas été approuvée. Contactez le support si vous pensez qu'il s'agit d'une erreur.",
+      ar: 'لم تتم الموافقة على تسجيلك. تواصل مع الدعم إن كنت تظن أن هذا خطأ.',
+    },
+  },
+  admin_required: {
+    status: 403,
+    messages: {
+      en: 'This action is reserved to administrators.',
+      fr: 'Cette action est réservée aux administrateurs.',
+      ar: 'هذا الإجراء مخصص للمشرفين.',
+    },
+  },
   forbidden: {
     status: 403,
     messages: { en: 'Access denied.', fr: 'Accès refusé.', ar: 'تم رفض الوصول.' },
@@ -69,6 +85,22 @@ export const ERRORS = {
   not_found: {
     status: 404,
     messages: { en: 'Not found.', fr: 'Introuvable.', ar: 'غير موجود.' },
+  },
+  method_not_allowed: {
+    status: 405,
+    messages: {
+      en: 'Method not allowed.',
+      fr: 'Méthode non autorisée.',
+      ar: 'الطريقة غير مسموح بها.',
+    },
+  },
+  reset_token_invalid: {
+    status: 400,
+    messages: {
+      en: 'This password reset link is invalid or has expired.',
+      fr: 'Ce lien de réinitialisation est invalide ou a expiré.',
+      ar: 'رابط إعادة تعيين كلمة المرور غير صالح أو منتهي الصلاحية.',
+    },
   },
   too_many_attempts: {
     status: 429,

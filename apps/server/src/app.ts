@@ -1,0 +1,141 @@
+// The application as a factory: tests call buildApp() and app.inject(); server.ts only listens.
+import { randomUUID } from 'node:crypto';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { APP_VERSION, LIMITS } from '@tazamun/contracts/limits';
+import type { Config } from './config.ts';
+import { systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
+import type { AppDeps } from './context.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+import type { Db } from './db/database.ts';
+import { OutboxEmailSender } from './email/email-sender.ts';
+import type { EmailSender } from './email/email-sender.ts';
+import { TokenService } from './accounts/tokens.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerWebApp } from './plugins/web-app.ts';
+import { adminRoutes } from './routes/admin/admin-routes.ts';
+import { accountRoutes } from './routes/auth/account-routes.ts';
+import { avatarRoutes } from './routes/auth/avatar-routes.ts';
+import { profileRoutes } from './routes/auth/profile-routes.ts';
+import { sessionRoutes } from './routes/auth/session-routes.ts';
+import { feedbackRoutes } from './routes/feedback/feedback-routes.ts';
+import { systemRoutes } from './routes/system/system-routes.ts';
+import { UserFiles } from './storage/user-files.ts';
+
+export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export interface BuildOptions {
+  clock?: Clock;
+  email?: EmailSender;
+  /** an already opened database (the caller closes it); by default one is opened from config */
+  db?: Db;
+  /** pino options, or false for silence in tests */
+  logger?: boolean | Record<string, unknown>;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  if (!config.jwtSecret) throw new Error('config.jwtSecret is missing: call resolveJwtSecret() first');
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ownsDb = !options.db;
+  const db = options.db ?? openDatabase(config.database);
+  const applied = await migrateToLatest(db);
+  if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
+
+  const clock = options.clock ?? systemClock;
+  const deps: AppDeps = {
+    config,
+    db,
+    clock,
+    tokens: new TokenService(config.jwtSecret, config.accessTokenTtlMs, clock),
+    email: options.email ?? new OutboxEmailSender(db, clock, app.log),
+    files: new UserFiles(config.dataDir),
+  };
+  app.decorate('deps', deps);
+  app.decorateRequest('auth', null);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  if (ownsDb) app.addHook('onClose', async () => db.destroy());
+
+  registerErrorHandler(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyCors, {
+    origin: config.corsOrigin ?? false,
+    credentials: false,
+    methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart, { limits: { fileSize: LIMITS.audioMaxBytes, files: 1, fields: 20 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Tazamun API',
+        version: APP_VERSION,
+        description:
+          'Accounts, sessions and administration of the Tazamun alignment platform. Errors have the shape ' +
+          '{code, detail, <field>: [messages], non_field_errors}. Authenticate with "Authorization: Bearer <access>".',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    // The UI's own inline bootstrap script needs the CSP relaxed on this prefix only.
+    staticCSP: true,
+    transformStaticCSP: (header) => header,
+  });
+
+  await app.register(systemRoutes, { prefix: '/api' });
+  await app.register(sessionRoutes, { prefix: '/api/auth' });
+  await app.register(profileRoutes, { prefix: '/api/auth' });
+  await app.register(avatarRoutes, { prefix: '/api/auth' });
+  await app.register(accountRoutes, { prefix: '/api/auth' });
+  await app.register(feedbackRoutes, { prefix: '/api/feedback' });
+  await app.register(adminRoutes, { prefix: '/api/admin' });
+  await registerWebApp(app, config.webDist ?? DEFAULT_WEB_DIST);
+
+  return app;
+}

@@ -1,0 +1,38 @@
+import type { Db } from './database.ts';
+import type { PasswordResetsTable } from './schema.ts';
+
+export async function insertPasswordReset(db: Db, row: PasswordResetsTable): Promise<void> {
+  await db.insertInto('password_resets').values(row).execute();
+}
+
+/** Marks the token used if it is unused and unexpired; returns its user, or undefined. */
+export async function consumePasswordReset(
+  db: Db,
+  tokenHash: string,
+  nowIso: string,
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('password_resets')
+    .set({ used_at: nowIso })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', nowIso)
+    .returning('user_id')
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+export async function findValidPasswordReset(
+  db: Db,
+  tokenHash: string,
+  nowIso: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('password_resets')
+    .select('user_id')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', nowIso)
+    .executeTakeFirst();
+  return row?.user_id;
+}

@@ -1,0 +1,115 @@
+// The one error handler: catalogue errors, schema validation failures and framework errors all leave
+// as ErrorBody; a 5xx never carries its internal message, only the request id to quote to support.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERRORS, errorMessage } from '@tazamun/contracts/errors';
+import type { ErrorCode } from '@tazamun/contracts/errors';
+import { AppError, FIELD_MESSAGES } from '../errors.ts';
+import type { FieldErrors } from '../errors.ts';
+import { requestLanguage } from './language.ts';
+
+interface ZodIssueLike {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Field messages keep the keywords the web client matches ('required', 'blank', 'invalid'...). */
+function issueMessage(issue: ZodIssueLike): string {
+  const p = issue.params;
+  switch (issue.keyword) {
+    case 'invalid_type':
+      return /received undefined/.test(issue.message ?? '')
+        ? FIELD_MESSAGES.required
+        : `This value is invalid: expected ${String(p.expected)}.`;
+    case 'too_small':
+      if (p.origin === 'string' && p.minimum === 1) return FIELD_MESSAGES.blank;
+      if (p.origin === 'string') return `Ensure this field has at least ${String(p.minimum)} characters.`;
+      return `This value is invalid: it must be at least ${String(p.minimum)}.`;
+    case 'too_big':
+      if (p.origin === 'string') return FIELD_MESSAGES.tooLong(Number(p.maximum));
+      return `This value is invalid: it must be at most ${String(p.maximum)}.`;
+    case 'invalid_value':
+      return Array.isArray(p.values)
+        ? `This choice is invalid; expected one of: ${p.values.map(String).join(', ')}.`
+        : FIELD_MESSAGES.invalid;
+    case 'unrecognized_keys':
+      return `Unknown field(s) are invalid here: ${Array.isArray(p.keys) ? p.keys.join(', ') : ''}.`;
+    default:
+      return FIELD_MESSAGES.invalid;
+  }
+}
+
+export function validationFields(issues: ZodIssueLike[]): { fields: FieldErrors; nonField: string[] } {
+  const fields: FieldErrors = {};
+  const nonField: string[] = [];
+  for (const issue of issues) {
+    const path = issue.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
+    const msg = issueMessage(issue);
+    if (path === '' || issue.keyword === 'unrecognized_keys') {
+      nonField.push(
+        issue.keyword === 'invalid_type' && path === '' ? 'The request body is missing or invalid.' : msg,
+      );
+    } else (fields[path] ??= []).push(msg);
+  }
+  return { fields, nonField };
+}
+
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ErrorCode,
+  params: Record<string, string | number> = {},
+  extra: Record<string, unknown> = {},
+): FastifyReply {
+  const status = ERRORS[code].status;
+  const body: Record<string, unknown> = {
+    code,
+    detail: errorMessage(code, requestLanguage(request), params),
+    ...extra,
+  };
+  if (status >= 500) body.request_id = request.id;
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Framework error codes (fastify, multipart, rate-limit) mapped onto the catalogue. */
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'file_too_large',
+  FST_REQ_FILE_TOO_LARGE: 'file_too_large',
+  FST_PARTS_LIMIT: 'file_too_large',
+  FST_FILES_LIMIT: 'bad_request',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'bad_request',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'bad_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'bad_request',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'bad_request',
+};
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'application error');
+      return send(request, reply, error.code, error.params, error.extra);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const { fields, nonField } = validationFields(error.validation as unknown as ZodIssueLike[]);
+      const extra: Record<string, unknown> = { ...fields };
+      if (nonField.length) extra.non_field_errors = nonField;
+      return send(request, reply, 'validation_error', {}, extra);
+    }
+    const status = error.statusCode ?? 500;
+    const mapped = error.code ? FRAMEWORK_CODES[error.code] : undefined;
+    if (mapped === 'file_too_large') return send(request, reply, mapped, { size: 'the allowed size' });
+    if (mapped) return send(request, reply, mapped, {}, { non_field_errors: [error.message] });
+    if (status === 429) return send(request, reply, 'rate_limited');
+    if (status === 404) return send(request, reply, 'not_found');
+    if (status === 405) return send(request, reply, 'method_not_allowed');
+    if (status >= 400 && status < 500) {
+      return send(request, reply, 'bad_request', {}, { non_field_errors: [error.message] });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(request, reply, 'internal_error');
+  });
+
+  app.setNotFoundHandler((request, reply) => send(request, reply, 'not_found'));
+}

@@ -1,0 +1,121 @@
+// Avatars: the upload is decoded by sharp (so a renamed text file is refused), re-encoded as a
+// 256x256 WebP and stored under the user's folder with a random name that doubles as cache buster.
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { User } from '@tazamun/contracts/auth';
+import { LIMITS, MB } from '@tazamun/contracts/limits';
+import { presentUser } from '../../accounts/present-user.ts';
+import { createError } from '../../errors.ts';
+import { findUserById, updateUser } from '../../db/users.ts';
+import { auth, requireApproved } from '../../plugins/auth-guard.ts';
+
+const AVATAR_SIZE = 256;
+const ACCEPTED = 'PNG, JPEG, WebP, GIF, AVIF, TIFF';
+const SIZE_LABEL = `${LIMITS.avatarMaxBytes / MB} MB`;
+
+async function toAvatar(input: Buffer): Promise<Buffer> {
+  try {
+    return await sharp(input, { limitInputPixels: 50_000_000, failOn: 'error' })
+      .rotate()
+      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'attention' })
+      .webp({ quality: 82 })
+      .toBuffer();
+  } catch {
+    throw createError('file_type_invalid', { formats: ACCEPTED });
+  }
+}
+
+export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+
+  app.post(
+    '/avatar/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['profile'],
+        summary: `Upload an avatar (multipart field "avatar" or any file field, at most ${SIZE_LABEL})`,
+        consumes: ['multipart/form-data'],
+        response: { 200: User },
+      },
+    },
+    async (request) => {
+      const { user } = auth(request);
+      if (!request.isMultipart())
+        throw createError('bad_request', {}, { avatar: ['This field is required.'] });
+      const file = await request.file({ limits: { fileSize: LIMITS.avatarMaxBytes, files: 1 } });
+      if (!file) throw createError('validation_error', {}, { avatar: ['This field is required.'] });
+      let input: Buffer;
+      try {
+        input = await file.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw createError('file_too_large', { size: SIZE_LABEL });
+        }
+        throw err;
+      }
+      const webp = await toAvatar(input);
+      const name = `${randomBytes(12).toString('hex')}.webp`;
+      const dir = await deps.files.dir(user.id, 'avatar');
+      const path = join(dir, name);
+      await writeFile(path, webp);
+      try {
+        await updateUser(deps.db, user.id, { avatar_file: name, updated_at: deps.clock.now().toISOString() });
+      } catch (err) {
+        await rm(path, { force: true }); // the row failed: do not leave an orphan file
+        throw err;
+      }
+      if (user.avatar_file) await rm(join(dir, user.avatar_file), { force: true });
+      return presentUser(deps, (await findUserById(deps.db, user.id))!);
+    },
+  );
+
+  app.delete(
+    '/avatar/',
+    {
+      onRequest: requireApproved,
+      schema: { tags: ['profile'], summary: 'Remove the avatar', response: { 200: User } },
+    },
+    async (request) => {
+      const { user } = auth(request);
+      if (user.avatar_file) {
+        await updateUser(deps.db, user.id, { avatar_file: null, updated_at: deps.clock.now().toISOString() });
+        await rm(join(deps.files.root(user.id), 'avatar', user.avatar_file), { force: true });
+      }
+      return presentUser(deps, (await findUserById(deps.db, user.id))!);
+    },
+  );
+
+  // Public on purpose: <img> cannot send a bearer token, and the random file name is not guessable.
+  app.get(
+    '/avatar/:userId/:file',
+    {
+      schema: {
+        tags: ['profile'],
+        summary: 'An avatar image (WebP)',
+        params: z.object({
+          userId: z.string().regex(/^[A-Za-z0-9-]+$/),
+          file: z.string().regex(/^[a-f0-9]{24}\.webp$/),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { userId, file } = request.params;
+      const user = await findUserById(deps.db, userId);
+      if (!user || user.avatar_file !== file) throw createError('not_found');
+      const path = join(deps.files.root(userId), 'avatar', file);
+      const info = await stat(path).catch(() => null);
+      if (!info) throw createError('not_found');
+      return reply
+        .type('image/webp')
+        .header('content-length', info.size)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(createReadStream(path));
+    },
+  );
+};

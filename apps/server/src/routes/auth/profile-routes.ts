@@ -1,0 +1,190 @@
+// Profile, password change, preferences, daily quota and usage statistics of the signed-in user.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ChangePasswordRequest,
+  Preferences,
+  PreferencesUpdate,
+  ProfileUpdate,
+  QuotaResetRequest,
+  QuotaResponse,
+  Stats,
+  User,
+} from '@tazamun/contracts/auth';
+import { changePassword } from '../../accounts/commands.ts';
+import { checkName } from '../../accounts/account-validation.ts';
+import { presentQuota, presentUser } from '../../accounts/present-user.ts';
+import { utcDay } from '../../clock.ts';
+import { createError, FieldErrorCollector } from '../../errors.ts';
+import { userStats } from '../../db/alignments.ts';
+import { getPreferences, savePreferences } from '../../db/preferences.ts';
+import { consumeQuota, findUserById, resetQuota, updateUser } from '../../db/users.ts';
+import { auth, requireApproved, requireUser } from '../../plugins/auth-guard.ts';
+
+export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+
+  app.get(
+    '/profile/',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['profile'], summary: 'The signed-in user', response: { 200: User } },
+    },
+    async (request) => presentUser(deps, auth(request).user),
+  );
+
+  app.patch(
+    '/profile/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['profile'],
+        summary: 'Change names, interface language or preferences',
+        body: ProfileUpdate,
+        response: { 200: User },
+      },
+    },
+    async (request) => {
+      const { user } = auth(request);
+      const body = request.body;
+      const errors = new FieldErrorCollector();
+      const first =
+        body.first_name !== undefined ? checkName(errors, 'first_name', body.first_name) : undefined;
+      const last = body.last_name !== undefined ? checkName(errors, 'last_name', body.last_name) : undefined;
+      errors.throwIfAny();
+      const nowIso = deps.clock.now().toISOString();
+      await deps.db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, {
+          ...(first !== undefined && { first_name: first }),
+          ...(last !== undefined && { last_name: last }),
+          ...(body.preferred_language && { preferred_language: body.preferred_language }),
+          updated_at: nowIso,
+        });
+        if (body.preferences || body.preferred_language) {
+          const current = await getPreferences(trx, user.id);
+          const next = { ...current, ...body.preferences };
+          if (body.preferred_language && !body.preferences?.language) next.language = body.preferred_language;
+          await savePreferences(trx, user.id, next, nowIso);
+        }
+      });
+      return presentUser(deps, (await findUserById(deps.db, user.id))!);
+    },
+  );
+
+  app.post(
+    '/change-password/',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['profile'],
+        summary: 'Change the password; every other session is revoked, the current one kept',
+        body: ChangePasswordRequest,
+        response: { 200: z.object({ detail: z.string(), revoked_sessions: z.number().int() }) },
+      },
+    },
+    async (request) => {
+      const { user, sessionId } = auth(request);
+      const revoked = await changePassword(deps, user, sessionId, request.body);
+      return { detail: 'Password changed.', revoked_sessions: revoked };
+    },
+  );
+
+  app.get(
+    '/preferences/',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['profile'], summary: 'Preferences', response: { 200: Preferences } },
+    },
+    async (request) => getPreferences(deps.db, auth(request).user.id),
+  );
+
+  app.patch(
+    '/preferences/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['profile'],
+        summary: 'Change some preferences; the others keep their values',
+        body: PreferencesUpdate,
+        response: { 200: Preferences },
+      },
+    },
+    async (request) => {
+      const { user } = auth(request);
+      const nowIso = deps.clock.now().toISOString();
+      return deps.db.transaction().execute(async (trx) => {
+        const next = { ...(await getPreferences(trx, user.id)), ...request.body };
+        await savePreferences(trx, user.id, next, nowIso);
+        if (request.body.language)
+          await updateUser(trx, user.id, { preferred_language: request.body.language });
+        return next;
+      });
+    },
+  );
+
+  app.get(
+    '/quota/',
+    {
+      onRequest: requireApproved,
+      schema: { tags: ['quota'], summary: 'Daily alignment quota', response: { 200: QuotaResponse } },
+    },
+    async (request) => ({ quota: presentQuota(auth(request).user, deps.clock.now()) }),
+  );
+
+  app.post(
+    '/quota/use/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['quota'],
+        summary: 'Consume one unit of today’s quota (atomic); 429 quota_exhausted when none is left',
+        response: { 200: QuotaResponse },
+      },
+    },
+    async (request) => {
+      const { user } = auth(request);
+      const now = deps.clock.now();
+      const ok = await consumeQuota(deps.db, user.id, utcDay(now));
+      const fresh = (await findUserById(deps.db, user.id))!;
+      if (!ok) {
+        throw createError(
+          'quota_exhausted',
+          { limit: fresh.daily_limit },
+          { quota: presentQuota(fresh, now) },
+        );
+      }
+      return { quota: presentQuota(fresh, now) };
+    },
+  );
+
+  app.post(
+    '/quota/reset/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['quota'],
+        summary: 'Admin only: set a user’s usage for today back to zero',
+        body: QuotaResetRequest,
+        response: { 200: QuotaResponse },
+      },
+    },
+    async (request) => {
+      const { user } = auth(request);
+      if (user.role !== 'admin') throw createError('admin_required');
+      const target = request.body?.user_id ? await findUserById(deps.db, request.body.user_id) : user;
+      if (!target) throw createError('not_found');
+      const now = deps.clock.now();
+      await resetQuota(deps.db, target.id, utcDay(now));
+      return { quota: presentQuota((await findUserById(deps.db, target.id))!, now) };
+    },
+  );
+
+  app.get(
+    '/stats/',
+    {
+      onRequest: requireApproved,
+      schema: { tags: ['quota'], summary: 'Alignment statistics of the caller', response: { 200: Stats } },
+    },
+    async (request) => userStats(deps.db, auth(request).user.id),
+  );
+};

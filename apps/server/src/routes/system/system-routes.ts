@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PublicConfig } from '@tazamun/contracts/auth';
+import { APP_VERSION } from '@tazamun/contracts/limits';
+import { createError } from '../../errors.ts';
+import { pendingMigrations, pingDatabase } from '../../db/database.ts';
+
+const Health = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  db: z.enum(['ok', 'error']),
+});
+
+export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+
+  app.get(
+    '/health/',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness: the process answers; db says whether SQL works',
+        response: { 200: Health },
+      },
+    },
+    async () => {
+      const db = (await pingDatabase(deps.db)) ? 'ok' : 'error';
+      return { status: db === 'ok' ? 'ok' : 'degraded', version: APP_VERSION, db } as const;
+    },
+  );
+
+  app.get(
+    '/ready/',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness: database reachable and fully migrated; 503 otherwise',
+        response: { 200: z.object({ ready: z.literal(true) }) },
+      },
+    },
+    async () => {
+      const ok = (await pingDatabase(deps.db)) && (await pendingMigrations(deps.db)) === 0;
+      if (!ok) throw createError('service_unavailable');
+      return { ready: true as const };
+    },
+  );
+
+  app.get(
+    '/config/',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Public settings for the web shell (organisation, support mail)',
+        response: { 200: PublicConfig },
+      },
+    },
+    async () => ({
+      version: APP_VERSION,
+      org_name: deps.config.orgName,
+      org_url: deps.config.orgUrl,
+      org_logo_url: deps.config.orgLogoUrl,
+      support_email: deps.config.supportEmail,
+      auto_approve: deps.config.autoApprove,
+      default_daily_quota: deps.config.defaultDailyQuota,
+      docs_url: '/docs',
+    }),
+  );
+};

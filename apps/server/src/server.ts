@@ -1,0 +1,47 @@
+// Entry point: parse the environment, open the app, listen, and close cleanly on SIGTERM/SIGINT.
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, resolveJwtSecret } from './config.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`[tazamun] ${err.message}`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const { secret, source } = resolveJwtSecret(config);
+  config.jwtSecret = secret;
+  const app = await buildApp(config);
+  if (source === 'generated')
+    app.log.warn({ file: `${config.dataDir}/secret` }, 'JWT_SECRET not set: generated one and saved it');
+  else if (source === 'file')
+    app.log.info({ file: `${config.dataDir}/secret` }, 'JWT secret read from DATA_DIR');
+
+  let closing = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      app.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error({ err }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
+    });
+  }
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err: unknown) => {
+  console.error('[tazamun] failed to start:', err);
+  process.exit(1);
+});
