@@ -7,6 +7,7 @@
 //   pre_k  <- last token of word k-1                      (silence between words)
 //   star_k <- pre_k, last token of word k-1  (+ entry)    (speech that is not in the text)
 //   star_k <- star_{k-1}                     (+ skip)     (word k-1 is not in the audio: it is skipped)
+//   star_k <- pre_{k-1}, last token of word k-2 (+ entry + skip)  (the same without a frame in star_{k-1})
 //   post_k <- star_k                                      (silence after the unexplained speech)
 //   t1     <- pre_k, star_k, post_k, and the last token of word k-1 when the letters differ
 //   b      <- the token before it;  t(i+1) <- b, and t(i) when the letters differ (CTC's repeat rule)
@@ -74,6 +75,8 @@ export function buildCtcGraph(words: number[][], options: Partial<CtcGraphOption
   let lastTok = -1;
   let prevStar = -1;
   let prevWordLen = 0;
+  let prevPre = -1;
+  let prevLastTok = -1;
   const block = (k: number, first: boolean): { pre: number; star: number; post: number } => {
     const pre = add(BLANK, StateKind.Blank, k, -1, first ? 0 : -Infinity);
     if (lastTok >= 0) preds[pre]!.push([lastTok, 0]);
@@ -83,7 +86,13 @@ export function buildCtcGraph(words: number[][], options: Partial<CtcGraphOption
       star = add(STAR, StateKind.Star, k, -1, first ? opts.starEntry : -Infinity);
       preds[star]!.push([pre, opts.starEntry]);
       if (lastTok >= 0) preds[star]!.push([lastTok, opts.starEntry]);
-      if (prevStar >= 0) preds[star]!.push([prevStar, opts.skipPerToken * prevWordLen]);
+      if (prevStar >= 0) {
+        // Skipping word k-1 needs no frame of its own star: star_k is also entered from where star_{k-1} is.
+        const skip = opts.skipPerToken * prevWordLen;
+        preds[star]!.push([prevStar, skip]);
+        preds[star]!.push([prevPre, opts.starEntry + skip]);
+        if (prevLastTok >= 0) preds[star]!.push([prevLastTok, opts.starEntry + skip]);
+      }
       post = add(BLANK, StateKind.Blank, k, -1);
       preds[post]!.push([star, 0]);
     }
@@ -108,8 +117,10 @@ export function buildCtcGraph(words: number[][], options: Partial<CtcGraphOption
       if (lastTok >= 0 && label[lastTok] !== id) preds[t]!.push([lastTok, 0]);
       prev = t;
     });
+    prevLastTok = lastTok;
     lastTok = prev;
     prevStar = star;
+    prevPre = pre;
     prevWordLen = tokens.length;
   });
   const end = block(words.length, false);
