@@ -9,7 +9,9 @@ import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { decodeAudio, SAMPLE_RATE } from './audio/decode.ts';
 import { assertAlignable, measureAudio } from './audio/measure.ts';
 import { alignLong } from './align/long-audio.ts';
-import { localTokens } from './align/local-tokens.ts';
+import { normalizeTranscript } from './text/normalize.ts';
+import { resolveLanguage } from './text/languages.ts';
+import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
 import { wordConfidence } from './metrics/confidence.ts';
 
@@ -29,13 +31,6 @@ export interface AlignOptions {
   garbage?: boolean;
 }
 
-const ISO3: Record<string, string> = { en: 'eng', fr: 'fra', ar: 'ara', de: 'deu', es: 'spa' };
-
-function iso3(lang: string): string {
-  const base = lang.toLowerCase().split(/[-_]/)[0]!;
-  return ISO3[base] ?? base;
-}
-
 function familyFor(lang3: string): ModelFamily {
   return lang3 === 'fra' ? 'fr' : 'en';
 }
@@ -44,21 +39,7 @@ async function selectBackend(engine: EngineName, lang3: string): Promise<Acousti
   if (engine === 'mms')
     throw new Error('the mms back-end is not installed in this build (see `tazamun models`)');
   const decoder = await loadDecoder(familyFor(lang3));
-  const g2p = await loadG2p();
-  return new HmmBackend(decoder, g2p);
-}
-
-type G2pFn = (tokens: string[], lang: string) => Promise<string[][]>;
-let g2pCache: G2pFn | null | undefined;
-async function loadG2p(): Promise<G2pFn | null> {
-  if (g2pCache !== undefined) return g2pCache;
-  try {
-    const mod = (await import('./text/g2p.ts' as string)) as { espeakIpa?: G2pFn };
-    g2pCache = mod.espeakIpa ?? null;
-  } catch {
-    g2pCache = null;
-  }
-  return g2pCache;
+  return new HmmBackend(decoder, { espeakIpa, arabicLattice: arabicPronunciationLattice });
 }
 
 export async function align(
@@ -69,7 +50,8 @@ export async function align(
   const t0 = performance.now();
   const precision = options.precision ?? 'standard';
   const inputKind = options.inputKind ?? 'orthography';
-  const lang3 = iso3(options.lang);
+  const language = resolveLanguage(options.lang);
+  const lang3 = language.iso3;
   const warnings: string[] = [];
 
   let samples: Float32Array;
@@ -86,9 +68,15 @@ export async function align(
   if (stats.clippingRatio > 0.001)
     warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
 
-  const norm = localTokens(text);
   const backend = await selectBackend(options.engine ?? 'auto', lang3);
-  const { units, route, warnings: pw } = await backend.pronounce(norm.tokens, lang3, inputKind);
+  const norm = normalizeTranscript(text, options.lang, {
+    normalize: options.normalize ?? true,
+    numbersToWords: options.numbersToWords ?? true,
+    removeFillers: options.removeFillers ?? false,
+    inputKind,
+    hasWord: backend instanceof HmmBackend ? (w) => backend.hasWord(w, lang3) : undefined,
+  });
+  const { units, route, warnings: pw } = await backend.pronounce(norm.tokens, options.lang, inputKind);
   warnings.push(...pw);
 
   const spans = alignLong(backend, samples, units, stats.frameDb, {

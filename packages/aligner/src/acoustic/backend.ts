@@ -11,6 +11,8 @@ export interface Unit {
   text: string;
   /** alternative pronunciations, each a list of the model's phone labels */
   prons: string[][];
+  /** instead of whole pronunciations: slots of alternative phone sequences ([] = the slot may be silent) */
+  lattice?: string[][][];
 }
 
 export interface PhoneSpan {

@@ -17,6 +17,7 @@ import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
 import { ipaToModelPhones } from './phone-map.ts';
 import { recognisePhones } from './recognise.ts';
+import { resolveLanguage } from '../../text/languages.ts';
 
 const decoders = new Map<string, Promise<HmmDecoder>>();
 
@@ -38,7 +39,10 @@ const SETTINGS: Record<Precision, { beam: number; wbeam: number; pbeam: number }
   ultra: { beam: 1e-80, wbeam: 1e-50, pbeam: 1e-80 },
 };
 
-export type G2p = (tokens: string[], lang: string) => Promise<string[][]>;
+export interface PronunciationSources {
+  espeakIpa: (tokens: string[], lang: string) => Promise<string[][]>;
+  arabicLattice: (token: string) => string[][];
+}
 
 export class HmmBackend implements AcousticBackend {
   readonly name = 'hmm' as const;
@@ -46,11 +50,22 @@ export class HmmBackend implements AcousticBackend {
 
   constructor(
     readonly decoder: HmmDecoder,
-    private readonly g2p: G2p | null,
+    private readonly g2p: PronunciationSources,
   ) {}
 
   get model(): string {
     return this.decoder.spec.id;
+  }
+
+  hasWord(word: string, lang3: string): boolean {
+    return this.sameLanguage(lang3) && this.decoder.lookup(word.toLowerCase()).length > 0;
+  }
+
+  private sameLanguage(lang3: string): boolean {
+    return (
+      (this.decoder.spec.family === 'en' && lang3 === 'eng') ||
+      (this.decoder.spec.family === 'fr' && lang3 === 'fra')
+    );
   }
 
   async pronounce(
@@ -58,6 +73,8 @@ export class HmmBackend implements AcousticBackend {
     lang: string,
     inputKind: 'orthography' | 'ipa',
   ) {
+    const info = resolveLanguage(lang);
+    const family = this.decoder.spec.family;
     const warnings: string[] = [];
     const routes = new Set<string>();
     const units: Unit[] = tokens.map((t, i) => ({
@@ -66,40 +83,39 @@ export class HmmBackend implements AcousticBackend {
       text: t.text,
       prons: [],
     }));
-    const sameLanguage =
-      this.decoder.spec.family === lang.slice(0, 2) ||
-      (this.decoder.spec.family === 'en' && lang === 'eng') ||
-      (this.decoder.spec.family === 'fr' && lang === 'fra');
     const needIpa: number[] = [];
     for (const u of units) {
       if (inputKind === 'ipa') {
-        u.prons = [ipaToModelPhones(u.text, this.decoder.spec.family)].filter((p) => p.length > 0);
+        u.prons = [ipaToModelPhones(u.text, family)].filter((p) => p.length > 0);
         routes.add('ipa-input');
-        continue;
+      } else if (this.sameLanguage(info.iso3) && this.decoder.lookup(u.text.toLowerCase()).length) {
+        u.prons = this.decoder
+          .lookup(u.text.toLowerCase())
+          .filter((p) => p.every((ph) => this.decoder.phones.has(ph)));
+        routes.add('dictionary');
+      } else if (info.routes[0] === 'arabic-rules' && /[\u0600-\u06FF]/.test(u.text)) {
+        // Letter rules with optional short vowels: the search picks the vowels unvowelled text leaves out.
+        u.lattice = this.g2p
+          .arabicLattice(u.text)
+          .map((slot) => slot.map((alt) => (alt === '' ? [] : ipaToModelPhones(alt, family))));
+        routes.add('arabic-rules');
+      } else {
+        needIpa.push(u.tokenIndex);
       }
-      if (sameLanguage) {
-        const prons = this.decoder.lookup(u.text.toLowerCase());
-        if (prons.length) {
-          u.prons = prons.filter((p) => p.every((ph) => this.decoder.phones.has(ph)));
-          routes.add('dictionary');
-          continue;
-        }
-      }
-      needIpa.push(u.tokenIndex);
     }
-    if (needIpa.length && this.g2p) {
-      const ipa = await this.g2p(
+    if (needIpa.length && info.espeakVoice) {
+      const ipa = await this.g2p.espeakIpa(
         needIpa.map((i) => units[i]!.text),
-        lang,
+        info.iso3,
       );
       needIpa.forEach((ui, k) => {
-        const phones = (ipa[k] ?? []).join(' ');
-        const mapped = ipaToModelPhones(phones, this.decoder.spec.family);
+        const mapped = ipaToModelPhones((ipa[k] ?? []).join(' '), family);
         if (mapped.length) units[ui]!.prons = [mapped];
       });
       routes.add('espeak-ipa');
     }
-    for (const u of units) if (u.prons.length === 0) warnings.push(`no pronunciation for "${u.text}"`);
+    for (const u of units)
+      if (u.prons.length === 0 && !u.lattice?.length) warnings.push(`no pronunciation for "${u.text}"`);
     return { units, route: [...routes].join('+') || 'none', warnings };
   }
 
@@ -115,9 +131,31 @@ export class HmmBackend implements AcousticBackend {
   }
 
   private alignOnce(req: WindowRequest, shift: number): UnitSpan[] | null {
-    const usable = req.units.map((u, i) => ({ u, i })).filter(({ u }) => u.prons.length > 0);
-    const names = usable.map(({ u }) => u.prons.map((p) => this.decoder.wordFor(p)));
-    const gunits: GrammarUnit[] = names.map((alternatives) => ({ alternatives }));
+    const usable = req.units
+      .map((u, i) => ({ u, i }))
+      .filter(({ u }) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0);
+    // Whole-word pronunciations are dictionary words (P_...). A lattice is spelled with single-phone
+    // words tagged with the unit's position mod 3 (Q<tag>_...), so a change of tag marks the next unit.
+    const tags = usable.map((_, k) => k % 3);
+    const items = usable.map(({ u }, k) => {
+      if (u.lattice?.length) {
+        const rule = u.lattice
+          .map((slot) => {
+            const alts = slot.map((phones) =>
+              phones.length
+                ? phones.map((p) => this.decoder.wordFor([p], `Q${tags[k]}`)).join(' ')
+                : '<NULL>',
+            );
+            const uniq = [...new Set(alts)];
+            return uniq.length === 1 ? uniq[0]! : `( ${uniq.join(' | ')} )`;
+          })
+          .filter((x) => x !== '<NULL>');
+        return { alternatives: [rule.join(' ') || '<NULL>'], names: null as string[] | null };
+      }
+      const names = u.prons.map((p) => this.decoder.wordFor(p));
+      return { alternatives: names, names };
+    });
+    const gunits: GrammarUnit[] = items.map((it) => ({ alternatives: it.alternatives }));
     const jsgf = buildGrammar(gunits, { garbage: [], garbageWeight: 0, openEnd: req.openEnd });
     let samples = req.samples;
     if (shift > 0) {
@@ -129,11 +167,23 @@ export class HmmBackend implements AcousticBackend {
     const off = req.offset - shift / 16000;
     const spans: UnitSpan[] = [];
     let k = 0;
-    for (const seg of result.w ?? []) {
-      if (!seg.t.startsWith('P_')) continue;
-      while (k < names.length && !names[k]!.includes(seg.t.replace(/\(\d+\)$/, ''))) k++;
-      if (k >= names.length) break;
-      spans.push(toSpan(usable[k]!.i, seg, off));
+    const segs = (result.w ?? []).filter((seg) => seg.t.startsWith('P_') || seg.t.startsWith('Q'));
+    for (let si = 0; si < segs.length; si++) {
+      const seg = segs[si]!;
+      const name = seg.t.replace(/\(\d+\)$/, '');
+      if (name.startsWith('P_')) {
+        while (k < items.length && !items[k]!.names?.includes(name)) k++;
+        if (k >= items.length) break;
+        spans.push(toSpan(usable[k]!.i, seg, off));
+        k++;
+        continue;
+      }
+      const tag = Number(name[1]);
+      while (k < items.length && (items[k]!.names !== null || tags[k] !== tag)) k++;
+      if (k >= items.length) break;
+      const group = [seg];
+      while (si + 1 < segs.length && segs[si + 1]!.t.startsWith(`Q${tag}_`)) group.push(segs[++si]!);
+      spans.push(latticeSpan(usable[k]!.i, group, off));
       k++;
     }
     return spans;
@@ -156,6 +206,22 @@ function toSpan(unit: number, seg: HmmSegment, off: number): UnitSpan {
     confidence: p.p,
   }));
   return { unit, start: round(seg.b + off), end: round(seg.b + seg.d + off), confidence: seg.p, phones };
+}
+
+function latticeSpan(unit: number, group: HmmSegment[], off: number): UnitSpan {
+  const phones: PhoneSpan[] = group.map((g) => {
+    const inner = g.w?.[0];
+    return {
+      phone: inner?.t ?? g.t.replace(/^Q\d_/, ''),
+      start: round(g.b + off),
+      end: round(g.b + g.d + off),
+      confidence: g.p,
+    };
+  });
+  const first = group[0]!;
+  const last = group[group.length - 1]!;
+  const conf = group.reduce((a, g) => a + g.p, 0) / group.length;
+  return { unit, start: round(first.b + off), end: round(last.b + last.d + off), confidence: conf, phones };
 }
 
 function averageRuns(runs: UnitSpan[][]): UnitSpan[] {

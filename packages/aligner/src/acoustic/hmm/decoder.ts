@@ -74,8 +74,8 @@ export class HmmDecoder {
   }
 
   /** Adds a pronunciation under a grammar-safe name built from its phones; returns the name. */
-  wordFor(phones: string[]): string {
-    const name = 'P_' + phones.map((p) => p.replace(/[^A-Za-z0-9]/g, 'x')).join('_');
+  wordFor(phones: string[], prefix = 'P'): string {
+    const name = `${prefix}_` + phones.map((p) => p.replace(/[^A-Za-z0-9]/g, 'x')).join('_');
     if (!this.known.has(name)) {
       this.decoder.add_words([name, phones.join(' ')]);
       this.known.set(name, phones.join(' '));

@@ -26,7 +26,7 @@ export function recognisePhones(decoder: HmmDecoder, samples: Float32Array, unit
   const ref: string[] = [];
   const owner: number[] = [];
   units.forEach((u, ui) => {
-    for (const p of u.prons[0] ?? []) {
+    for (const p of u.prons[0] ?? u.lattice?.flatMap((slot) => slot[0] ?? []) ?? []) {
       ref.push(p);
       owner.push(ui);
     }
