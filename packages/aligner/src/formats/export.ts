@@ -1,0 +1,78 @@
+// One entry for every export format, for the CLI and the server.
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import type { CsvOptions } from './csv.ts';
+import { toCsv } from './csv.ts';
+import type { EafOptions } from './eaf.ts';
+import { toEaf } from './eaf.ts';
+import { toPlatformJson } from './json.ts';
+import type { SubtitleOptions } from './subtitles.ts';
+import { toSrt, toWebVtt } from './subtitles.ts';
+import type { TextGridOptions } from './textgrid.ts';
+import { toTextGrid } from './textgrid.ts';
+
+export const EXPORT_FORMATS = ['json', 'textgrid', 'vtt', 'srt', 'csv', 'eaf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportOptions {
+  textgrid?: Partial<TextGridOptions>;
+  subtitles?: Partial<SubtitleOptions>;
+  csv?: Partial<CsvOptions>;
+  eaf?: Partial<EafOptions>;
+}
+
+export interface ExportedFile {
+  content: string;
+  extension: string;
+  mimeType: string;
+}
+
+export function isExportFormat(s: string): s is ExportFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(s);
+}
+
+export function exportResult(
+  result: AlignmentResult,
+  format: ExportFormat,
+  opts: ExportOptions = {},
+): ExportedFile {
+  switch (format) {
+    case 'json':
+      return {
+        content: toPlatformJson(result),
+        extension: 'json',
+        mimeType: 'application/json; charset=utf-8',
+      };
+    case 'textgrid':
+      return {
+        content: toTextGrid(result, opts.textgrid),
+        extension: 'TextGrid',
+        mimeType: 'text/plain; charset=utf-8',
+      };
+    case 'vtt':
+      return {
+        content: toWebVtt(result, opts.subtitles),
+        extension: 'vtt',
+        mimeType: 'text/vtt; charset=utf-8',
+      };
+    case 'srt':
+      return {
+        content: toSrt(result, opts.subtitles),
+        extension: 'srt',
+        mimeType: 'application/x-subrip; charset=utf-8',
+      };
+    case 'csv': {
+      const tab = opts.csv?.separator === '\t';
+      return {
+        content: toCsv(result, opts.csv),
+        extension: tab ? 'tsv' : 'csv',
+        mimeType: tab ? 'text/tab-separated-values; charset=utf-8' : 'text/csv; charset=utf-8',
+      };
+    }
+    case 'eaf':
+      return {
+        content: toEaf(result, opts.eaf),
+        extension: 'eaf',
+        mimeType: 'application/xml; charset=utf-8',
+      };
+  }
+}
