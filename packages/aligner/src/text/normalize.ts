@@ -142,7 +142,9 @@ export function splitWords(text: string): SourceWord[] {
   for (const m of text.matchAll(WORD_RE)) {
     const raw = m[0];
     const visible = raw.replace(INVISIBLE_RE, '');
-    if (!HAS_WORD_CHAR.test(visible) || VERSE_NUMBER_RE.test(visible)) continue;
+    // the end-of-ayah sign ۝ is a format character: test the verse-number shape with it kept
+    const withAyahSign = raw.replace(INVISIBLE_RE, (ch) => (ch === '\u06DD' ? ch : ''));
+    if (!HAS_WORD_CHAR.test(visible) || VERSE_NUMBER_RE.test(withAyahSign)) continue;
     const start = m.index ?? 0;
     words.push({ index: words.length, text: raw, charStart: start, charEnd: start + raw.length });
   }

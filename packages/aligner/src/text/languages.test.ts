@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { espeakVoiceNames } from './g2p.ts';
+import { isArabicLanguage, listLanguages, resolveLanguage } from './languages.ts';
+
+test('every language with an eSpeak voice names a voice the WASM build has', async () => {
+  const voices = new Set(await espeakVoiceNames());
+  const langs = listLanguages();
+  for (const l of langs) {
+    assert.ok(l.espeakVoice, l.iso3);
+    assert.ok(
+      voices.has(l.espeakVoice.toLowerCase()) || voices.has(l.espeakVoice),
+      `${l.iso3} -> ${l.espeakVoice}`,
+    );
+  }
+});
+
+test('the table: ~120 eSpeak languages plus Arabic varieties, unique ISO 639-3 codes', () => {
+  const langs = listLanguages();
+  assert.ok(langs.length >= 120, String(langs.length));
+  const codes = langs.map((l) => l.iso3);
+  assert.equal(new Set(codes).size, codes.length);
+  for (const c of codes) assert.match(c, /^[a-z]{3}$/);
+  const iso1 = langs.flatMap((l) => (l.iso1 ? [l.iso1] : []));
+  assert.equal(new Set(iso1).size, iso1.length);
+});
+
+test('resolveLanguage accepts 639-3, 639-1, 639-2/B and BCP 47 tags', () => {
+  assert.equal(resolveLanguage('ara').iso3, 'ara');
+  assert.equal(resolveLanguage('ar').iso3, 'ara');
+  assert.equal(resolveLanguage('fr').iso3, 'fra');
+  assert.equal(resolveLanguage('fre').iso3, 'fra');
+  assert.equal(resolveLanguage('EN').iso3, 'eng');
+  assert.equal(resolveLanguage('en-US').iso3, 'eng');
+  assert.equal(resolveLanguage('en-US').espeakVoice, 'en-us');
+  assert.equal(resolveLanguage('en-AU').espeakVoice, 'en-gb');
+  assert.equal(resolveLanguage('pt_BR').espeakVoice, 'pt-br');
+  assert.equal(resolveLanguage('zh').iso3, 'cmn');
+  assert.equal(resolveLanguage('aeb').iso3, 'aeb');
+});
+
+test('routes: dictionary for English and French, Arabic rules for Arabic and its varieties', () => {
+  assert.deepEqual(resolveLanguage('eng').routes, ['dictionary', 'espeak-ipa']);
+  assert.deepEqual(resolveLanguage('fra').routes, ['dictionary', 'espeak-ipa']);
+  assert.deepEqual(resolveLanguage('ara').routes, ['arabic-rules', 'espeak-ipa']);
+  assert.deepEqual(resolveLanguage('aeb').routes, ['arabic-rules', 'espeak-ipa']);
+  assert.equal(resolveLanguage('aeb').espeakVoice, 'ar');
+  assert.deepEqual(resolveLanguage('deu').routes, ['espeak-ipa']);
+  assert.ok(isArabicLanguage('arz'));
+  assert.ok(!isArabicLanguage('fas'));
+});
+
+test('right-to-left scripts', () => {
+  for (const c of ['ara', 'heb', 'fas', 'urd', 'aeb']) assert.equal(resolveLanguage(c).rtl, true, c);
+  for (const c of ['eng', 'fra', 'rus', 'cmn']) assert.equal(resolveLanguage(c).rtl, false, c);
+});
+
+test('unknown or empty codes throw a clear error', () => {
+  assert.throws(() => resolveLanguage('xyz'), /unknown language code "xyz"/);
+  assert.throws(() => resolveLanguage(''), /empty/);
+  assert.throws(() => resolveLanguage('e'), /unknown language code/);
+});
+
+test('returned objects are copies', () => {
+  const a = resolveLanguage('eng');
+  a.routes.push('x');
+  assert.deepEqual(resolveLanguage('eng').routes, ['dictionary', 'espeak-ipa']);
+});
