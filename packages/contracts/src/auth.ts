@@ -125,7 +125,7 @@ export const FIELD_ERROR_KEYWORDS = [
 export const QuotaResponse = z.object({ quota: Quota });
 export const QuotaResetRequest = z
   .object({ user_id: z.string().optional().describe('whose usage to reset; the caller when omitted') })
-  .optional();
+  .nullish();
 
 export const SessionInfo = z.object({
   id: z.string(),

@@ -80,7 +80,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Revoke the session of the refresh token (or of the access token)',
-        body: LogoutRequest.optional(),
+        body: LogoutRequest.nullish(),
         response: { 200: Detail },
       },
     },

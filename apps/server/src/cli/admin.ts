@@ -1,0 +1,148 @@
+// `npm run admin -- <command>`: account administration from a shell, on the same database and with
+// the same commands as the admin API. Exit code 0 on success, 1 on a refused action, 2 on bad usage.
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { approveUser, createAccount, promoteUser, rejectUser, setDailyLimit } from '../accounts/commands.ts';
+import { presentQuota } from '../accounts/present-user.ts';
+import { systemClock } from '../clock.ts';
+import { ConfigError, loadConfig, resolveJwtSecret } from '../config.ts';
+import type { AppDeps } from '../context.ts';
+import { migrateToLatest, openDatabase } from '../db/database.ts';
+import { findUserByEmail, listUsers } from '../db/users.ts';
+import { OutboxEmailSender } from '../email/email-sender.ts';
+import { AppError } from '../errors.ts';
+import { TokenService } from '../accounts/tokens.ts';
+import { UserFiles } from '../storage/user-files.ts';
+
+const USAGE = `usage: npm run admin -- <command>
+  create --email E --password P [--first-name F] [--last-name L] [--role admin|user]
+                              create an approved account (admin unless --role user)
+  approve EMAIL               approve a waiting account (mails the user)
+  reject EMAIL                reject an account and end its sessions
+  list [--pending]            list accounts (only the waiting list with --pending)
+  set-quota EMAIL N           set the daily alignment limit
+  promote EMAIL               make an account an approved administrator`;
+
+class UsageError extends Error {}
+
+async function run(argv: string[], deps: AppDeps): Promise<string> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      role: { type: 'string' },
+      pending: { type: 'boolean' },
+    },
+  });
+  const userByEmail = async (email: string | undefined) => {
+    if (!email) throw new UsageError('an EMAIL is required');
+    const user = await findUserByEmail(deps.db, email);
+    if (!user) throw new AppError('not_found', {}, { email: [`no account with email ${email}`] });
+    return user;
+  };
+
+  switch (command) {
+    case 'create': {
+      if (!values.email || !values.password) throw new UsageError('create needs --email and --password');
+      const role = values.role ?? 'admin';
+      if (role !== 'admin' && role !== 'user') throw new UsageError('--role is admin or user');
+      const user = await createAccount(deps, {
+        email: values.email,
+        password: values.password,
+        password_confirm: values.password,
+        first_name: values['first-name'] ?? 'Admin',
+        last_name: values['last-name'] ?? 'Tazamun',
+        role,
+        approved: true,
+      });
+      return `created ${user.role} ${user.email} (${user.id})`;
+    }
+    case 'approve': {
+      const user = await approveUser(deps, await userByEmail(positionals[0]));
+      return `approved ${user.email}`;
+    }
+    case 'reject': {
+      const user = await rejectUser(deps, await userByEmail(positionals[0]));
+      return `rejected ${user.email}`;
+    }
+    case 'list': {
+      const rows = await listUsers(deps.db, values.pending ? 'pending' : undefined);
+      const now = deps.clock.now();
+      const lines = rows.map((u) => {
+        const q = presentQuota(u, now);
+        return [
+          u.email,
+          u.status,
+          u.role,
+          `${q.used_today}/${q.daily_limit}`,
+          u.created_at,
+          `${u.first_name} ${u.last_name}`,
+        ].join('\t');
+      });
+      return ['email\tstatus\trole\tquota\tjoined\tname', ...lines].join('\n');
+    }
+    case 'set-quota': {
+      const n = Number(positionals[1]);
+      if (!Number.isInteger(n) || n < 0)
+        throw new UsageError('set-quota needs EMAIL and a whole number N >= 0');
+      const user = await setDailyLimit(deps, await userByEmail(positionals[0]), n);
+      return `daily limit of ${user.email} is now ${n}`;
+    }
+    case 'promote': {
+      const user = await promoteUser(deps, await userByEmail(positionals[0]));
+      return `${user.email} is now an administrator`;
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    const log = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+    const deps: AppDeps = {
+      config,
+      db,
+      clock: systemClock,
+      tokens: new TokenService(resolveJwtSecret(config).secret, config.accessTokenTtlMs, systemClock),
+      email: new OutboxEmailSender(db, systemClock, log),
+      files: new UserFiles(config.dataDir),
+    };
+    console.log(await run(process.argv.slice(2), deps));
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err)) {
+      console.error(`error: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (err instanceof AppError) {
+      const fields = Object.entries(err.extra)
+        .map(([k, v]) => `  ${k}: ${Array.isArray(v) ? v.join(' ') : String(v)}`)
+        .join('\n');
+      console.error(`error: ${err.code}${fields ? `\n${fields}` : ''}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await db.destroy();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,138 @@
+// Builds a real app on a real SQLite file in a fresh temp directory, with a hand-moved clock.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.ts';
+import { ManualClock } from '../clock.ts';
+import type { Config } from '../config.ts';
+
+export const GOOD_PASSWORD = 'Lantern-Orbit-1987';
+
+export function testConfig(dir: string, overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: dir,
+    database: { kind: 'sqlite', file: join(dir, 'tazamun.sqlite') },
+    jwtSecret: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+    accessTokenTtlMs: 15 * 60_000,
+    refreshTokenTtlMs: 14 * 86_400_000,
+    rememberMeTtlMs: 60 * 86_400_000,
+    passwordResetTtlMs: 3_600_000,
+    autoApprove: false,
+    defaultDailyQuota: 10,
+    corsOrigin: null,
+    logLevel: 'silent',
+    orgName: 'Tazamun Lab',
+    orgUrl: 'https://lab.example.org',
+    orgLogoUrl: null,
+    supportEmail: 'support@example.org',
+    publicUrl: 'http://localhost:8080',
+    authRateLimitPerMinute: 100_000,
+    webDist: join(dir, 'no-web-build'),
+    trustProxy: false,
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: ManualClock;
+  dir: string;
+  config: Config;
+}
+
+export async function createTestApp(t: TestContext, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-server-test-'));
+  const config = testConfig(dir, overrides);
+  const clock = new ManualClock();
+  const app = await buildApp(config, { clock, logger: false });
+  t.after(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { app, clock, dir, config };
+}
+
+export const bearer = (access: string) => ({ authorization: `Bearer ${access}` });
+
+export interface Registered {
+  id: string;
+  email: string;
+  password: string;
+  access: string;
+  refresh: string;
+}
+
+let counter = 0;
+
+export async function registerUser(
+  app: FastifyInstance,
+  fields: Partial<{ first_name: string; last_name: string; email: string; password: string }> = {},
+): Promise<Registered> {
+  counter += 1;
+  const password = fields.password ?? GOOD_PASSWORD;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register/',
+    payload: {
+      first_name: fields.first_name ?? 'Amina',
+      last_name: fields.last_name ?? 'Haddad',
+      email: fields.email ?? `user${counter}@example.org`,
+      password,
+      password_confirm: password,
+    },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  const body = res.json();
+  return {
+    id: body.user.id,
+    email: body.user.email,
+    password,
+    access: body.tokens.access,
+    refresh: body.tokens.refresh,
+  };
+}
+
+export async function approve(app: FastifyInstance, userId: string): Promise<void> {
+  await app.deps.db.updateTable('users').set({ status: 'approved' }).where('id', '=', userId).execute();
+}
+
+export async function makeAdmin(app: FastifyInstance, userId: string): Promise<void> {
+  await app.deps.db
+    .updateTable('users')
+    .set({ status: 'approved', role: 'admin' })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** A registered, approved user. */
+export async function approvedUser(app: FastifyInstance, fields: Parameters<typeof registerUser>[1] = {}) {
+  const u = await registerUser(app, fields);
+  await approve(app, u.id);
+  return u;
+}
+
+export function login(
+  app: FastifyInstance,
+  email: string,
+  password: string,
+  extra: Record<string, unknown> = {},
+) {
+  return app.inject({ method: 'POST', url: '/api/auth/login/', payload: { email, password, ...extra } });
+}
+
+export function expectError(
+  res: LightMyRequestResponse,
+  status: number,
+  code: string,
+): Record<string, unknown> {
+  assert.equal(res.statusCode, status, res.body);
+  const body = res.json();
+  assert.equal(body.code, code, res.body);
+  assert.equal(typeof body.detail, 'string');
+  return body;
+}
