@@ -11,6 +11,11 @@ export const SYSTEM_DEPS = [
     why: 'media decoding and MP4 rendering (libass + HarfBuzz shaping)',
   },
   {
+    probe: '/usr/share/pocketsphinx/model/en-us/en-us/mdef',
+    pkg: 'pocketsphinx-en-us',
+    why: "the aligner's 16 kHz English acoustic model (the engine falls back to soundswallower's 8 kHz one without it)",
+  },
+  {
     probe: '/usr/share/fonts/truetype/noto/NotoNaskhArabic-Regular.ttf',
     pkg: 'fonts-noto-core',
     why: 'Arabic glyphs in videos and screenshots',

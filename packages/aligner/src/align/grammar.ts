@@ -29,9 +29,8 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): string
   for (const u of units) {
     let item = alt(u.alternatives);
     if (u.skippable !== undefined && u.skippable < 1) {
-      // A skipped unit is replaced by optional garbage, so the audio it would have covered is absorbed.
-      const skip = useGarbage ? '<g>' : '<NULL>';
-      item = `( /${u.skippable}/ ${item} | /${1 - u.skippable}/ ${skip} )`;
+      // A skipped unit leaves its audio (if any) to the garbage loop around it.
+      item = `( /${u.skippable}/ ${item} | /${(1 - u.skippable).toPrecision(3)}/ <NULL> )`;
     }
     parts.push(item);
   }
@@ -40,7 +39,7 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): string
     // Nested optionals give every prefix of the sequence: the window may end inside the text.
     body = '';
     for (let i = parts.length - 1; i >= 0; i--)
-      body = i === parts.length - 1 ? `${g} ${parts[i]}` : `${g} ${parts[i]} [ ${body} ]`;
+      body = (i === parts.length - 1 ? `${g} ${parts[i]}` : `${g} ${parts[i]} [ ${body} ]`).trim();
     body = body.trim();
   } else {
     body = parts.map((p) => `${g} ${p}`.trim()).join(' ');

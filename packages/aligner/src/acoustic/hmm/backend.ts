@@ -39,6 +39,15 @@ const SETTINGS: Record<Precision, { beam: number; wbeam: number; pbeam: number }
   ultra: { beam: 1e-80, wbeam: 1e-50, pbeam: 1e-80 },
 };
 
+/**
+ * Garbage path weights (probabilities before pocketsphinx's language weight): entering the phone loop
+ * between two words, and skipping a word. Small enough that clean speech never takes them.
+ */
+export const GARBAGE = {
+  enter: Number(process.env.TZ_G_ENTER ?? 1e-4),
+  skip: 1 - Number(process.env.TZ_G_SKIP ?? 1e-8),
+};
+
 export interface PronunciationSources {
   espeakIpa: (tokens: string[], lang: string) => Promise<string[][]>;
   arabicLattice: (token: string) => string[][];
@@ -155,8 +164,12 @@ export class HmmBackend implements AcousticBackend {
       const names = u.prons.map((p) => this.decoder.wordFor(p));
       return { alternatives: names, names };
     });
-    const gunits: GrammarUnit[] = items.map((it) => ({ alternatives: it.alternatives }));
-    const jsgf = buildGrammar(gunits, { garbage: [], garbageWeight: 0, openEnd: req.openEnd });
+    const gunits: GrammarUnit[] = items.map((it) => ({
+      alternatives: it.alternatives,
+      skippable: req.garbage ? GARBAGE.skip : undefined,
+    }));
+    const garbage = req.garbage && process.env.TZ_G_LOOP ? this.garbageNames() : [];
+    const jsgf = buildGrammar(gunits, { garbage, garbageWeight: GARBAGE.enter, openEnd: req.openEnd });
     let samples = req.samples;
     if (shift > 0) {
       samples = new Float32Array(req.samples.length + shift);
@@ -187,6 +200,11 @@ export class HmmBackend implements AcousticBackend {
       k++;
     }
     return spans;
+  }
+
+  private garbageNames(): string[] {
+    const skip = new Set(['SIL', '+NSN+', '+SPN+']);
+    return [...this.decoder.phones].filter((p) => !skip.has(p)).map((p) => this.decoder.wordFor([p], 'G'));
   }
 
   recognise(samples: Float32Array, units: Unit[]): Recognition {

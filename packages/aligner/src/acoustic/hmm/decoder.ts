@@ -50,6 +50,7 @@ export class HmmDecoder {
       dict: spec.dict,
       samprate: 16000,
       loglevel: 'FATAL',
+      fillprob: Number(process.env.TZ_FILLPROB ?? 1e-8),
     };
     if (spec.noiseDict) config.fdict = spec.noiseDict;
     const decoder = new ss.Decoder(config);

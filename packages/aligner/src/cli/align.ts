@@ -1,0 +1,105 @@
+// `tazamun align`: one file, or a JSONL manifest processed by worker threads (models stay loaded in
+// each worker across items).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { align } from '../engine.ts';
+import { exportResult, isExportFormat } from '../formats/export.ts';
+import { alignOptions, parseArgs } from './args.ts';
+import type { ParsedArgs } from './args.ts';
+
+export interface ManifestItem {
+  id: string;
+  audio: string;
+  text?: string;
+  text_file?: string;
+  lang: string;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const p = parseArgs(args);
+  if (p.values.has('manifest')) return runBatch(p);
+  const [audio, textFile] = p.positional;
+  const lang = p.values.get('lang');
+  if (!audio || !textFile || !lang) {
+    process.stderr.write('usage: tazamun align AUDIO TEXT_FILE --lang CODE [--format F] [-o OUT]\n');
+    return 2;
+  }
+  const format = p.values.get('format') ?? 'json';
+  if (!isExportFormat(format))
+    throw new Error(`unknown format "${format}" (json, textgrid, vtt, srt, csv, eaf)`);
+  const text = readFileSync(textFile, 'utf8');
+  const result = await align(audio, text, alignOptions(p, lang));
+  const out = exportResult(result, format).content;
+  const target = p.values.get('o');
+  if (target) writeFileSync(target, out);
+  else process.stdout.write(out.endsWith('\n') ? out : out + '\n');
+  const m = result.metrics;
+  process.stderr.write(
+    `aligned ${m.words_aligned}/${m.words_total} words, mean confidence ${m.mean_confidence.toFixed(3)}, RTF ${m.real_time_factor.toFixed(3)}\n`,
+  );
+  return 0;
+}
+
+export function readManifest(path: string): ManifestItem[] {
+  const base = dirname(resolve(path));
+  const abs = (f: string) => (isAbsolute(f) ? f : join(base, f));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((line, i) => {
+      const item = JSON.parse(line) as ManifestItem;
+      if (!item.id || !item.audio || !item.lang || (item.text === undefined && !item.text_file)) {
+        throw new Error(`manifest line ${i + 1}: needs id, audio, lang and text or text_file`);
+      }
+      if (!/^[\w.-]+$/.test(item.id))
+        throw new Error(`manifest line ${i + 1}: id may hold letters, digits, . _ - only`);
+      return { ...item, audio: abs(item.audio), text_file: item.text_file ? abs(item.text_file) : undefined };
+    });
+}
+
+async function runBatch(p: ParsedArgs): Promise<number> {
+  const items = readManifest(p.values.get('manifest')!);
+  const outDir = p.values.get('out-dir');
+  if (!outDir) throw new Error('--manifest needs --out-dir DIR');
+  mkdirSync(outDir, { recursive: true });
+  const jobs = Math.max(1, Math.min(Number(p.values.get('jobs') ?? cpus().length), items.length));
+  let next = 0;
+  let failed = 0;
+  const workerArgs = [...p.flags]
+    .map((f) => `--${f}`)
+    .concat(
+      [...p.values].filter(([k]) => ['precision', 'engine'].includes(k)).flatMap(([k, v]) => [`--${k}`, v]),
+    );
+  await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      // Workers do not inherit tsx's loader: the bootstrap registers it, then imports the worker module.
+      const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./align-worker.ts', import.meta.url).href)}); });`;
+      const worker = new Worker(boot, { eval: true, workerData: { args: workerArgs } });
+      try {
+        while (next < items.length) {
+          const item = items[next++]!;
+          const reply = await new Promise<{ ok: boolean; json?: string; error?: string }>((res, rej) => {
+            worker.once('message', res);
+            worker.once('error', rej);
+            worker.postMessage(item);
+          });
+          if (reply.ok) {
+            writeFileSync(join(outDir, `${item.id}.json`), reply.json!);
+            process.stderr.write(`${item.id}: ok\n`);
+          } else {
+            failed++;
+            writeFileSync(join(outDir, `${item.id}.error.txt`), reply.error ?? 'failed');
+            process.stderr.write(`${item.id}: ${reply.error}\n`);
+          }
+        }
+      } finally {
+        await worker.terminate();
+      }
+    }),
+  );
+  process.stderr.write(`${items.length - failed}/${items.length} items aligned\n`);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,64 @@
+// `tazamun <command>`: a dispatcher; each command lives in its own module and is loaded on demand so
+// `tazamun languages` does not load acoustic models.
+import { argv, exit, stderr } from 'node:process';
+
+const COMMANDS: Record<
+  string,
+  { summary: string; load: () => Promise<{ run: (args: string[]) => Promise<number> }> }
+> = {
+  align: {
+    summary: 'align audio with its transcript (or a batch manifest)',
+    load: () => import('./align.ts'),
+  },
+  languages: {
+    summary: 'list the supported languages, their codes and routes',
+    load: () => import('./languages.ts'),
+  },
+  models: {
+    summary: 'list or pull acoustic models',
+    load: () => import('./models.ts' as string) as Promise<{ run: (args: string[]) => Promise<number> }>,
+  },
+};
+
+export function usage(): string {
+  return [
+    'usage: tazamun <command> [options]',
+    '',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`),
+    '',
+    'tazamun align AUDIO TEXT_FILE --lang CODE [--format json|textgrid|vtt|srt|csv|eaf] [-o OUT]',
+    '              [--precision standard|high|ultra] [--ipa] [--engine auto|hmm|mms]',
+    '              [--no-normalize] [--no-numbers] [--remove-fillers] [--no-recognition]',
+    'tazamun align --manifest FILE.jsonl --out-dir DIR [--jobs N] [same options]',
+    'tazamun languages [--json]',
+  ].join('\n');
+}
+
+async function main(): Promise<number> {
+  const [cmd, ...rest] = argv.slice(2);
+  if (!cmd || cmd === '-h' || cmd === '--help' || cmd === 'help') {
+    console.log(usage());
+    return cmd ? 0 : 2;
+  }
+  const entry = COMMANDS[cmd];
+  if (!entry) {
+    stderr.write(`unknown command "${cmd}"\n${usage()}\n`);
+    return 2;
+  }
+  let mod: { run: (args: string[]) => Promise<number> };
+  try {
+    mod = await entry.load();
+  } catch {
+    stderr.write(`the "${cmd}" command is not available in this build\n`);
+    return 2;
+  }
+  return mod.run(rest);
+}
+
+main().then(
+  (code) => exit(code),
+  (err: unknown) => {
+    stderr.write(`tazamun: ${err instanceof Error ? err.message : String(err)}\n`);
+    exit(1);
+  },
+);
