@@ -8,6 +8,7 @@
 //   star_k <- pre_k, last token of word k-1  (+ entry)    (speech that is not in the text)
 //   star_k <- star_{k-1}                     (+ skip)     (word k-1 is not in the audio: it is skipped)
 //   star_k <- pre_{k-1}, last token of word k-2 (+ entry + skip)  (the same without a frame in star_{k-1})
+//   star_k <- post_{k-1}                     (+ skip)     (silence between two stretches of extra speech)
 //   post_k <- star_k                                      (silence after the unexplained speech)
 //   t1     <- pre_k, star_k, post_k, and the last token of word k-1 when the letters differ
 //   b      <- the token before it;  t(i+1) <- b, and t(i) when the letters differ (CTC's repeat rule)
@@ -76,6 +77,7 @@ export function buildCtcGraph(words: number[][], options: Partial<CtcGraphOption
   let prevStar = -1;
   let prevWordLen = 0;
   let prevPre = -1;
+  let prevPost = -1;
   let prevLastTok = -1;
   const block = (k: number, first: boolean): { pre: number; star: number; post: number } => {
     const pre = add(BLANK, StateKind.Blank, k, -1, first ? 0 : -Infinity);
@@ -90,6 +92,8 @@ export function buildCtcGraph(words: number[][], options: Partial<CtcGraphOption
         // Skipping word k-1 needs no frame of its own star: star_k is also entered from where star_{k-1} is.
         const skip = opts.skipPerToken * prevWordLen;
         preds[star]!.push([prevStar, skip]);
+        // Silence between two stretches of unexplained speech: star_{k-1} -> post_{k-1} -> star_k.
+        if (prevPost >= 0) preds[star]!.push([prevPost, skip]);
         preds[star]!.push([prevPre, opts.starEntry + skip]);
         if (prevLastTok >= 0) preds[star]!.push([prevLastTok, opts.starEntry + skip]);
       }
@@ -121,6 +125,7 @@ export function buildCtcGraph(words: number[][], options: Partial<CtcGraphOption
     lastTok = prev;
     prevStar = star;
     prevPre = pre;
+    prevPost = post;
     prevWordLen = tokens.length;
   });
   const end = block(words.length, false);

@@ -1,0 +1,236 @@
+// The mms back-end through onnxruntime-node with the tiny stand-in model installed as `models pull` leaves
+// it: windowing and stitching, romanisation links, <star>, times against the synthetic audio's own
+// layout, greedy-decoding scores, and the result's shape.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ort from 'onnxruntime-node';
+import { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import { alignFileWithMms } from './align-mms.ts';
+import { arraySource, computeEmissions, loadMmsModel, wav2vec2Frames } from './emissions.ts';
+import { buildTinyMmsModel, installTinyModel, synthesize } from './tiny-model.ts';
+import type { ToneSegment } from './tiny-model.ts';
+import { MMS_VOCAB } from './vocab.ts';
+import { greedyDecode } from '../../align/ctc-greedy.ts';
+import { romanizeWord } from '../../romanize/romanize.ts';
+import { ffmpegPath } from '../../audio/decode.ts';
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function withModels(t: { after: (fn: () => void) => void }): NodeJS.ProcessEnv {
+  const dir = mkdtempSync(join(tmpdir(), 'tz-mms-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  installTinyModel(join(dir, 'mms'));
+  return { ...process.env, TAZAMUN_MODELS_DIR: dir };
+}
+
+/** Audio that speaks `words` (romanised letters as tones), with `gap` silent frames around each. */
+function speak(
+  words: string[],
+  letterFrames = 3,
+  gap = 10,
+): { audio: Float32Array; onsets: number[]; offsets: number[] } {
+  const segs: ToneSegment[] = [{ frames: gap }];
+  const onsets: number[] = [];
+  const offsets: number[] = [];
+  let f = gap;
+  for (const w of words) {
+    onsets.push(f);
+    let prev = '';
+    for (const ch of romanizeWord(w).text) {
+      // A repeated letter is two spikes with a blank between, as a CTC model emits it.
+      if (ch === prev) {
+        segs.push({ frames: 1 });
+        f += 1;
+      }
+      segs.push({ letter: ch, frames: letterFrames });
+      f += letterFrames;
+      prev = ch;
+    }
+    offsets.push(f);
+    segs.push({ frames: gap });
+    f += gap;
+  }
+  return { audio: synthesize(segs), onsets, offsets };
+}
+
+test('the tiny model has the real export shape: input_values -> logits [1, frames, 31]', async () => {
+  const session = await ort.InferenceSession.create(buildTinyMmsModel());
+  assert.deepEqual(session.inputNames, ['input_values']);
+  assert.deepEqual(session.outputNames, ['logits']);
+  for (const n of [400, 719, 720, 16000, 16321]) {
+    const out = await session.run({ input_values: new ort.Tensor('float32', new Float32Array(n), [1, n]) });
+    assert.deepEqual(out.logits!.dims, [1, wav2vec2Frames(n), MMS_VOCAB.length], `${n} samples`);
+  }
+});
+
+test('windows with context stitch into the same emissions as one pass', async (t) => {
+  const env = withModels(t);
+  const model = await loadMmsModel(join(env.TAZAMUN_MODELS_DIR!, 'mms/onnx/model_quantized.onnx'), 31);
+  const { audio } = speak(['alpha', 'beta', 'gamma', 'delta', 'epsilon'], 4, 30);
+  const whole = await computeEmissions(model, arraySource(audio), { windowSeconds: 1000 });
+  const windowed = await computeEmissions(model, arraySource(audio), {
+    windowSeconds: 0.5,
+    contextSeconds: 0.1,
+  });
+  assert.equal(windowed.frames, whole.frames);
+  assert.equal(whole.frames, wav2vec2Frames(audio.length));
+  const spell = (em: typeof whole): string[] =>
+    greedyDecode(em).map((w) => w.map((id) => MMS_VOCAB[id]).join(''));
+  assert.deepEqual(spell(whole), ['alpha', 'beta', 'gamma', 'delta', 'epsilon']);
+  assert.deepEqual(spell(windowed), spell(whole));
+  // Each row is a log-softmax: probabilities sum to one.
+  for (const t0 of [0, 100, whole.frames - 1]) {
+    let z = 0;
+    for (let k = 0; k < 31; k++) z += Math.exp(windowed.logProbs[t0 * 31 + k]!);
+    assert.ok(Math.abs(z - 1) < 1e-4);
+  }
+});
+
+test('word times come from the letters the audio spells, digits read out before romanising', async (t) => {
+  const env = withModels(t);
+  const spoken = ['i', 'have', 'two', 'cats'];
+  const { audio, onsets, offsets } = speak(spoken);
+  const result = await alignFileWithMms(audio, 'I have 2 cats.', { lang: 'eng', env });
+  assert.deepEqual(AlignmentResult.parse(result), result);
+  assert.equal(result.engine.backend, 'mms');
+  assert.deepEqual(
+    result.words.map((w) => [w.word, w.normalized, w.status]),
+    [
+      ['I', 'i', 'aligned'],
+      ['have', 'have', 'aligned'],
+      ['2', 'two', 'aligned'],
+      ['cats.', 'cats', 'aligned'],
+    ],
+  );
+  // Without the boundary pads the times are the tones' own onsets and offsets, to the 2.5 ms frame offset.
+  const tight = await alignFileWithMms(audio, 'I have 2 cats.', {
+    lang: 'eng',
+    env,
+    spans: { startPad: 0, endPad: 0 },
+  });
+  tight.words.forEach((w, i) => {
+    assert.ok(
+      Math.abs(w.start! - onsets[i]! * 0.02) <= 0.003,
+      `${w.word} start ${w.start} vs ${onsets[i]! * 0.02}`,
+    );
+    assert.ok(
+      Math.abs(w.end! - offsets[i]! * 0.02) <= 0.003,
+      `${w.word} end ${w.end} vs ${offsets[i]! * 0.02}`,
+    );
+  });
+  result.words.forEach((w, i) => {
+    // The default pads widen a word by at most one frame before and two after (this model is not peaky).
+    const start = onsets[i]! * 0.02;
+    const end = offsets[i]! * 0.02;
+    assert.ok(
+      w.start! <= start + 0.003 && w.start! >= start - 0.023,
+      `${w.word} start ${w.start} vs ${start}`,
+    );
+    assert.ok(w.end! >= end - 0.003 && w.end! <= end + 0.043, `${w.word} end ${w.end} vs ${end}`);
+    assert.equal(w.phones.map((p) => p.phone).join(''), w.normalized);
+    assert.ok(w.confidence > 0.8, `${w.word} confidence ${w.confidence}`);
+  });
+  assert.equal(result.metrics.cer, 0);
+  assert.equal(result.metrics.wer, 0);
+  assert.equal(result.metrics.coverage, 1);
+});
+
+test('other scripts: Russian and Arabic words are romanised and linked back to what the user wrote', async (t) => {
+  const env = withModels(t);
+  const { audio } = speak(['привет', 'мир']);
+  const ru = await alignFileWithMms(audio, 'Привет, мир!', { lang: 'rus', env });
+  assert.deepEqual(
+    ru.words.map((w) => [w.word, w.normalized, w.status, w.char_start]),
+    [
+      ['Привет,', 'privet', 'aligned', 0],
+      ['мир!', 'mir', 'aligned', 8],
+    ],
+  );
+  const ar = speak(['كتاب', 'جديد']);
+  const res = await alignFileWithMms(ar.audio, 'كتاب جديد', { lang: 'ara', env });
+  assert.deepEqual(
+    res.words.map((w) => [w.word, w.status]),
+    [
+      ['كتاب', 'aligned'],
+      ['جديد', 'aligned'],
+    ],
+  );
+  assert.equal(res.metrics.cer, 0);
+});
+
+test('a word missing from the audio is not_found through <star>; extra speech does not move the neighbours', async (t) => {
+  const env = withModels(t);
+  // The audio says "good morning extra words friend"; the text has "good morning dear friend".
+  const { audio, onsets } = speak(['good', 'morning', 'xqxq', 'zzzz', 'friend']);
+  const r = await alignFileWithMms(audio, 'good morning dear friend', { lang: 'eng', env });
+  assert.deepEqual(
+    r.words.map((w) => w.status),
+    ['aligned', 'aligned', 'not_found', 'aligned'],
+  );
+  assert.ok(Math.abs(r.words[3]!.start! - onsets[4]! * 0.02) <= 0.04);
+  assert.equal(r.metrics.coverage, 0.75);
+  assert.ok(r.metrics.cer! > 0, 'the recognition pass hears the extra words');
+  // With the wildcard off, every word is forced into the audio.
+  const forced = await alignFileWithMms(audio, 'good morning dear friend', {
+    lang: 'eng',
+    env,
+    garbage: false,
+  });
+  assert.ok(forced.words.every((w) => w.status === 'aligned'));
+});
+
+test('without an installed model the error says how to pull it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tz-empty-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { audio } = speak(['hello']);
+  await assert.rejects(
+    alignFileWithMms(audio, 'hello', { lang: 'eng', env: { TAZAMUN_MODELS_DIR: dir } }),
+    /tazamun models pull mms/,
+  );
+});
+
+test('CLI: `tazamun models list` sees the model installed in TAZAMUN_MODELS_DIR', (t) => {
+  const env = withModels(t);
+  const out = execFileSync(process.execPath, [join(pkg, 'bin/tazamun.mjs'), 'models', 'list'], {
+    env,
+    encoding: 'utf8',
+  });
+  assert.match(out, /hmm\s+installed/);
+  assert.match(out, /mms\s+installed .*\(quantized\)/);
+});
+
+test('a real audio file decoded by ffmpeg aligns end to end', async (t) => {
+  const env = withModels(t);
+  const dir = mkdtempSync(join(tmpdir(), 'tz-wav-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { audio } = speak(['salut', 'monde']);
+  const raw = join(dir, 'a.f32');
+  writeFileSync(raw, Buffer.from(audio.buffer));
+  const wav = join(dir, 'a.wav');
+  execFileSync(ffmpegPath(), [
+    '-v',
+    'error',
+    '-f',
+    'f32le',
+    '-ar',
+    '16000',
+    '-ac',
+    '1',
+    '-i',
+    raw,
+    '-c:a',
+    'pcm_s16le',
+    wav,
+  ]);
+  const r = await alignFileWithMms(wav, 'Salut monde', { lang: 'fra', env });
+  assert.equal(r.audio.format, 'wav');
+  assert.deepEqual(
+    r.words.map((w) => w.status),
+    ['aligned', 'aligned'],
+  );
+});
