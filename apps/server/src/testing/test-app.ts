@@ -45,9 +45,14 @@ export interface TestApp {
   config: Config;
 }
 
-export async function createTestApp(t: TestContext, overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  t: TestContext,
+  overrides: Partial<Config> = {},
+  /** runs in the fresh data directory before the app is built (e.g. to lay out a web bundle) */
+  prepare?: (dir: string) => Partial<Config>,
+): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'tazamun-server-test-'));
-  const config = testConfig(dir, overrides);
+  const config = testConfig(dir, { ...overrides, ...prepare?.(dir) });
   const clock = new ManualClock();
   const app = await buildApp(config, { clock, logger: false });
   t.after(async () => {

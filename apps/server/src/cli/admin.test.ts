@@ -1,0 +1,133 @@
+// The admin CLI run as a child process against a temporary DATA_DIR, as an operator would.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { buildApp } from '../app.ts';
+import { testConfig } from '../testing/test-app.ts';
+
+const run = promisify(execFile);
+const CLI = join(dirname(fileURLToPath(import.meta.url)), 'admin.ts');
+
+async function admin(
+  dir: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: '' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test('admin CLI: create, list, approve, set-quota, promote, reject; the API sees the changes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const created = await admin(
+    dir,
+    'create',
+    '--email',
+    'Root@Example.org',
+    '--password',
+    'Tr1cky-Lantern-88',
+    '--first-name',
+    'Rania',
+  );
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(created.stdout, /created admin Root@Example\.org/);
+
+  const config = testConfig(dir, { database: { kind: 'sqlite', file: join(dir, 'tazamun.sqlite') } });
+  const app = await buildApp(config, { logger: false });
+  t.after(() => app.close());
+  const reg = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register/',
+    payload: {
+      first_name: 'Omar',
+      last_name: 'Saleh',
+      email: 'omar@example.org',
+      password: 'Quiet-River-2031',
+      password_confirm: 'Quiet-River-2031',
+    },
+  });
+  assert.equal(reg.statusCode, 201);
+  const access = reg.json().tokens.access;
+  const bob = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register/',
+    payload: {
+      first_name: 'Bob',
+      last_name: 'Stone',
+      email: 'bob@example.org',
+      password: 'Quiet-River-2031',
+      password_confirm: 'Quiet-River-2031',
+    },
+  });
+  assert.equal(bob.statusCode, 201);
+
+  const pending = await admin(dir, 'list', '--pending');
+  assert.equal(pending.code, 0, pending.stderr);
+  const lines = pending.stdout.trim().split('\n');
+  assert.equal(lines.length, 3);
+  assert.match(lines[1]!, /^omar@example\.org\tpending\tuser\t0\/10\t/);
+
+  assert.equal((await admin(dir, 'approve', 'OMAR@example.org')).code, 0);
+  assert.equal(
+    (await app.inject({ url: '/api/auth/profile/', headers: { authorization: `Bearer ${access}` } })).json()
+      .is_approved,
+    true,
+  );
+
+  const quota = await admin(dir, 'set-quota', 'omar@example.org', '3');
+  assert.equal(quota.code, 0, quota.stderr);
+  const q = (
+    await app.inject({ url: '/api/auth/quota/', headers: { authorization: `Bearer ${access}` } })
+  ).json().quota;
+  assert.equal(q.daily_limit, 3);
+
+  assert.equal((await admin(dir, 'promote', 'omar@example.org')).code, 0);
+  assert.equal(
+    (await app.inject({ url: '/api/auth/profile/', headers: { authorization: `Bearer ${access}` } })).json()
+      .role,
+    'admin',
+  );
+
+  assert.equal((await admin(dir, 'reject', 'bob@example.org')).code, 0);
+  const all = await admin(dir, 'list');
+  assert.match(all.stdout, /bob@example\.org\trejected\tuser/);
+  assert.match(all.stdout, /Root@Example\.org\tapproved\tadmin/);
+  const mails = await app.deps.db
+    .selectFrom('email_outbox')
+    .select(['to_address', 'kind'])
+    .orderBy('kind')
+    .execute();
+  assert.deepEqual(mails, [
+    { to_address: 'omar@example.org', kind: 'approved' },
+    { to_address: 'bob@example.org', kind: 'rejected' },
+  ]);
+});
+
+test('admin CLI refuses bad input with exit codes 1 (refused) and 2 (usage)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const weak = await admin(dir, 'create', '--email', 'a@example.org', '--password', 'password');
+  assert.equal(weak.code, 1);
+  assert.match(weak.stderr, /too common/);
+  const missing = await admin(dir, 'approve', 'ghost@example.org');
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /no account with email ghost@example\.org/);
+  const usage = await admin(dir, 'explode');
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /usage: npm run admin/);
+  assert.equal((await admin(dir, 'set-quota', 'a@example.org', 'lots')).code, 2);
+  assert.equal((await admin(dir, 'create', '--email', 'a@example.org')).code, 2);
+});
