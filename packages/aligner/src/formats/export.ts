@@ -4,6 +4,7 @@ import type { CsvOptions } from './csv.ts';
 import { toCsv } from './csv.ts';
 import type { EafOptions } from './eaf.ts';
 import { toEaf } from './eaf.ts';
+import type { JsonExportOptions } from './json.ts';
 import { toPlatformJson } from './json.ts';
 import type { SubtitleOptions } from './subtitles.ts';
 import { toSrt, toWebVtt } from './subtitles.ts';
@@ -14,6 +15,7 @@ export const EXPORT_FORMATS = ['json', 'textgrid', 'vtt', 'srt', 'csv', 'eaf'] a
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportOptions {
+  json?: Partial<JsonExportOptions>;
   textgrid?: Partial<TextGridOptions>;
   subtitles?: Partial<SubtitleOptions>;
   csv?: Partial<CsvOptions>;
@@ -38,7 +40,7 @@ export function exportResult(
   switch (format) {
     case 'json':
       return {
-        content: toPlatformJson(result),
+        content: toPlatformJson(result, opts.json),
         extension: 'json',
         mimeType: 'application/json; charset=utf-8',
       };

@@ -4,7 +4,7 @@ import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { toCsv } from './csv.ts';
 import { toEaf } from './eaf.ts';
 import { EXPORT_FORMATS, exportResult, isExportFormat } from './export.ts';
-import { parseAlignmentJson, toPlatformJson, validateAlignmentResult } from './json.ts';
+import { parseAlignmentJson, parseExportJson, toPlatformJson, validateAlignmentResult } from './json.ts';
 import { cueWords, toSrt, toWebVtt } from './subtitles.ts';
 import { makeResult } from './test-fixtures.ts';
 import { parseCsv, parseSrt, parseTextGrid, parseVtt, parseXml } from './test-parsers.ts';
@@ -34,6 +34,24 @@ test('JSON: written results validate and round-trip exactly', () => {
   assert.deepEqual(parseAlignmentJson(json), r);
   assert.equal(JSON.parse(json).schema_version, 1);
   assert.deepEqual(JSON.parse(toPlatformJson(r, { pretty: false })), r);
+});
+
+test('JSON: export variants (no metrics, pretty off, embedded audio) read back', () => {
+  const r = makeResult('a b', 'eng');
+  const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+  const text = toPlatformJson(r, {
+    includeMetrics: false,
+    pretty: false,
+    audio: { bytes, mimeType: 'audio/wav' },
+  });
+  assert.ok(!text.includes('\n  '));
+  const { result, audio } = parseExportJson(text);
+  assert.equal(result.metrics, undefined);
+  assert.deepEqual(result.words, r.words);
+  assert.deepEqual(audio, { mimeType: 'audio/wav', bytes });
+  assert.throws(() => parseAlignmentJson(text), /metrics/);
+  assert.throws(() => parseExportJson(text.replace('"words"', '"wordz"')), /invalid alignment export/);
+  assert.throws(() => parseExportJson('{"audio_data":{"mime_type":"x","base64":"%%"}}'), /audio_data/);
 });
 
 test('JSON: the validator reports every problem with its path', () => {
