@@ -29,11 +29,16 @@ if (role !== 'worker') {
   if (stale) {
     console.log('[tazamun] building the web app…');
     const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) process.exit(r.status ?? 1);
+    // The API is useful without the web app: serve it (and any older bundle) rather than refuse to start.
+    if (r.status !== 0) console.warn('[tazamun] the web build failed; starting the API anyway');
   }
 }
 
 const entry = role === 'worker' ? 'apps/server/src/worker.ts' : 'apps/server/src/server.ts';
+if (!existsSync(join(root, entry))) {
+  console.error(`[tazamun] ${entry} does not exist yet: the ${role} role arrives with the alignment jobs`);
+  process.exit(1);
+}
 const child = spawn(process.execPath, ['--import', 'tsx', join(root, entry), `--role=${role}`], {
   cwd: root,
   stdio: 'inherit',

@@ -110,6 +110,10 @@ export async function login(
   input: { email: string; password: string; remember_me?: boolean | undefined },
   client: ClientInfo,
 ): Promise<{ user: UserRow; tokens: Tokens }> {
+  const blank = new FieldErrorCollector();
+  if (input.email.trim() === '') blank.add('email', FIELD_MESSAGES.blank);
+  if (input.password === '') blank.add('password', FIELD_MESSAGES.blank);
+  blank.throwIfAny();
   const max = LIMITS.maxLoginAttempts;
   const now = deps.clock.now();
   const key = normaliseEmail(input.email).key;

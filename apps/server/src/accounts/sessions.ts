@@ -30,6 +30,12 @@ export async function openSession(
   client: ClientInfo,
 ): Promise<{ tokens: Tokens; sessionId: string }> {
   const now = deps.clock.now();
+  // Expired sessions of this user are dead weight; signing in is a cheap moment to drop them.
+  await deps.db
+    .deleteFrom('sessions')
+    .where('user_id', '=', user.id)
+    .where('expires_at', '<=', now.toISOString())
+    .execute();
   const id = randomUUID();
   const refresh = newOpaqueToken();
   await insertSession(deps.db, {

@@ -137,3 +137,12 @@ test('login body validation: missing fields are required', async (t) => {
   );
   assert.deepEqual(body.password, ['This field is required.']);
 });
+
+test('blank email or password is a field error, not a counted failure', async (t) => {
+  const { app } = await createTestApp(t);
+  const body = expectError(await login(app, '  ', ''), 400, 'validation_error');
+  assert.deepEqual(body.email, ['This field may not be blank.']);
+  assert.deepEqual(body.password, ['This field may not be blank.']);
+  const rows = await app.deps.db.selectFrom('login_attempts').selectAll().execute();
+  assert.equal(rows.length, 0);
+});
