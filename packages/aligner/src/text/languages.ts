@@ -30,7 +30,7 @@ const ESPEAK_ROWS: readonly Row[] = [
   ['bpy', '', 'Bishnupriya Manipuri', 'bpy', 'Beng'],
   ['bos', 'bs', 'Bosnian', 'bs', 'Latn'],
   ['cat', 'ca', 'Catalan', 'ca', 'Latn'],
-  ['chr', '', 'Cherokee', 'chr-US-Qaaa-x-west', 'Cher'],
+  ['chr', '', 'Cherokee', 'iro/chr', 'Cher'],
   ['cmn', 'zh', 'Chinese (Mandarin)', 'cmn', 'Hani'],
   ['ces', 'cs', 'Czech', 'cs', 'Latn'],
   ['chv', 'cv', 'Chuvash', 'cv', 'Cyrl'],
