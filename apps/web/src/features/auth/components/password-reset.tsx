@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { Button, ButtonLink } from '../../../components/ui/button.tsx';
+import { Alert } from '../../../components/ui/card.tsx';
+import { InputField } from '../../../components/ui/field.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { confirmPasswordReset, requestPasswordReset } from '../api/auth-api.ts';
+import { fieldErrorKey } from '../api/field-errors.ts';
+import { passwordRules } from '../api/password-rules.ts';
+import { PasswordChecklist } from './password-checklist.tsx';
+
+export function ForgotPasswordForm() {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const mutation = useMutation({ mutationFn: requestPasswordReset });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!z.email().safeParse(email.trim()).success) {
+      setError(email.trim() ? t('register.errors.emailInvalid') : t('register.errors.emailRequired'));
+      return;
+    }
+    setError(null);
+    mutation.mutate({ email: email.trim() });
+  };
+
+  if (mutation.isSuccess) {
+    return (
+      <div className="space-y-5">
+        <Alert tone="success">{t('auth.forgot.sent')}</Alert>
+        <ButtonLink to="/auth" variant="secondary" className="w-full">
+          {t('auth.forgot.back')}
+        </ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5">
+      <p className="text-sm text-muted">{t('auth.forgot.intro')}</p>
+      {mutation.error && <Alert tone="danger">{mutation.error.message}</Alert>}
+      <InputField
+        label={t('auth.fields.email')}
+        type="email"
+        autoComplete="email"
+        dir="ltr"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={error}
+      />
+      <Button type="submit" className="w-full" size="lg" loading={mutation.isPending}>
+        {t('auth.forgot.submit')}
+      </Button>
+      <p className="text-center text-sm">
+        <Link to="/auth" className="text-accent hover:underline">
+          {t('auth.forgot.back')}
+        </Link>
+      </p>
+    </form>
+  );
+}
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const rules = passwordRules(password, confirm, {});
+  const mutation = useMutation({
+    mutationFn: confirmPasswordReset,
+    onError: (err) => {
+      if (err instanceof ApiError) {
+        const fieldMessage = err.fieldErrors('new_password')[0];
+        const key = fieldMessage ? fieldErrorKey('password', fieldMessage) : null;
+        setError(key ? t(key) : (fieldMessage ?? err.message));
+      } else setError(t('errors.unexpected'));
+    },
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!rules.length) return setError(t('register.errors.passwordTooShort'));
+    if (!rules.notNumeric) return setError(t('register.errors.passwordNumeric'));
+    if (!rules.matches) return setError(t('register.errors.passwordMismatch'));
+    setError(null);
+    mutation.mutate({ token, new_password: password, new_password_confirm: confirm });
+  };
+
+  if (mutation.isSuccess) {
+    return (
+      <div className="space-y-5">
+        <Alert tone="success">{t('auth.reset.done')}</Alert>
+        <ButtonLink to="/auth" className="w-full">
+          {t('auth.login.submit')}
+        </ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5">
+      {error && <Alert tone="danger">{error}</Alert>}
+      <InputField
+        label={t('auth.reset.newPassword')}
+        type="password"
+        autoComplete="new-password"
+        dir="ltr"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <InputField
+        label={t('auth.fields.passwordConfirm')}
+        type="password"
+        autoComplete="new-password"
+        dir="ltr"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+      />
+      <PasswordChecklist rules={rules} />
+      <Button type="submit" className="w-full" size="lg" loading={mutation.isPending}>
+        {t('auth.reset.submit')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,155 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { hasQuotaLeft, useUser } from '../../../lib/auth.ts';
+import { useStats } from '../../../lib/account.ts';
+import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format.ts';
+import { Card, CardTitle, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
+import {
+  ArrowForwardIcon,
+  FolderIcon,
+  PlayIcon,
+  UploadIcon,
+  WaveIcon,
+} from '../../../components/ui/icons.tsx';
+
+function StatCard({
+  label,
+  value,
+  detail,
+  testId,
+}: {
+  label: string;
+  value: ReactNode;
+  detail?: ReactNode;
+  testId: string;
+}) {
+  return (
+    <Card className="p-5" data-testid={testId}>
+      <p className="text-sm text-muted">{label}</p>
+      <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums">{value}</p>
+      {detail && <p className="mt-1 text-sm text-muted">{detail}</p>}
+    </Card>
+  );
+}
+
+function QuickAction({
+  to,
+  icon,
+  title,
+  body,
+}: {
+  to: string;
+  icon: ReactNode;
+  title: string;
+  body: string;
+}) {
+  return (
+    <Link
+      to={to}
+      className="group flex items-start gap-4 rounded-2xl border border-border bg-surface p-5 transition-colors hover:border-accent/60"
+    >
+      <span className="rounded-xl bg-accent-soft p-2.5 text-accent">{icon}</span>
+      <span className="flex-1">
+        <span className="block font-medium">{title}</span>
+        <span className="mt-0.5 block text-sm text-muted">{body}</span>
+      </span>
+      <ArrowForwardIcon
+        size={18}
+        className="mt-1 text-muted transition-transform group-hover:translate-x-0.5 rtl:group-hover:-translate-x-0.5"
+      />
+    </Link>
+  );
+}
+
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const { user } = useUser();
+  const stats = useStats();
+  if (!user) return null;
+  const { quota } = user;
+  const usedFraction = quota.daily_limit > 0 ? Math.min(1, quota.used_today / quota.daily_limit) : 1;
+  const accuracy = stats.data?.average_accuracy;
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <PageHeader
+        title={t('dashboard.welcome', { name: user.first_name || user.name })}
+        subtitle={t('dashboard.subtitle')}
+      />
+      <div className="grid gap-4 md:grid-cols-3">
+        <Card className="p-5" data-testid="quota-card">
+          <p className="text-sm text-muted">{t('dashboard.quota.title')}</p>
+          <p className="mt-2 text-3xl font-semibold tabular-nums">
+            {formatNumber(quota.remaining)}
+            <span className="ms-1 text-base font-normal text-muted">/ {formatNumber(quota.daily_limit)}</span>
+          </p>
+          <div
+            className="mt-3 h-2 overflow-hidden rounded-full bg-surface-2"
+            role="progressbar"
+            aria-valuemin={0}
+            aria-valuemax={quota.daily_limit}
+            aria-valuenow={quota.used_today}
+            aria-label={t('dashboard.quota.used', { used: quota.used_today, limit: quota.daily_limit })}
+          >
+            <div className="h-full rounded-full bg-accent" style={{ width: `${usedFraction * 100}%` }} />
+          </div>
+          <p className="mt-2 text-sm text-muted">
+            {hasQuotaLeft(user)
+              ? t('dashboard.quota.remaining', { resets: formatDateTime(quota.resets_at) })
+              : t('dashboard.quota.exhausted', { resets: formatDateTime(quota.resets_at) })}
+          </p>
+        </Card>
+        <StatCard
+          testId="total-alignments"
+          label={t('dashboard.stats.total')}
+          value={stats.data ? formatNumber(stats.data.total_alignments) : '—'}
+          detail={
+            stats.data
+              ? t('dashboard.stats.completed', { count: formatNumber(stats.data.completed_alignments) })
+              : undefined
+          }
+        />
+        <StatCard
+          testId="average-accuracy"
+          label={t('dashboard.stats.accuracy')}
+          value={accuracy === null || accuracy === undefined ? '—' : formatPercent(accuracy)}
+          detail={
+            accuracy === null || accuracy === undefined
+              ? t('dashboard.stats.accuracyNone')
+              : t('dashboard.stats.accuracyHint')
+          }
+        />
+      </div>
+
+      <h2 className="mt-10 mb-4 text-lg font-semibold">{t('dashboard.quick.title')}</h2>
+      <div className="grid gap-4 md:grid-cols-3">
+        <QuickAction
+          to="/upload"
+          icon={<UploadIcon />}
+          title={t('dashboard.quick.upload')}
+          body={t('dashboard.quick.uploadBody')}
+        />
+        <QuickAction
+          to="/projects"
+          icon={<FolderIcon />}
+          title={t('dashboard.quick.projects')}
+          body={t('dashboard.quick.projectsBody')}
+        />
+        <QuickAction
+          to="/demos"
+          icon={<PlayIcon />}
+          title={t('dashboard.quick.demos')}
+          body={t('dashboard.quick.demosBody')}
+        />
+      </div>
+
+      <Card className="mt-10">
+        <CardTitle>{t('dashboard.recent.title')}</CardTitle>
+        <EmptyState icon={<WaveIcon size={32} />} title={t('dashboard.recent.emptyTitle')}>
+          {t('dashboard.recent.emptyBody')}
+        </EmptyState>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,270 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EXPORT_FORMATS, LIMITS, UI_LANGUAGES } from '@tazamun/contracts/limits';
+import { useUser } from '../../../lib/auth.ts';
+import { usePublicConfig } from '../../../lib/config.ts';
+import { formatBytes, formatNumber } from '../../../lib/format.ts';
+import { ButtonLink } from '../../../components/ui/button.tsx';
+import {
+  ArrowForwardIcon,
+  CodeIcon,
+  FileIcon,
+  GaugeIcon,
+  LanguagesIcon,
+  PlayIcon,
+  ShieldIcon,
+  UploadIcon,
+  WaveIcon,
+} from '../../../components/ui/icons.tsx';
+
+// Bar heights of the decorative waveform in the hero (an illustration, not data).
+const BARS = [
+  18, 32, 52, 40, 64, 30, 22, 46, 70, 58, 36, 24, 40, 62, 48, 28, 18, 34, 56, 44, 30, 52, 66, 38, 26, 20, 42,
+  60, 50, 32,
+];
+const WORD_SPANS = [
+  [0, 5],
+  [6, 12],
+  [13, 20],
+  [21, 29],
+] as const;
+
+function HeroVisual() {
+  const { t } = useTranslation();
+  const words = t('landing.hero.sampleWords').split(' ');
+  return (
+    <div
+      aria-hidden
+      className="relative rounded-2xl border border-border bg-surface p-5 shadow-xl shadow-black/5"
+    >
+      <div className="mb-4 flex items-center gap-2 text-xs text-muted">
+        <span className="size-2.5 rounded-full bg-danger/70" />
+        <span className="size-2.5 rounded-full bg-warning/70" />
+        <span className="size-2.5 rounded-full bg-success/70" />
+      </div>
+      <div className="flex h-24 items-center gap-[3px]" dir="ltr">
+        {BARS.map((h, i) => {
+          const active = WORD_SPANS.findIndex(([a, b]) => i >= a && i <= b);
+          return (
+            <span
+              key={i}
+              className={`flex-1 rounded-full ${active % 2 === 0 ? 'bg-accent' : active >= 0 ? 'bg-accent/55' : 'bg-border'}`}
+              style={{ height: `${h}%` }}
+            />
+          );
+        })}
+      </div>
+      <div className="mt-4 grid grid-cols-4 gap-2" dir="ltr">
+        {WORD_SPANS.map((_, i) => (
+          <span
+            key={i}
+            dir="auto"
+            className={`truncate rounded-md px-2 py-1 text-center text-sm font-medium ${
+              i % 2 === 0 ? 'bg-accent-soft text-accent' : 'bg-surface-2 text-fg'
+            }`}
+          >
+            {words[i] ?? ''}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function Section({
+  id,
+  title,
+  intro,
+  children,
+}: {
+  id: string;
+  title: string;
+  intro?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section id={id} className="mx-auto max-w-6xl scroll-mt-20 px-4 py-16 sm:px-6">
+      <h2 className="text-2xl font-semibold tracking-tight sm:text-3xl">{title}</h2>
+      {intro && <p className="mt-2 max-w-2xl text-muted">{intro}</p>}
+      <div className="mt-8">{children}</div>
+    </section>
+  );
+}
+
+function Tile({ icon, title, body }: { icon: ReactNode; title: string; body: string }) {
+  return (
+    <div className="rounded-2xl border border-border bg-surface p-6">
+      <span className="inline-flex rounded-xl bg-accent-soft p-2.5 text-accent">{icon}</span>
+      <h3 className="mt-4 font-semibold">{title}</h3>
+      <p className="mt-1.5 text-sm leading-relaxed text-muted">{body}</p>
+    </div>
+  );
+}
+
+export function LandingPage() {
+  const { t } = useTranslation();
+  const { user } = useUser();
+  const config = usePublicConfig().data;
+  const startTo = user ? (user.is_approved ? '/dashboard' : '/waitlist') : '/auth?view=register';
+
+  // Only figures this deployment actually states: its quota, its limits, its formats and languages.
+  const stats: { value: string; label: string }[] = [
+    ...(config ? [{ value: formatNumber(config.default_daily_quota), label: t('landing.stats.quota') }] : []),
+    { value: formatNumber(EXPORT_FORMATS.length), label: t('landing.stats.formats') },
+    { value: formatBytes(LIMITS.audioMaxBytes), label: t('landing.stats.audioMax') },
+    { value: formatNumber(UI_LANGUAGES.length), label: t('landing.stats.interfaceLanguages') },
+  ];
+
+  return (
+    <div>
+      <section className="relative overflow-hidden border-b border-border">
+        <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(60rem_30rem_at_80%_-10%,var(--accent-soft),transparent)] rtl:bg-[radial-gradient(60rem_30rem_at_20%_-10%,var(--accent-soft),transparent)]" />
+        <div className="relative mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:px-6 lg:grid-cols-[1.1fr_1fr] lg:py-24">
+          <div>
+            <p className="inline-flex items-center gap-2 rounded-full border border-border bg-surface px-3 py-1 text-xs font-medium text-muted">
+              <span className="size-1.5 rounded-full bg-accent" />
+              {t('landing.hero.badge')}
+            </p>
+            <h1 className="mt-5 text-4xl leading-tight font-semibold tracking-tight text-balance sm:text-5xl">
+              {t('landing.hero.title')}
+            </h1>
+            <p className="mt-5 max-w-xl text-lg leading-relaxed text-muted">{t('landing.hero.subtitle')}</p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <ButtonLink to={startTo} size="lg">
+                {user ? t('landing.hero.ctaDashboard') : t('landing.hero.cta')}
+                <ArrowForwardIcon size={18} />
+              </ButtonLink>
+              <ButtonLink to="/demos" size="lg" variant="secondary">
+                <PlayIcon size={16} />
+                {t('landing.hero.demos')}
+              </ButtonLink>
+            </div>
+          </div>
+          <HeroVisual />
+        </div>
+      </section>
+
+      <section aria-label={t('landing.stats.title')} className="border-b border-border bg-surface/50">
+        <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-10 sm:px-6 md:grid-cols-4">
+          {stats.map((s) => (
+            <div key={s.label} className="text-center">
+              <dt className="order-2 mt-1 text-sm text-muted">{s.label}</dt>
+              <dd className="text-3xl font-semibold tracking-tight text-accent tabular-nums">{s.value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <Section id="advantages" title={t('landing.advantages.title')} intro={t('landing.advantages.intro')}>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <Tile
+            icon={<LanguagesIcon />}
+            title={t('landing.advantages.arabic.title')}
+            body={t('landing.advantages.arabic.body')}
+          />
+          <Tile
+            icon={<GaugeIcon />}
+            title={t('landing.advantages.free.title')}
+            body={t('landing.advantages.free.body')}
+          />
+          <Tile
+            icon={<ShieldIcon />}
+            title={t('landing.advantages.privacy.title')}
+            body={t('landing.advantages.privacy.body')}
+          />
+          <Tile
+            icon={<CodeIcon />}
+            title={t('landing.advantages.open.title')}
+            body={t('landing.advantages.open.body')}
+          />
+        </div>
+      </Section>
+
+      <Section id="features" title={t('landing.features.title')} intro={t('landing.features.intro')}>
+        <div className="grid gap-4 md:grid-cols-3">
+          <Tile
+            icon={<WaveIcon />}
+            title={t('landing.features.timings.title')}
+            body={t('landing.features.timings.body')}
+          />
+          <Tile
+            icon={<GaugeIcon />}
+            title={t('landing.features.metrics.title')}
+            body={t('landing.features.metrics.body')}
+          />
+          <Tile
+            icon={<FileIcon />}
+            title={t('landing.features.exports.title')}
+            body={t('landing.features.exports.body')}
+          />
+          <Tile
+            icon={<LanguagesIcon />}
+            title={t('landing.features.normalise.title')}
+            body={t('landing.features.normalise.body')}
+          />
+          <Tile
+            icon={<UploadIcon />}
+            title={t('landing.features.long.title')}
+            body={t('landing.features.long.body')}
+          />
+          <Tile
+            icon={<CodeIcon />}
+            title={t('landing.features.api.title')}
+            body={t('landing.features.api.body')}
+          />
+        </div>
+      </Section>
+
+      <Section id="how" title={t('landing.steps.title')}>
+        <ol className="grid gap-4 md:grid-cols-3">
+          {(['one', 'two', 'three'] as const).map((step, i) => (
+            <li key={step} className="relative rounded-2xl border border-border bg-surface p-6">
+              <span className="flex size-9 items-center justify-center rounded-full bg-accent font-semibold text-accent-fg">
+                {formatNumber(i + 1)}
+              </span>
+              <h3 className="mt-4 font-semibold">{t(`landing.steps.${step}.title`)}</h3>
+              <p className="mt-1.5 text-sm leading-relaxed text-muted">{t(`landing.steps.${step}.body`)}</p>
+            </li>
+          ))}
+        </ol>
+      </Section>
+
+      <Section id="examples" title={t('landing.examples.title')} intro={t('landing.examples.intro')}>
+        <div className="grid gap-4 md:grid-cols-3">
+          {(['recitation', 'lecture', 'subtitles'] as const).map((ex) => (
+            <Link
+              key={ex}
+              to="/demos"
+              className="group rounded-2xl border border-border bg-surface p-6 transition-colors hover:border-accent/60"
+            >
+              <p className="text-xs font-semibold tracking-wide text-accent uppercase">
+                {t(`landing.examples.${ex}.tag`)}
+              </p>
+              <h3 className="mt-2 font-semibold">{t(`landing.examples.${ex}.title`)}</h3>
+              <p className="mt-1.5 text-sm text-muted">{t(`landing.examples.${ex}.body`)}</p>
+              <span className="mt-4 inline-flex items-center gap-1.5 text-sm font-medium text-accent">
+                {t('landing.examples.open')} <ArrowForwardIcon size={16} />
+              </span>
+            </Link>
+          ))}
+        </div>
+      </Section>
+
+      <section className="mx-auto max-w-6xl px-4 pb-8 sm:px-6">
+        <div className="rounded-3xl border border-border bg-gradient-to-br from-accent-soft to-surface p-8 text-center sm:p-12">
+          <h2 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('landing.cta.title')}</h2>
+          <p className="mx-auto mt-3 max-w-xl text-muted">{t('landing.cta.body')}</p>
+          <div className="mt-8 flex flex-wrap justify-center gap-3">
+            <ButtonLink to={startTo} size="lg">
+              {user ? t('landing.hero.ctaDashboard') : t('landing.cta.button')}
+            </ButtonLink>
+            <ButtonLink to="/about" size="lg" variant="secondary">
+              {t('nav.about')}
+            </ButtonLink>
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { toast } from '../../../stores/ui-store.ts';
+import { listSessions, revokeOtherSessions, revokeSession } from '../api/profile-api.ts';
+
+const SESSIONS_KEY = ['auth', 'sessions'] as const;
+
+export function SessionsSection() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: ({ signal }) => listSessions(signal) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
+  const revoke = useMutation({
+    mutationFn: revokeSession,
+    onSuccess: () => {
+      toast.success(t('profile.sessions.revoked'));
+      void refresh();
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const revokeOthers = useMutation({
+    mutationFn: revokeOtherSessions,
+    onSuccess: (r) => {
+      toast.success(t('profile.sessions.revokedOthers', { count: formatNumber(r.revoked) }));
+      void refresh();
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const list = sessions.data?.sessions ?? [];
+  return (
+    <Card>
+      <CardTitle
+        action={
+          list.length > 1 && (
+            <Button
+              size="sm"
+              variant="secondary"
+              loading={revokeOthers.isPending}
+              onClick={() => revokeOthers.mutate()}
+            >
+              {t('profile.sessions.revokeOthers')}
+            </Button>
+          )
+        }
+      >
+        {t('profile.sessions.title')}
+      </CardTitle>
+      {sessions.isPending && <Spinner label={t('common.loading')} />}
+      {sessions.isError && <Alert tone="danger">{sessions.error.message}</Alert>}
+      <ul className="divide-y divide-border" data-testid="sessions">
+        {list.map((s) => (
+          <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <div className="min-w-0">
+              <p className="font-medium">
+                <span dir="ltr">{s.device}</span>
+                {s.current && (
+                  <span className="ms-2 rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent">
+                    {t('profile.sessions.current')}
+                  </span>
+                )}
+              </p>
+              <p className="text-sm text-muted">
+                {t('profile.sessions.lastUsed', { date: formatDateTime(s.last_used_at) })}
+                {s.ip && (
+                  <>
+                    {' · '}
+                    <span dir="ltr">{s.ip}</span>
+                  </>
+                )}
+              </p>
+            </div>
+            {!s.current && (
+              <Button
+                size="sm"
+                variant="ghost"
+                className="text-danger"
+                loading={revoke.isPending && revoke.variables === s.id}
+                onClick={() => revoke.mutate(s.id)}
+              >
+                {t('profile.sessions.revoke')}
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}

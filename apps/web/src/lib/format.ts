@@ -1,0 +1,48 @@
+// Numbers and dates in the interface language's conventions (Intl). Arabic uses Arabic-Indic digits.
+import { i18n } from './i18n.ts';
+
+function locale(): string {
+  const lang = i18n.language || 'ar';
+  return lang === 'ar' ? 'ar-EG' : lang === 'fr' ? 'fr-FR' : 'en-GB';
+}
+
+export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
+  return new Intl.NumberFormat(locale(), options).format(value);
+}
+
+export function formatPercent(fraction: number): string {
+  return new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(fraction);
+}
+
+export function formatDate(iso: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'long' }): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale(), options).format(date);
+}
+
+export function formatDateTime(iso: string): string {
+  return formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Seconds as a short duration, e.g. "1 h 05 min" or "4 min 12 s", with localised digits. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  const unit = (value: number, u: 'hour' | 'minute' | 'second') =>
+    new Intl.NumberFormat(locale(), { style: 'unit', unit: u, unitDisplay: 'narrow' }).format(value);
+  if (h > 0) return `${unit(h, 'hour')} ${unit(m, 'minute')}`;
+  if (m > 0) return `${unit(m, 'minute')} ${unit(sec, 'second')}`;
+  return unit(sec, 'second');
+}
+
+export function formatBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return new Intl.NumberFormat(locale(), {
+    style: 'unit',
+    unit: 'megabyte',
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(mb);
+}

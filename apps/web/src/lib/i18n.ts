@@ -1,0 +1,71 @@
+// Interface languages: Arabic (default, right-to-left), French, English. Messages are bundled (no
+// network loading) and use single-brace placeholders, like the contracts' error catalogue.
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { UI_LANGUAGES, RTL_LANGUAGES } from '@tazamun/contracts/limits';
+import type { UiLanguage } from '@tazamun/contracts/limits';
+import { ar } from '../i18n/locales/ar.ts';
+import { en } from '../i18n/locales/en.ts';
+import { fr } from '../i18n/locales/fr.ts';
+
+export const LANGUAGE_STORAGE_KEY = 'language';
+export const DEFAULT_LANGUAGE: UiLanguage = 'ar';
+
+export const i18n = i18next.createInstance();
+
+export function isUiLanguage(value: unknown): value is UiLanguage {
+  return typeof value === 'string' && (UI_LANGUAGES as readonly string[]).includes(value);
+}
+
+/** Direction of a language tag (interface or content): rtl for ar, he, fa, ur. */
+export function directionOf(lang: string | null | undefined): 'rtl' | 'ltr' {
+  const base = (lang ?? '').toLowerCase().split(/[-_]/)[0] ?? '';
+  return (RTL_LANGUAGES as readonly string[]).includes(base) ? 'rtl' : 'ltr';
+}
+
+export function storedLanguage(): UiLanguage {
+  try {
+    const value = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isUiLanguage(value) ? value : DEFAULT_LANGUAGE;
+  } catch {
+    return DEFAULT_LANGUAGE;
+  }
+}
+
+function applyDocumentLanguage(lang: string): void {
+  document.documentElement.lang = lang;
+  document.documentElement.dir = directionOf(lang);
+}
+
+export function currentLanguage(): UiLanguage {
+  return isUiLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+}
+
+export async function changeLanguage(lang: UiLanguage): Promise<void> {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
+  } catch {
+    // Storage may be blocked; the language still applies for this visit.
+  }
+  await i18n.changeLanguage(lang);
+}
+
+let ready: Promise<unknown> | null = null;
+
+export function initI18n(lang: UiLanguage = storedLanguage()): Promise<unknown> {
+  if (!ready) {
+    i18n.on('languageChanged', applyDocumentLanguage);
+    ready = i18n.use(initReactI18next).init({
+      resources: { ar: { translation: ar }, fr: { translation: fr }, en: { translation: en } },
+      lng: lang,
+      fallbackLng: false,
+      supportedLngs: [...UI_LANGUAGES],
+      interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+      returnNull: false,
+      initAsync: false,
+      showSupportNotice: false,
+    });
+    applyDocumentLanguage(lang);
+  }
+  return ready;
+}
