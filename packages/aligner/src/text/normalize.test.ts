@@ -333,3 +333,53 @@ test('other languages: lower case (Turkish dotted I), numbers in words where n2w
 test('an unknown language is an error', () => {
   assert.throws(() => normalizeTranscript('x', 'xx-unknown'), /unknown language code/);
 });
+
+test('spoken symbols: a standalone & % € is a word in languages that read it, silent elsewhere', () => {
+  assert.deepEqual(pairs('rock & roll', 'eng'), ['rock@0', 'and@1', 'roll@2']);
+  assert.deepEqual(pairs('50 % et 5 €', 'fra'), [
+    'cinquante@0',
+    'pour@1',
+    'cent@1',
+    'et@2',
+    'cinq@3',
+    'euros@4',
+  ]);
+  assert.deepEqual(pairs('50 %', 'ara'), ['خمسون@0', 'في@1', 'المئة@1']);
+  assert.deepEqual(pairs('a & b', 'deu'), ['a@0', 'b@1']);
+  assert.equal(splitWords('a & b').length, 2); // without a language, symbols are never words
+  assert.equal(splitWords('a & b', 'eng').length, 3);
+});
+
+test('currency next to a number and clock times', () => {
+  assert.deepEqual(toks('$5 $1 2.5€', 'eng'), [
+    'five',
+    'dollars',
+    'one',
+    'dollar',
+    'two',
+    'point',
+    'five',
+    'euros',
+  ]);
+  assert.deepEqual(toks('10$', 'ara'), ['عشرة', 'دولار']);
+  assert.deepEqual(toks('10:05 3:00 12:45', 'eng'), [
+    'ten',
+    'oh',
+    'five',
+    'three',
+    "o'clock",
+    'twelve',
+    'forty',
+    'five',
+  ]);
+  assert.deepEqual(toks('10h30 1h 14:00', 'fra'), [
+    'dix',
+    'heures',
+    'trente',
+    'une',
+    'heure',
+    'quatorze',
+    'heures',
+  ]);
+  assert.deepEqual(toks('25:99', 'eng'), ['twenty', 'five', 'ninety', 'nine']); // not a time: two numbers
+});

@@ -125,6 +125,45 @@ const FR_ABBREVIATIONS: Readonly<Record<string, string>> = {
   'bd.': 'boulevard',
 };
 
+// Symbols that are read aloud when they stand alone or next to a number ("rock & roll", "50 %",
+// "5 €", "$5"). Per language; a symbol not listed here is silent punctuation.
+const SPOKEN_SYMBOLS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  eng: {
+    '&': 'and',
+    '%': 'percent',
+    '+': 'plus',
+    '=': 'equals',
+    '@': 'at',
+    '°': 'degrees',
+    $: 'dollars',
+    '€': 'euros',
+    '£': 'pounds',
+  },
+  fra: {
+    '&': 'et',
+    '%': 'pour cent',
+    '+': 'plus',
+    '=': 'égale',
+    '@': 'arobase',
+    '°': 'degrés',
+    $: 'dollars',
+    '€': 'euros',
+    '£': 'livres',
+  },
+  ara: { '%': 'في المئة', '+': 'زائد', '=': 'يساوي', $: 'دولار', '€': 'يورو', '£': 'جنيه' },
+};
+const CURRENCY = new Set(['$', '€', '£']);
+
+function spokenSymbols(lang: string | undefined): Readonly<Record<string, string>> {
+  if (!lang) return {};
+  try {
+    const info = resolveLanguage(lang);
+    return SPOKEN_SYMBOLS[info.routes[0] === 'arabic-rules' ? 'ara' : info.iso3] ?? {};
+  } catch {
+    return {};
+  }
+}
+
 const FR_ELISION = /^(l|d|j|m|t|s|n|c|ç|qu|jusqu|lorsqu|puisqu|quoiqu)'(.+)$/;
 const EN_KEEP_LEADING_APOSTROPHE = new Set(["'em", "'bout", "'til", "'cause", "'n", "'tis", "'twas"]);
 
@@ -136,15 +175,20 @@ interface Ctx {
   nextWord: string | undefined;
 }
 
-/** Whitespace-separated words of the original text that hold a letter or a digit. */
-export function splitWords(text: string): SourceWord[] {
+/**
+ * Whitespace-separated words of the original text that hold a letter or a digit. With a language,
+ * a token made only of symbols that language reads aloud ("&", "%", "€") is a word too.
+ */
+export function splitWords(text: string, lang?: string): SourceWord[] {
+  const spoken = spokenSymbols(lang);
   const words: SourceWord[] = [];
   for (const m of text.matchAll(WORD_RE)) {
     const raw = m[0];
     const visible = raw.replace(INVISIBLE_RE, '');
     // the end-of-ayah sign ۝ is a format character: test the verse-number shape with it kept
     const withAyahSign = raw.replace(INVISIBLE_RE, (ch) => (ch === '\u06DD' ? ch : ''));
-    if (!HAS_WORD_CHAR.test(visible) || VERSE_NUMBER_RE.test(withAyahSign)) continue;
+    const symbolWord = visible.length > 0 && [...visible].every((ch) => spoken[ch] !== undefined);
+    if ((!HAS_WORD_CHAR.test(visible) && !symbolWord) || VERSE_NUMBER_RE.test(withAyahSign)) continue;
     const start = m.index ?? 0;
     words.push({ index: words.length, text: raw, charStart: start, charEnd: start + raw.length });
   }
@@ -201,6 +245,24 @@ function frenchPiece(piece: string): string[] {
   return out;
 }
 
+// English "10:05" -> ten oh five, "3:00" -> three o'clock; French "10h30" / "10:30" -> dix heures trente.
+function clockWords(s: string, ctx: Ctx): string[] | null {
+  const m = ctx.lang === 'fra' ? /^(\d{1,2})(?:h|:)(\d{2})?$/.exec(s) : /^(\d{1,2}):(\d{2})$/.exec(s);
+  if (!m || (ctx.lang !== 'eng' && ctx.lang !== 'fra')) return null;
+  const h = Number(m[1]);
+  const min = m[2] === undefined ? 0 : Number(m[2]);
+  if (h > 24 || min > 59) return null;
+  const say = (n: number): string => numberToWords(String(n), ctx.lang) ?? String(n);
+  let out: string;
+  if (ctx.lang === 'eng') {
+    if (min === 0) out = `${say(h)} o'clock`;
+    else out = `${say(h)} ${min < 10 ? 'oh ' : ''}${say(min)}`;
+  } else {
+    out = `${h === 1 ? 'une' : say(h)} ${h <= 1 ? 'heure' : 'heures'}${min ? ` ${say(min)}` : ''}`;
+  }
+  return out.split(/[\s-]+/).filter(Boolean);
+}
+
 function normalizeWord(raw: string, ctx: Ctx): string[] {
   const { opts, info } = ctx;
   let s = raw.replace(INVISIBLE_RE, '');
@@ -234,6 +296,28 @@ function normalizeWord(raw: string, ctx: Ctx): string[] {
     // "M." is monsieur only when written with the capital (m. may end a sentence word)
     const ab = bare === 'm.' && !s.startsWith('M') ? undefined : FR_ABBREVIATIONS[bare];
     if (ab) return ab.split(' ');
+  }
+
+  const spoken = SPOKEN_SYMBOLS[ctx.lang] ?? {};
+  const bareSym = lowered.replace(/^[("'[«]+|[)"',;:!?\]»]+$/g, '');
+  if (bareSym && [...bareSym].every((ch) => spoken[ch] !== undefined)) {
+    return [...bareSym].flatMap((ch) => (spoken[ch] ?? '').split(' '));
+  }
+  // currency before or after a number: $5, 5€, 5$ ; clock times: 10:05, 10h30
+  if (opts.numbersToWords) {
+    const cur = /^([$€£])(\d[\d.,]*)$/.exec(bareSym) ?? /^(\d[\d.,]*)([$€£])$/.exec(bareSym);
+    if (cur) {
+      const sym = (CURRENCY.has(cur[1] ?? '') ? cur[1] : cur[2]) ?? '';
+      const amount = (CURRENCY.has(cur[1] ?? '') ? cur[2] : cur[1]) ?? '';
+      const words = numberToWords(amount, ctx.lang);
+      const unit = spoken[sym];
+      if (words !== null && unit) {
+        const singular = ctx.lang === 'eng' && /^0*1$/.test(amount) ? unit.replace(/s$/, '') : unit;
+        return `${lower(words, info)} ${singular}`.split(/[\s-]+/).filter(Boolean);
+      }
+    }
+    const clockTime = clockWords(bareSym, ctx);
+    if (clockTime) return clockTime;
   }
 
   let word = lowered;
@@ -291,7 +375,7 @@ export function normalizeTranscript(
   const options: NormalizeOptions = { ...DEFAULT_NORMALIZE_OPTIONS, ...(opts ?? {}) };
   const info = resolveLanguage(lang);
   const arabicLang = info.routes[0] === 'arabic-rules';
-  const words = splitWords(text);
+  const words = splitWords(text, lang);
   const tokens: ModelToken[] = [];
   for (const w of words) {
     const ctx: Ctx = {
