@@ -89,7 +89,8 @@ test('lattice: long vowels: alef ā, waw ū after damma, yaa ī after kasra; con
   assert.equal(show('وَلَد'), 'w a l a d a|i|u|∅');
   assert.equal(show('رَيْب'), 'r a j b a|i|u|∅');
   // unvowelled: waw/yaa may be a long vowel or a consonant
-  assert.equal(show('يوم'), 'j ∅|a uː|w ∅|a m a|i|u|∅');
+  assert.equal(show('يوم'), 'j ∅|a|u uː|w ∅|a m a|i|u|∅');
+  assert.equal(show('ثمانية'), 'θ a|i|u|∅ m aː n ∅|a|i iː|j ∅|a t|h|∅ a|i|u|∅');
 });
 
 test('lattice: hamza forms are ʔ; madda alef is ʔā', () => {
@@ -140,4 +141,11 @@ test('lattice: Persian letters, tatweel and non-Arabic characters', () => {
   assert.equal(show('پـچ'), 'p a|i|u|∅ tʃ a|i|u|∅');
   assert.deepEqual(arabicPronunciationLattice('abc 12'), []);
   assert.deepEqual(arabicPronunciationLattice(''), []);
+});
+
+test('lattice: the silent alef of مائة (also in compounds and when vowelled)', () => {
+  assert.equal(show('مائة'), 'm i ʔ a|i|u|∅ t|h|∅ a|i|u|∅');
+  assert.equal(show('ثلاثمائة'), 'θ a|i|u|∅ l aː θ a|i|u|∅ m i ʔ a|i|u|∅ t|h|∅ a|i|u|∅');
+  assert.equal(show('مِائَةٌ'), 'm i ʔ a t|h|∅ u|∅ n|∅');
+  assert.equal(show('مال'), 'm aː l a|i|u|∅'); // an ordinary alef after م is still ā
 });

@@ -254,8 +254,11 @@ function shortVowel(marks: string): string | null {
  * where they are missing the slots offer the short vowels so the aligner can choose.
  */
 export function arabicPronunciationLattice(token: string): string[][] {
-  const us = units(arabicPronunciationForm(token));
-  const vowelled = us.some((u) => /[\u064B-\u0650\u0652]/.test(u.marks));
+  // مائة / مائتان (also inside ثلاثمائة ...): the alef is a spelling convention, the word is mi'a.
+  const written = arabicPronunciationForm(token);
+  const vowelled = /[\u064B-\u0650\u0652]/.test(written);
+  const form = written.replace(/م[\u064B-\u0652]*ا(?=[\u064B-\u0652]*ئ)/g, 'مِ');
+  const us = units(form);
   const slots: string[][] = [];
   const push = (...alts: string[]): void => {
     slots.push([...new Set(alts)]);
@@ -399,8 +402,9 @@ export function arabicPronunciationLattice(token: string): string[][] {
     // no vowel written: choose, unless a long-vowel letter follows that carries it
     if (next && (next.base === 'ا' || next.base === 'ى') && i + 1 !== articleAlef) continue;
     if (vowelled && !isLast) continue; // a fully vowelled word leaves sukun unwritten at times
-    if (next && (next.base === 'و' || next.base === 'ي') && !vowelled) {
-      push('', 'a');
+    if (next && (next.base === 'و' || next.base === 'ي' || next.base === 'ی') && !vowelled) {
+      // aw/ay diphthongs, or the short vowel before a doubled w/y (quwwa, ʕarabiyya, thamāniya)
+      push('', 'a', next.base === 'و' ? 'u' : 'i');
       continue;
     }
     push(...ANY_SHORT);
