@@ -91,7 +91,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         mediaSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        // wavesurfer and the upload preview fetch blob: URLs of local files.
+        connectSrc: ["'self'", 'blob:', 'data:'],
         workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],

@@ -87,3 +87,11 @@ test('a missing JWT secret is generated once and persisted with mode 0600', (t) 
   const fromEnv = resolveJwtSecret(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40) }));
   assert.equal(fromEnv.source, 'env');
 });
+
+test('variables set to an empty string take their defaults', () => {
+  const c = loadConfig({ PORT: '', JWT_SECRET: '', AUTO_APPROVE: ' ', DATABASE_URL: '' });
+  assert.equal(c.port, 8080);
+  assert.equal(c.jwtSecret, null);
+  assert.equal(c.autoApprove, false);
+  assert.equal(c.database.file, join(resolve('./data'), 'tazamun.sqlite'));
+});

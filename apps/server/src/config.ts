@@ -35,7 +35,7 @@ const duration = (fallback: string) =>
 
 const bool = (fallback: boolean) =>
   z
-    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -117,7 +117,9 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): Data
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  // `VAR=` (set but empty, as compose files often leave them) means "use the default".
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const parsed = EnvSchema.safeParse(given);
   const problems: string[] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);

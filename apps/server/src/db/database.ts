@@ -8,12 +8,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
+import * as m0002 from './migrations/0002-alignment-jobs.ts';
 
 export type Db = Kysely<Database>;
 
 /** Static list: migrations ship inside the code, no directory scanning at run time. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
+  '0002-alignment-jobs': m0002,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1,0 +1,15 @@
+// Messages between the main thread and an alignment worker thread.
+import type { AlignmentOptions, ProcessingStep } from '@tazamun/contracts/alignments';
+
+export interface AlignThreadRequest {
+  audioPath: string;
+  text: string;
+  language: string;
+  options: AlignmentOptions;
+}
+
+export type AlignThreadMessage =
+  | { type: 'progress'; step: ProcessingStep; percent: number }
+  | { type: 'result'; json: string }
+  | { type: 'audio_error'; code: string; message: string }
+  | { type: 'engine_error'; message: string };

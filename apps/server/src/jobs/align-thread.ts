@@ -1,0 +1,35 @@
+// Runs inside a worker thread: decodes the audio, aligns it, and posts progress and the result JSON.
+// The thread keeps the engine's models loaded between jobs; the main thread terminates it to cancel.
+import { parentPort } from 'node:worker_threads';
+import { align } from '@tazamun/aligner/engine';
+import { AudioError, decodeAudio } from '@tazamun/aligner/audio/decode';
+import type { AlignThreadRequest, AlignThreadMessage } from './align-protocol.ts';
+
+const post = (m: AlignThreadMessage): void => parentPort!.postMessage(m);
+
+parentPort!.on('message', (req: AlignThreadRequest) => {
+  void (async () => {
+    try {
+      post({ type: 'progress', step: 'analysis', percent: 25 });
+      const { samples, probe } = await decodeAudio(req.audioPath);
+      post({ type: 'progress', step: 'alignment', percent: 40 });
+      const result = await align(samples, req.text, {
+        lang: req.language,
+        precision: req.options.precision,
+        normalize: req.options.normalize,
+        numbersToWords: req.options.numbers_to_words,
+        removeFillers: req.options.remove_fillers,
+        inputKind: req.options.input_kind,
+        engine: req.options.engine,
+      });
+      // align() was given samples, so it cannot know the source file: record what ffprobe saw.
+      result.audio.format = probe.format;
+      result.audio.sample_rate = probe.sampleRate || result.audio.sample_rate;
+      result.audio.channels = probe.channels;
+      post({ type: 'result', json: JSON.stringify(result) });
+    } catch (err) {
+      if (err instanceof AudioError) post({ type: 'audio_error', code: err.code, message: err.message });
+      else post({ type: 'engine_error', message: err instanceof Error ? err.message : String(err) });
+    }
+  })();
+});

@@ -1,0 +1,58 @@
+// The queue as the routes see it. The embedded implementation (db-job-queue.ts) keeps jobs in the
+// database and runs them on worker threads; a BullMQ implementation for REDIS_URL can replace it
+// behind this interface (jobs stay rows: BullMQ would only carry the wake-ups and the leases).
+import type { EventEmitter } from 'node:events';
+import type { ErrorCode } from '@tazamun/contracts/errors';
+import type { ProcessingStep } from '@tazamun/contracts/alignments';
+import type { JDb, JobRow } from '../db/jobs-schema.ts';
+
+export type JobKind = JobRow['kind'];
+
+export interface NewJob {
+  kind: JobKind;
+  alignmentId: string;
+  videoId?: string | null;
+  timeoutMs: number;
+}
+
+/** Emitted on `events` as 'update' whenever a job changes what a client can see. */
+export interface JobUpdate {
+  alignmentId: string;
+  videoId: string | null;
+}
+
+export interface JobQueue {
+  readonly events: EventEmitter;
+  /** Writes the job row with the caller's connection, so it commits with the row it works on. */
+  enqueue(db: JDb, job: NewJob): Promise<string>;
+  /** Call after the enqueuing transaction committed. */
+  wake(): void;
+  /** Cancels a queued job at once, a running one as soon as its worker sees the request. */
+  cancel(jobId: string): Promise<'cancelled' | 'requested' | 'not_cancellable'>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A failure the handler recognised. `refund` gives the quota unit back; `retry` runs the job again. */
+export class JobFailure extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number> = {},
+    readonly options: { refund: boolean; retry?: boolean } = { refund: true },
+  ) {
+    super(code);
+  }
+}
+
+export interface JobContext {
+  signal: AbortSignal;
+  progress(step: ProcessingStep | null, percent: number): Promise<void>;
+}
+
+/** What a kind of job does, and how its domain row follows the job's end. */
+export interface JobHandler {
+  run(job: JobRow, ctx: JobContext): Promise<void>;
+  failed(job: JobRow, failure: JobFailure): Promise<void>;
+  cancelled(job: JobRow): Promise<void>;
+  requeued(job: JobRow): Promise<void>;
+}
