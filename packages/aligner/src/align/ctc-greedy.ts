@@ -43,18 +43,40 @@ export function greedyDecode(em: EmissionMatrix, options: Partial<GreedyOptions>
   return words;
 }
 
-/** Levenshtein distance between two sequences (two rolling rows). */
-export function editDistance<T>(a: readonly T[], b: readonly T[]): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let cur = new Array<number>(b.length + 1).fill(0);
+/** Levenshtein distance restricted to cells with |i - j| <= k: exact when the result is <= k, else an upper bound. */
+function bandedDistance<T>(a: readonly T[], b: readonly T[], k: number): number {
+  const INF = Number.MAX_SAFE_INTEGER;
+  let prev = new Array<number>(b.length + 1).fill(INF);
+  let cur = new Array<number>(b.length + 1).fill(INF);
+  for (let j = 0; j <= Math.min(b.length, k); j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    for (let j = 1; j <= b.length; j++) {
+    const lo = Math.max(0, i - k);
+    const hi = Math.min(b.length, i + k);
+    if (lo > 0) cur[lo - 1] = INF;
+    for (let j = lo; j <= hi; j++) {
+      if (j === 0) {
+        cur[0] = i;
+        continue;
+      }
       cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     }
+    if (hi < b.length) cur[hi + 1] = INF;
     [prev, cur] = [cur, prev];
   }
   return prev[b.length]!;
+}
+
+/**
+ * Levenshtein distance, in time O((n + m) d) rather than O(n m) (Ukkonen's doubling band), so a two-hour
+ * transcript is scored in seconds. Past `maxBand` the band stops growing and the result is an upper bound.
+ */
+export function editDistance<T>(a: readonly T[], b: readonly T[], maxBand = 1 << 13): number {
+  let k = Math.max(16, Math.abs(a.length - b.length));
+  for (;;) {
+    const d = bandedDistance(a, b, k);
+    if (d <= k || k >= Math.max(a.length, b.length) || k >= maxBand) return d;
+    k *= 2;
+  }
 }
 
 export interface ErrorRates {

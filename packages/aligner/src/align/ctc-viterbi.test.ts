@@ -188,3 +188,31 @@ test('greedy decoding splits words at pauses; WER and CER by edit distance', () 
   assert.equal(r.wer, 0.5);
   assert.equal(r.cer, 0.1);
 });
+
+test('the banded edit distance equals the full one, and long sequences stay fast', () => {
+  const full = (a: string[], b: string[]): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++)
+        d[i]![j] = Math.min(
+          d[i - 1]![j]! + 1,
+          d[i]![j - 1]! + 1,
+          d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+    return d[a.length]![b.length]!;
+  };
+  let seed = 3;
+  const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  for (let trial = 0; trial < 30; trial++) {
+    const a = Array.from({ length: rnd(80) }, () => 'abc'[rnd(3)]!);
+    const b = Array.from({ length: rnd(80) }, () => 'abc'[rnd(3)]!);
+    assert.equal(editDistance(a, b), full(a, b), `trial ${trial}`);
+  }
+  const long = Array.from({ length: 200_000 }, (_, i) => 'abcdefgh'[i % 8]!);
+  const edited = [...long];
+  edited.splice(1000, 3);
+  edited[150_000] = 'z';
+  assert.equal(editDistance(long, edited), 4);
+});

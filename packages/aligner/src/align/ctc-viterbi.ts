@@ -101,10 +101,13 @@ export function ctcViterbi(
     const h0 = hi(t);
     const pl = lo(t - 1);
     const ph = hi(t - 1);
+    const row = t * V;
+    const starT = star[t]!;
     for (let s = l0; s <= h0; s++) {
-      let best = s >= pl && s <= ph ? prev[s - pl]! : -Infinity;
+      let best = s <= ph ? prev[s - pl]! : -Infinity;
       let arg = 0;
-      for (let i = predStart[s]!, e = predStart[s + 1]!; i < e; i++) {
+      const e = predStart[s + 1]!;
+      for (let i = predStart[s]!; i < e; i++) {
         const p = pred[i]!;
         if (p < pl || p > ph) continue;
         const c = prev[p - pl]! + predWeight[i]!;
@@ -113,8 +116,9 @@ export function ctcViterbi(
           arg = i - predStart[s]! + 1;
         }
       }
-      cur[s - l0] = best === -Infinity ? -Infinity : best + emit(t, s);
-      if (bp) bp[bpOff + s - l0] = arg;
+      const l = label[s]!;
+      cur[s - l0] = best + (l === STAR ? starT : lp[row + l]!);
+      if (bp !== null) bp[bpOff + s - l0] = arg;
     }
   };
   const first = (row: Float64Array): void => {

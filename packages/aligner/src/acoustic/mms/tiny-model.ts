@@ -103,27 +103,27 @@ export function synthesize(segments: ToneSegment[], amplitude = 0.3): Float32Arr
   return out;
 }
 
-/** A long source repeating `segments` without ever holding more than the requested range in memory. */
+/** A long source repeating `segments` without ever holding more than one period and the requested range. */
 export function repeatingSource(
   segments: ToneSegment[],
   totalSamples: number,
   amplitude = 0.3,
 ): SampleSource {
-  const starts: number[] = [];
-  let period = 0;
-  for (const s of segments) {
-    starts.push(period);
-    period += s.frames * HOP;
-  }
+  // Tones have whole cycles per 400 samples, so a period that is a multiple of 400 repeats exactly.
+  let one = synthesize(segments, amplitude);
+  while (one.length % WIN !== 0) one = Float32Array.from([...one, ...synthesize(segments, amplitude)]);
+  const period = one.length;
   return {
     length: totalSamples,
     read(start, end) {
       const out = new Float32Array(end - start);
-      for (let i = start; i < end; i++) {
+      let o = 0;
+      for (let i = start; i < end;) {
         const p = i % period;
-        let k = 0;
-        while (k + 1 < starts.length && starts[k + 1]! <= p) k++;
-        out[i - start] = segmentValue(segments[k]!.letter, amplitude, i);
+        const n = Math.min(period - p, end - i);
+        out.set(one.subarray(p, p + n), o);
+        o += n;
+        i += n;
       }
       return out;
     },
