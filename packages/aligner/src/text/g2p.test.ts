@@ -89,6 +89,8 @@ test('lattice: long vowels: alef ā, waw ū after damma, yaa ī after kasra; con
   assert.equal(show('وَلَد'), 'w a l a d a|i|u|∅');
   assert.equal(show('رَيْب'), 'r a j b a|i|u|∅');
   // unvowelled: waw/yaa may be a long vowel or a consonant
+  assert.equal(show('عَالِيًا'), 'ʕ aː l i j a|aː n|∅'); // yaa with tanwin is a consonant
+  assert.equal(show('كتابا'), 'k a|i|u|∅ t aː b aː|a ∅|n'); // unvowelled final alef: ā or tanwin an
   assert.equal(show('يوم'), 'j ∅|a|u uː|w ∅|a m a|i|u|∅');
   assert.equal(show('ثمانية'), 'θ a|i|u|∅ m aː n ∅|a|i iː|j ∅|a t|h|∅ a|i|u|∅');
 });

@@ -320,6 +320,11 @@ export function arabicPronunciationLattice(token: string): string[][] {
         push('aː', ''); // unvowelled: و + ال (wa-l-) or a long ā (والد)
         continue;
       }
+      if (isLast && !vowelled) {
+        push('aː', 'a'); // final ā, or the accusative tanwin (كتابا = kitāban) written without marks
+        push('', 'n');
+        continue;
+      }
       push('aː');
       continue;
     }
@@ -355,6 +360,7 @@ export function arabicPronunciationLattice(token: string): string[][] {
       i > 0 &&
       !hasShadda &&
       vowel === null &&
+      !/[\u064B-\u064D]/.test(marks) &&
       !hasSukun
     ) {
       const prev = us[i - 1] as Unit;
