@@ -88,6 +88,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: {
         tags: ['account'],
+        security: [],
         summary: 'E-mail a reset link; always 200 so it reveals nothing about the address',
         body: PasswordResetRequest,
         response: { 200: Detail },
@@ -105,6 +106,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: {
         tags: ['account'],
+        security: [],
         summary: 'Set a new password with the e-mailed token; every session is revoked',
         body: PasswordResetConfirm,
         response: { 200: Detail },

@@ -97,6 +97,7 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['profile'],
+        security: [],
         summary: 'An avatar image (WebP)',
         params: z.object({
           userId: z.string().regex(/^[A-Za-z0-9-]+$/),

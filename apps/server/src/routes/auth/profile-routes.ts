@@ -65,6 +65,10 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
           const next = { ...current, ...body.preferences };
           if (body.preferred_language && !body.preferences?.language) next.language = body.preferred_language;
           await savePreferences(trx, user.id, next, nowIso);
+          // The two names of the interface language stay equal whichever one the client sets.
+          if (!body.preferred_language && body.preferences?.language) {
+            await updateUser(trx, user.id, { preferred_language: body.preferences.language });
+          }
         }
       });
       return presentUser(deps, (await findUserById(deps.db, user.id))!);

@@ -196,3 +196,24 @@ test('one user cannot revoke another user’s session', async (t) => {
   );
   assert.equal((await app.inject({ url: '/api/auth/profile/', headers: bearer(b.access) })).statusCode, 200);
 });
+
+test('preferred_language and preferences.language stay in step whichever is set', async (t) => {
+  const { app } = await createTestApp(t);
+  const u = await approvedUser(app);
+  const h = bearer(u.access);
+  const viaPrefs = await app.inject({
+    method: 'PATCH',
+    url: '/api/auth/profile/',
+    headers: h,
+    payload: { preferences: { language: 'en' } },
+  });
+  assert.equal(viaPrefs.json().preferred_language, 'en');
+  await app.inject({
+    method: 'PATCH',
+    url: '/api/auth/preferences/',
+    headers: h,
+    payload: { language: 'fr' },
+  });
+  const profile = (await app.inject({ url: '/api/auth/profile/', headers: h })).json();
+  assert.deepEqual([profile.preferred_language, profile.preferences.language], ['fr', 'fr']);
+});

@@ -31,6 +31,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: {
         tags: ['auth'],
+        security: [],
         summary: 'Create an account; it waits for approval unless AUTO_APPROVE is on',
         body: RegisterRequest,
         response: { 201: RegisterResponse },
@@ -49,6 +50,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: {
         tags: ['auth'],
+        security: [],
         summary: 'Sign in; 401 with attempts_remaining, 429 when locked',
         body: LoginRequest,
         response: { 200: LoginResponse },
@@ -66,6 +68,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited,
       schema: {
         tags: ['auth'],
+        security: [],
         summary: 'Rotate a refresh token; a reused one revokes its session',
         body: RefreshRequest,
         response: { 200: RefreshResponse },
@@ -79,6 +82,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        security: [],
         summary: 'Revoke the session of the refresh token (or of the access token)',
         body: LogoutRequest.nullish(),
         response: { 200: Detail },

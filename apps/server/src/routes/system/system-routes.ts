@@ -19,6 +19,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['system'],
+        security: [],
         summary: 'Liveness: the process answers; db says whether SQL works',
         response: { 200: Health },
       },
@@ -34,6 +35,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['system'],
+        security: [],
         summary: 'Readiness: database reachable and fully migrated; 503 otherwise',
         response: { 200: z.object({ ready: z.literal(true) }) },
       },
@@ -50,6 +52,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['system'],
+        security: [],
         summary: 'Public settings for the web shell (organisation, support mail)',
         response: { 200: PublicConfig },
       },

@@ -1,0 +1,180 @@
+// The alignment job: the spec's five steps around one engine run on a worker thread, the result file
+// and figures written at the end, and the quota unit given back when a failure is not the user's.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import type { AlignmentOptions, ProcessingStep } from '@tazamun/contracts/alignments';
+import type { JDb, JobRow } from '../db/jobs-schema.ts';
+import type { UserFiles } from '../storage/user-files.ts';
+import { alignmentDir, userPath, writeAtomic } from './alignment-files.ts';
+import { JobFailure } from './job-queue.ts';
+import type { JobContext, JobHandler } from './job-queue.ts';
+import type { AlignThreadPool } from './thread-pool.ts';
+
+const AUDIO_REASONS: Record<string, string> = {
+  not_found: 'the stored audio file is missing',
+  empty: 'the audio holds no samples',
+  not_audio: 'the file has no readable audio stream',
+  decode_failed: 'the audio could not be decoded (damaged or truncated file)',
+  too_short: 'the audio is too short (less than 0.1 s)',
+};
+
+export class AlignJobHandler implements JobHandler {
+  constructor(
+    private readonly db: JDb,
+    private readonly files: UserFiles,
+    private readonly pool: AlignThreadPool,
+    private readonly now: () => Date,
+  ) {}
+
+  private async setStep(id: string, step: ProcessingStep, progress: number, ctx: JobContext) {
+    await this.db
+      .updateTable('alignments')
+      .set({ status: 'processing', step, progress, updated_at: this.now().toISOString() })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'processing'])
+      .execute();
+    await ctx.progress(step, progress);
+  }
+
+  async run(job: JobRow, ctx: JobContext): Promise<void> {
+    const row = await this.db
+      .selectFrom('alignments')
+      .selectAll()
+      .where('id', '=', job.alignment_id)
+      .executeTakeFirst();
+    if (!row) return; // deleted while queued: nothing left to do
+    await this.setStep(row.id, 'preparation', 5, ctx);
+    const options = JSON.parse(row.options ?? '{}') as AlignmentOptions;
+    const text = await readFile(userPath(this.files, row.user_id, row.text_file!), 'utf8');
+
+    await this.setStep(row.id, 'upload', 15, ctx);
+    const audioPath = userPath(this.files, row.user_id, row.audio_file!);
+    const size = await stat(audioPath).then(
+      (s) => s.size,
+      () => -1,
+    );
+    if (size !== row.file_size) throw new JobFailure('upload_failed', {}, { refund: true });
+
+    const outcome = await this.pool.run(
+      { audioPath, text, language: row.language, options },
+      ctx.signal,
+      (m) => void this.setStep(row.id, m.step, m.percent, ctx),
+    );
+    switch (outcome.type) {
+      case 'aborted':
+        throw new Error('aborted');
+      case 'crash':
+        throw new JobFailure('alignment_failed', {}, { refund: true, retry: true });
+      case 'engine_error':
+        throw new Error(`engine: ${outcome.message}`);
+      case 'audio_error':
+        if (outcome.code === 'silent') throw new JobFailure('audio_silent', {}, { refund: false });
+        throw new JobFailure(
+          'audio_unusable',
+          { reason: AUDIO_REASONS[outcome.code] ?? outcome.message },
+          { refund: false },
+        );
+    }
+
+    await this.setStep(row.id, 'finalisation', 92, ctx);
+    const result = JSON.parse(outcome.json) as AlignmentResult;
+    const rel = join('alignments', row.id, 'result.json');
+    await writeAtomic(join(alignmentDir(this.files, row.user_id, row.id), 'result.json'), outcome.json);
+    const m = result.metrics;
+    const nowIso = this.now().toISOString();
+    await this.db
+      .updateTable('alignments')
+      .set({
+        status: 'completed',
+        step: 'finalisation',
+        progress: 100,
+        result_file: rel,
+        processed_text: result.text.processed,
+        engine: `${result.engine.backend}/${result.engine.model}`,
+        duration: result.audio.duration,
+        confidence: m.mean_confidence,
+        wer: m.wer,
+        cer: m.cer,
+        words: m.words_total,
+        coverage: m.coverage,
+        processing_time: m.processing_time,
+        error_code: null,
+        error_params: null,
+        updated_at: nowIso,
+        completed_at: nowIso,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    await ctx.progress('finalisation', 100);
+  }
+
+  async failed(job: JobRow, failure: JobFailure): Promise<void> {
+    const nowIso = this.now().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('alignments')
+        .select(['user_id', 'quota_day', 'quota_refunded'])
+        .where('id', '=', job.alignment_id)
+        .executeTakeFirst();
+      if (!row) return;
+      const refund = failure.options.refund && row.quota_day !== null && !row.quota_refunded;
+      if (refund) await refundQuota(trx, row.user_id, row.quota_day!);
+      await trx
+        .updateTable('alignments')
+        .set({
+          status: 'failed',
+          error_code: failure.code,
+          error_params: JSON.stringify(failure.params),
+          quota_refunded: refund ? 1 : (row.quota_refunded ?? 0),
+          updated_at: nowIso,
+        })
+        .where('id', '=', job.alignment_id)
+        .execute();
+    });
+  }
+
+  /** Cancelled before it ran: the unit comes back. Cancelled while running: the work was done. */
+  async cancelled(job: JobRow): Promise<void> {
+    const nowIso = this.now().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom('alignments')
+        .select(['user_id', 'quota_day', 'quota_refunded', 'status'])
+        .where('id', '=', job.alignment_id)
+        .executeTakeFirst();
+      if (!row) return;
+      const refund = row.status === 'queued' && row.quota_day !== null && !row.quota_refunded;
+      if (refund) await refundQuota(trx, row.user_id, row.quota_day!);
+      await trx
+        .updateTable('alignments')
+        .set({
+          status: 'cancelled',
+          quota_refunded: refund ? 1 : (row.quota_refunded ?? 0),
+          updated_at: nowIso,
+        })
+        .where('id', '=', job.alignment_id)
+        .execute();
+    });
+  }
+
+  async requeued(job: JobRow): Promise<void> {
+    await this.db
+      .updateTable('alignments')
+      .set({ status: 'queued', step: null, progress: 0, updated_at: this.now().toISOString() })
+      .where('id', '=', job.alignment_id)
+      .where('status', 'in', ['processing', 'queued'])
+      .execute();
+  }
+}
+
+/** The unit goes back only while its day is still the user's quota day (midnight UTC resets anyway). */
+export async function refundQuota(db: JDb, userId: string, day: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ used_today: sql<number>`max(used_today - 1, 0)` })
+    .where('id', '=', userId)
+    .where('quota_day', '=', day)
+    .execute();
+}

@@ -1,0 +1,117 @@
+// The video job: renders the karaoke MP4 of a completed alignment into the alignment's folder, so it
+// can be downloaded again later and disappears with the alignment.
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { VideoRequest } from '@tazamun/contracts/exports';
+import type { JDb, JobRow } from '../db/jobs-schema.ts';
+import type { UserFiles } from '../storage/user-files.ts';
+import { renderKaraokeVideo } from '../media/render-video.ts';
+import { alignmentDir, readResult, userPath } from './alignment-files.ts';
+import { JobFailure } from './job-queue.ts';
+import type { JobContext, JobHandler } from './job-queue.ts';
+
+export const videoFileName = (videoId: string): string => `video-${videoId}.mp4`;
+
+export class VideoJobHandler implements JobHandler {
+  constructor(
+    private readonly db: JDb,
+    private readonly files: UserFiles,
+    private readonly fontsDir: string,
+    private readonly now: () => Date,
+  ) {}
+
+  async run(job: JobRow, ctx: JobContext): Promise<void> {
+    const video = await this.db
+      .selectFrom('videos')
+      .selectAll()
+      .where('id', '=', job.video_id!)
+      .executeTakeFirst();
+    const row = await this.db
+      .selectFrom('alignments')
+      .selectAll()
+      .where('id', '=', job.alignment_id)
+      .executeTakeFirst();
+    if (!video || !row) return;
+    const t0 = Date.now();
+    await this.db
+      .updateTable('videos')
+      .set({ status: 'processing', progress: 1 })
+      .where('id', '=', video.id)
+      .execute();
+    await ctx.progress(null, 1);
+    const result = await readResult(this.files, row.user_id, row.result_file);
+    if (!result) throw new JobFailure('video_failed', {}, { refund: false });
+    const workDir = alignmentDir(this.files, row.user_id, row.id);
+    const output = videoFileName(video.id);
+    let last = 0;
+    try {
+      await renderKaraokeVideo({
+        result,
+        audioPath: userPath(this.files, row.user_id, row.audio_file!),
+        workDir,
+        output,
+        options: JSON.parse(video.options) as VideoRequest,
+        fontsDir: this.fontsDir,
+        signal: ctx.signal,
+        onProgress: (f) => {
+          const pct = Math.max(1, Math.min(99, Math.round(f * 100)));
+          if (pct - last < 5) return;
+          last = pct;
+          void this.db
+            .updateTable('videos')
+            .set({ progress: pct })
+            .where('id', '=', video.id)
+            .execute()
+            .then(() => ctx.progress(null, pct));
+        },
+      });
+    } catch (err) {
+      await rm(join(workDir, output), { force: true });
+      if (ctx.signal.aborted) throw err;
+      throw new JobFailure('video_failed', { reason: (err as Error).message }, { refund: false });
+    } finally {
+      await rm(join(workDir, `${output}.ass`), { force: true });
+    }
+    const size = (await stat(join(workDir, output))).size;
+    await this.db
+      .updateTable('videos')
+      .set({
+        status: 'completed',
+        progress: 100,
+        file: join('alignments', row.id, output),
+        file_size: size,
+        render_time: (Date.now() - t0) / 1000,
+        completed_at: this.now().toISOString(),
+      })
+      .where('id', '=', video.id)
+      .execute();
+  }
+
+  async failed(job: JobRow, failure: JobFailure): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ status: 'failed', error_code: failure.code })
+      .where('id', '=', job.video_id!)
+      .execute();
+  }
+
+  async cancelled(job: JobRow): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ status: 'cancelled' })
+      .where('id', '=', job.video_id!)
+      .execute();
+  }
+
+  async requeued(job: JobRow): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ status: 'queued', progress: 0 })
+      .where('id', '=', job.video_id!)
+      .execute();
+  }
+}
+
+export function userVideoPath(files: UserFiles, userId: string, rel: string): string {
+  return userPath(files, userId, rel);
+}
