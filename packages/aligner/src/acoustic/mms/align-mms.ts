@@ -182,6 +182,10 @@ export interface MmsFileOptions extends MmsOptions {
   numbersToWords?: boolean;
   removeFillers?: boolean;
   precision?: 'standard' | 'high' | 'ultra';
+  /** the source's format when `audio` is samples the caller already decoded */
+  audioInfo?: { format: string; channels: number; sampleRate: number };
+  /** notes to put first in the result's warnings (e.g. why `auto` chose this engine) */
+  notes?: string[];
 }
 
 /** Language code for the result and the text normaliser; MMS accepts ISO 639-3 codes the table lacks. */
@@ -201,9 +205,9 @@ export async function alignFileWithMms(
   options: MmsFileOptions,
 ): Promise<AlignmentResult> {
   const t0 = performance.now();
-  const warnings: string[] = [];
+  const warnings: string[] = [...(options.notes ?? [])];
   let samples: Float32Array;
-  let info = { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
+  let info = options.audioInfo ?? { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
   if (typeof audio === 'string') {
     const dec = await decodeAudio(audio);
     samples = dec.samples;
