@@ -151,3 +151,12 @@ test('lattice: the silent alef of مائة (also in compounds and when vowelled)
   assert.equal(show('مِائَةٌ'), 'm i ʔ a t|h|∅ u|∅ n|∅');
   assert.equal(show('مال'), 'm aː l a|i|u|∅'); // an ordinary alef after م is still ā
 });
+
+test('lattice: the name of God (الله, والله, بالله, لله, vowelled or not)', () => {
+  assert.equal(show('الله'), 'ʔ|∅ a|∅ l l aː|a h u|i|a|∅');
+  assert.equal(show('اللَّهِ'), 'ʔ|∅ a|∅ l l aː|a h u|i|a|∅');
+  assert.equal(show('ٱللَّٰهِ'), 'ʔ|∅ a|∅ l l aː|a h u|i|a|∅');
+  assert.equal(show('والله'), 'w a l l aː|a h u|i|a|∅');
+  assert.equal(show('بِاللَّهِ'), 'b i l l aː|a h u|i|a|∅');
+  assert.equal(show('لله'), 'l i l l aː|a h u|i|a|∅');
+});

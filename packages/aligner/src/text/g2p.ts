@@ -22,6 +22,7 @@ import {
   KASRATAN,
   SHADDA,
   SUKUN,
+  arabicPlain,
   arabicPronunciationForm,
   isHaraka,
 } from './arabic.ts';
@@ -258,6 +259,19 @@ export function arabicPronunciationLattice(token: string): string[][] {
   const written = arabicPronunciationForm(token);
   const vowelled = /[\u064B-\u0650\u0652]/.test(written);
   const form = written.replace(/م[\u064B-\u0652]*ا(?=[\u064B-\u0652]*ئ)/g, 'مِ');
+  // The name of God is spelled without its long ā (and, when vowelled, often with a dagger alif).
+  const plainForm = arabicPlain(form);
+  const allah = plainForm === 'لله' ? ['لله', 'ل'] : /^([وفبت]?)ا?لله$/.exec(plainForm);
+  if (allah) {
+    const prefix = allah[1] ?? '';
+    const head: string[][] = prefix
+      ? [[CONSONANTS[prefix] ?? ''], [prefix === 'ب' || prefix === 'ل' ? 'i' : 'a']]
+      : [
+          ['ʔ', ''],
+          ['a', ''],
+        ];
+    return [...head, ['l'], ['l'], ['aː', 'a'], ['h'], ['u', 'i', 'a', '']];
+  }
   const us = units(form);
   const slots: string[][] = [];
   const push = (...alts: string[]): void => {
