@@ -40,3 +40,9 @@ export function createJobsRuntime(
     },
   };
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobsRuntime;
+  }
+}

@@ -52,7 +52,8 @@ export async function renderKaraokeVideo(input: RenderInput): Promise<void> {
   );
   const subs = `subtitles=filename=${filterPath(assName)}:fontsdir=${filterPath(input.fontsDir)}`;
   const waveH = Math.round(height / 4 / 2) * 2;
-  const waveY = input.options.position === 'center' ? height - waveH - Math.round(height * 0.05) : (height - waveH) / 2;
+  const waveY =
+    input.options.position === 'center' ? height - waveH - Math.round(height * 0.05) : (height - waveH) / 2;
   const graph = input.options.show_waveform
     ? `[1:a]aformat=channel_layouts=mono,showwaves=s=${width}x${waveH}:mode=cline:rate=${VIDEO_FPS}:colors=0x3B82F6[w];` +
       `[0:v][w]overlay=0:${waveY}:eof_action=pass[b];[b]${subs}[v]`
@@ -119,7 +120,8 @@ export async function renderKaraokeVideo(input: RenderInput): Promise<void> {
       input.signal.removeEventListener('abort', onAbort);
       if (input.signal.aborted) reject(new Error('aborted'));
       else if (code === 0) resolve();
-      else reject(new Error(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
+      else
+        reject(new Error(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
     });
   });
 }

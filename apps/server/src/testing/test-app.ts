@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { ErrorBody } from '@tazamun/contracts/errors';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -136,8 +137,9 @@ export function expectError(
   code: string,
 ): Record<string, unknown> {
   assert.equal(res.statusCode, status, res.body);
-  const body = res.json();
+  const body = ErrorBody.parse(res.json());
   assert.equal(body.code, code, res.body);
-  assert.equal(typeof body.detail, 'string');
+  assert.ok(body.detail.length > 0);
+  if (status < 500) assert.equal(body.request_id, undefined);
   return body;
 }

@@ -1,0 +1,62 @@
+// Serves a stored file with HTTP Range support (the audio player seeks with byte ranges).
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createError } from '../errors.ts';
+
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+  mimeType: string,
+  downloadName?: string,
+): Promise<FastifyReply> {
+  const info = await stat(path).catch(() => null);
+  if (!info) throw createError('not_found');
+  const size = info.size;
+  reply.header('accept-ranges', 'bytes');
+  reply.header('cache-control', 'private, max-age=0, must-revalidate');
+  reply.header('last-modified', info.mtime.toUTCString());
+  if (downloadName) reply.header('content-disposition', contentDisposition(downloadName));
+  reply.type(mimeType);
+  const range = request.headers.range;
+  if (range) {
+    const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+    let start: number;
+    let end: number;
+    if (!m || (m[1] === '' && m[2] === '')) throw rangeError(size);
+    if (m[1] === '') {
+      start = Math.max(0, size - Number(m[2]));
+      end = size - 1;
+    } else {
+      start = Number(m[1]);
+      end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+    }
+    if (start >= size || start > end) throw rangeError(size);
+    reply.code(206);
+    reply.header('content-range', `bytes ${start}-${end}/${size}`);
+    reply.header('content-length', end - start + 1);
+    return reply.send(createReadStream(path, { start, end }));
+  }
+  reply.header('content-length', size);
+  return reply.send(createReadStream(path));
+}
+
+function rangeError(size: number) {
+  return createError('range_not_satisfiable', {}, { content_range: `bytes */${size}` });
+}
+
+/** RFC 6266: an ASCII fallback plus the UTF-8 name, so Arabic titles survive. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7E]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export function safeBaseName(title: string): string {
+  const base = title
+    .replace(/\.[A-Za-z0-9]{2,4}$/, '')
+    .replace(/[/\\:*?"<>|\u0000-\u001F]/g, '_')
+    .trim()
+    .slice(0, 80);
+  return base || 'alignment';
+}

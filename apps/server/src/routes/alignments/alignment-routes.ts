@@ -1,0 +1,333 @@
+// /api/alignments/: upload, list, read, rename/move, delete, progress (poll and server-sent events),
+// cancel, and the audio for the player. Every route is scoped to the caller's own alignments.
+import { readFile } from 'node:fs/promises';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  AlignmentDetail,
+  AlignmentListQuery,
+  AlignmentListResponse,
+  AlignmentSummary,
+  AlignmentUpdate,
+  Progress,
+} from '@tazamun/contracts/alignments';
+import { findOwnedAlignment, latestJob, listAlignments, sharedIds } from '../../db/alignment-records.ts';
+import { withJobTables } from '../../db/jobs-schema.ts';
+import type { FullAlignmentRow, JDb } from '../../db/jobs-schema.ts';
+import { createError, fieldError } from '../../errors.ts';
+import { readResult, removeAlignmentFiles, userPath } from '../../jobs/alignment-files.ts';
+import type { JobUpdate } from '../../jobs/job-queue.ts';
+import { AUDIO_MIME } from '../../media/audio-sniff.ts';
+import type { SniffedFormat } from '../../media/audio-sniff.ts';
+import { sendStoredFile } from '../../media/send-file.ts';
+import { auth, requireApproved } from '../../plugins/auth-guard.ts';
+import { requestLanguage } from '../../plugins/language.ts';
+import { presentAlignment, presentProgress } from './present-alignment.ts';
+import { acceptUpload } from './upload.ts';
+
+export const IdParams = z.object({ id: z.string().min(1).max(64) });
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** The row, or 404 for ids that do not exist and for other users' ids alike. */
+export async function ownedOr404(db: JDb, request: FastifyRequest, id: string): Promise<FullAlignmentRow> {
+  const row = await findOwnedAlignment(db, auth(request).user.id, id);
+  if (!row) throw createError('not_found');
+  return row;
+}
+
+async function isShared(db: JDb, id: string): Promise<boolean> {
+  return (await sharedIds(db, [id])).has(id);
+}
+
+/** EventSource cannot send headers: this route also takes the access token as ?access_token=. */
+async function tokenFromQuery(request: FastifyRequest): Promise<void> {
+  const t = (request.query as Record<string, unknown> | undefined)?.access_token;
+  if (!request.headers.authorization && typeof t === 'string' && t) request.headers.authorization = `Bearer ${t}`;
+}
+
+export async function deleteAlignment(app: FastifyInstance, row: FullAlignmentRow): Promise<void> {
+  const db = withJobTables(app.deps.db);
+  const active = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('alignment_id', '=', row.id)
+    .where('status', 'in', ['queued', 'processing'])
+    .execute();
+  for (const j of active) await app.jobs.queue.cancel(j.id);
+  await db.deleteFrom('alignments').where('id', '=', row.id).execute();
+  await removeAlignmentFiles(app.deps.files, row.user_id, row.id);
+}
+
+export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+  const db = withJobTables(deps.db);
+
+  app.post(
+    '/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'Upload audio + transcript and queue an alignment (multipart/form-data)',
+        description:
+          'Fields: `audio` (file, MP3/WAV/M4A/OGG recognised by content, ≤ 50 MB), `text` (field) or ' +
+          '`text_file` (UTF-8 file ≤ 5 MB), `language` (ISO 639-3, three lowercase letters), optional ' +
+          '`precision` (standard|high|ultra), `normalize`, `remove_fillers`, `numbers_to_words` ' +
+          '(true|false), `engine` (auto|hmm|mms), `input_kind` (orthography|ipa), `title`, `project_id`. ' +
+          'Uses one unit of the daily quota when accepted (202); it is given back if the job fails ' +
+          'for a reason that is not the audio’s.',
+        consumes: ['multipart/form-data'],
+        response: { 202: AlignmentSummary },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart())
+        throw createError('bad_request', {}, { non_field_errors: ['Send multipart/form-data.'] });
+      const row = await acceptUpload(request, auth(request).user.id);
+      reply.code(202).header('location', `/api/alignments/${row.id}/`);
+      return presentAlignment(row, requestLanguage(request), false);
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'The caller’s alignments, newest first, with filters and search',
+        querystring: AlignmentListQuery,
+        response: { 200: AlignmentListResponse },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, count } = await listAlignments(db, auth(request).user.id, {
+        ...q,
+        pageSize: q.page_size,
+      });
+      const shared = await sharedIds(
+        db,
+        rows.map((r) => r.id),
+      );
+      const lang = requestLanguage(request);
+      return {
+        count,
+        page: q.page,
+        page_size: q.page_size,
+        next: q.page * q.page_size < count ? q.page + 1 : null,
+        previous: q.page > 1 ? q.page - 1 : null,
+        results: rows.map((r) => presentAlignment(r, lang, shared.has(r.id))),
+      };
+    },
+  );
+
+  app.get(
+    '/:id/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'One alignment with its texts and, once completed, the full result JSON',
+        params: IdParams,
+        response: { 200: AlignmentDetail },
+      },
+    },
+    async (request) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      const original = row.text_file
+        ? await readFile(userPath(deps.files, row.user_id, row.text_file), 'utf8').catch(() => '')
+        : '';
+      return {
+        ...presentAlignment(row, requestLanguage(request), await isShared(db, row.id)),
+        original_text: original,
+        processed_text: row.processed_text,
+        result: row.status === 'completed' ? await readResult(deps.files, row.user_id, row.result_file) : null,
+      };
+    },
+  );
+
+  app.patch(
+    '/:id/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'Rename, or move to a project (project_id null: unassigned)',
+        params: IdParams,
+        body: AlignmentUpdate,
+        response: { 200: AlignmentSummary },
+      },
+    },
+    async (request) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      const { title, project_id } = request.body;
+      if (project_id) {
+        const p = await db
+          .selectFrom('projects')
+          .select('id')
+          .where('id', '=', project_id)
+          .where('user_id', '=', row.user_id)
+          .executeTakeFirst();
+        if (!p) throw fieldError({ project_id: ['This value is invalid: no such project.'] });
+      }
+      await db
+        .updateTable('alignments')
+        .set({
+          ...(title !== undefined && { title }),
+          ...(project_id !== undefined && { project_id }),
+          updated_at: deps.clock.now().toISOString(),
+        })
+        .where('id', '=', row.id)
+        .execute();
+      const fresh = (await findOwnedAlignment(db, row.user_id, row.id))!;
+      return presentAlignment(fresh, requestLanguage(request), await isShared(db, row.id));
+    },
+  );
+
+  app.delete(
+    '/:id/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'Delete the alignment, its jobs, video, share link and files',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      await deleteAlignment(app, row);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/:id/progress/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'Status, step and percentage of the processing (for polling)',
+        params: IdParams,
+        response: { 200: Progress },
+      },
+    },
+    async (request) => presentProgress(await ownedOr404(db, request, request.params.id), requestLanguage(request)),
+  );
+
+  app.get(
+    '/:id/events/',
+    {
+      onRequest: [tokenFromQuery, requireApproved],
+      schema: {
+        tags: ['alignments'],
+        summary: 'Server-sent events: `progress` events until the job ends, then `end`',
+        description:
+          'Each event\'s data is the Progress JSON. The stream closes after the final state. ' +
+          'EventSource cannot send headers, so `?access_token=` is accepted here.',
+        params: IdParams,
+        querystring: z.object({ access_token: z.string().optional(), lang: z.string().optional() }),
+      },
+    },
+    async (request, reply) => {
+      const first = await ownedOr404(db, request, request.params.id);
+      const lang = requestLanguage(request);
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      let last = '';
+      let closed = false;
+      let timer: NodeJS.Timeout | null = null;
+      let keepAlive: NodeJS.Timeout | null = null;
+      const finish = (): void => {
+        if (closed) return;
+        closed = true;
+        if (timer) clearInterval(timer);
+        if (keepAlive) clearInterval(keepAlive);
+        app.jobs.queue.events.off('update', onUpdate);
+        res.end();
+      };
+      const push = async (): Promise<void> => {
+        if (closed) return;
+        const row = await findOwnedAlignment(db, first.user_id, first.id);
+        if (closed) return;
+        if (!row) {
+          res.write(`event: end\ndata: ${JSON.stringify({ id: first.id, status: 'deleted' })}\n\n`);
+          return finish();
+        }
+        const p = presentProgress(row, lang);
+        const data = JSON.stringify(p);
+        if (data !== last) {
+          last = data;
+          res.write(`event: progress\ndata: ${data}\n\n`);
+        }
+        if (TERMINAL.has(p.status)) {
+          res.write(`event: end\ndata: ${data}\n\n`);
+          finish();
+        }
+      };
+      const onUpdate = (u: JobUpdate): void => {
+        if (u.alignmentId === first.id) void push();
+      };
+      app.jobs.queue.events.on('update', onUpdate);
+      // Another process (npm run worker) may run the job: poll the row as well.
+      timer = setInterval(() => void push(), 1000);
+      keepAlive = setInterval(() => !closed && res.write(': keep-alive\n\n'), 15_000);
+      request.raw.on('close', finish);
+      res.write('retry: 2000\n\n');
+      await push();
+    },
+  );
+
+  app.post(
+    '/:id/cancel/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'Cancel a queued or running alignment (409 job_not_cancellable otherwise)',
+        params: IdParams,
+        response: { 200: AlignmentSummary },
+      },
+    },
+    async (request) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      const job = await latestJob(db, row.id);
+      if (!job || (job.status !== 'queued' && job.status !== 'processing'))
+        throw createError('job_not_cancellable', { status: row.status });
+      const outcome = await app.jobs.queue.cancel(job.id);
+      if (outcome === 'not_cancellable') throw createError('job_not_cancellable', { status: row.status });
+      const fresh = (await findOwnedAlignment(db, row.user_id, row.id))!;
+      return presentAlignment(fresh, requestLanguage(request), await isShared(db, row.id));
+    },
+  );
+
+  app.get(
+    '/:id/audio/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'The uploaded audio, with HTTP Range support for seeking',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      return sendStoredFile(
+        request,
+        reply,
+        userPath(deps.files, row.user_id, row.audio_file!),
+        AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
+      );
+    },
+  );
+};

@@ -1,0 +1,263 @@
+// POST /api/alignments/: the multipart body is streamed part by part; the audio goes straight to a
+// file in the new alignment's folder (never whole in memory), is checked by its bytes and by ffprobe,
+// and only then are the quota unit, the row and the job written in one transaction. Any failure
+// removes the folder, so a refused upload leaves nothing behind.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { probeAudio } from '@tazamun/aligner/audio/decode';
+import { resolveLanguage } from '@tazamun/aligner/text/languages';
+import { availableEngines } from '@tazamun/aligner/models/registry';
+import { ISO_639_3, UploadOptions } from '@tazamun/contracts/alignments';
+import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignments';
+import { LIMITS, MB } from '@tazamun/contracts/limits';
+import { utcDay } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { withJobTables } from '../../db/jobs-schema.ts';
+import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
+import { consumeQuota, findUserById } from '../../db/users.ts';
+import { AppError, createError, fieldError } from '../../errors.ts';
+import { alignmentDir, alignmentSubdir } from '../../jobs/alignment-files.ts';
+import { jobTimeoutMs } from '../../jobs/job-config.ts';
+import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
+import type { SniffedFormat } from '../../media/audio-sniff.ts';
+import { decodeTranscript, normaliseTranscript } from '../../media/text-decode.ts';
+import { presentQuota } from '../../accounts/present-user.ts';
+
+const FORMATS = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
+const mb = (bytes: number): string => `${Math.round(bytes / MB)} MB`;
+const MIN_AUDIO_SECONDS = 0.1;
+
+interface Received {
+  audio: { tmp: string; size: number; head: Buffer; fileName: string } | null;
+  text: string | null;
+  fields: Record<string, string>;
+}
+
+function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_format_invalid', params = {}) {
+  const messages = {
+    audio_required: 'This field is required.',
+    audio_too_large: `The audio file is too large (maximum ${mb(LIMITS.audioMaxBytes)}).`,
+    audio_format_invalid: `This value is invalid: accepted formats are ${FORMATS}.`,
+  };
+  return createError(code, params, { audio: [messages[code]] });
+}
+
+async function receive(request: FastifyRequest, dir: string): Promise<Received> {
+  const out: Received = { audio: null, text: null, fields: {} };
+  const parts = request.parts({
+    limits: {
+      fileSize: LIMITS.audioMaxBytes,
+      fieldSize: LIMITS.textFileMaxBytes + 1,
+      files: 2,
+      fields: 20,
+    },
+  });
+  for await (const part of parts) {
+    if (part.type === 'field') {
+      if (part.valueTruncated)
+        throw createError('text_too_large', { size: mb(LIMITS.textFileMaxBytes) }, { text: ['too large'] });
+      out.fields[part.fieldname] = String(part.value);
+      continue;
+    }
+    if (part.fieldname === 'audio' && !out.audio) {
+      const tmp = join(dir, 'upload.part');
+      let head = Buffer.alloc(0);
+      let size = 0;
+      const tap = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES)]);
+          size += chunk.length;
+          cb(null, chunk);
+        },
+      });
+      try {
+        await pipeline(part.file, tap, createWriteStream(tmp));
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw audioError('audio_too_large', { size: mb(LIMITS.audioMaxBytes) });
+        throw err;
+      }
+      if (part.file.truncated) throw audioError('audio_too_large', { size: mb(LIMITS.audioMaxBytes) });
+      out.audio = { tmp, size, head: head.subarray(0, SNIFF_BYTES), fileName: part.filename || 'audio' };
+    } else if (part.fieldname === 'text_file' && out.text === null) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > LIMITS.textFileMaxBytes)
+          throw createError('text_too_large', { size: mb(LIMITS.textFileMaxBytes) }, { text_file: ['too large'] });
+        chunks.push(chunk);
+      }
+      const text = decodeTranscript(Buffer.concat(chunks));
+      if (text === null) throw createError('text_encoding_invalid', {}, { text_file: ['invalid UTF-8'] });
+      out.text = text;
+    } else {
+      part.file.resume();
+      throw createError('bad_request', {}, { non_field_errors: [`unexpected file field "${part.fieldname}"`] });
+    }
+  }
+  return out;
+}
+
+const BOOL = /^(true|false|1|0|on|off)$/;
+
+function parseOptions(fields: Record<string, string>): UploadOptionsT {
+  const language = fields.language?.trim() ?? '';
+  if (!language) throw createError('language_required', {}, { language: ['This field is required.'] });
+  if (!ISO_639_3.test(language))
+    throw createError('language_invalid', {}, { language: ['This value is invalid: expected 3 lowercase letters.'] });
+  let iso3: string;
+  try {
+    iso3 = resolveLanguage(language).iso3;
+  } catch {
+    throw createError('language_unsupported', { code: language }, { language: ['This value is invalid.'] });
+  }
+  const bools: Record<string, boolean> = {};
+  const fieldErrors: Record<string, string[]> = {};
+  for (const k of ['normalize', 'remove_fillers', 'numbers_to_words']) {
+    const v = fields[k]?.trim().toLowerCase();
+    if (v === undefined || v === '') continue;
+    if (!BOOL.test(v)) fieldErrors[k] = ['This value is invalid: expected true or false.'];
+    else bools[k] = v === 'true' || v === '1' || v === 'on';
+  }
+  const parsed = UploadOptions.safeParse({
+    language: iso3,
+    ...bools,
+    ...(fields.precision ? { precision: fields.precision } : {}),
+    ...(fields.engine ? { engine: fields.engine } : {}),
+    ...(fields.input_kind ? { input_kind: fields.input_kind } : {}),
+    ...(fields.title?.trim() ? { title: fields.title.trim() } : {}),
+    ...(fields.project_id?.trim() ? { project_id: fields.project_id.trim() } : {}),
+  });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const k = issue.path.join('.') || 'non_field_errors';
+      (fieldErrors[k] ??= []).push(`This value is invalid: ${issue.message}`);
+    }
+  }
+  if (Object.keys(fieldErrors).length || !parsed.success) throw fieldError(fieldErrors);
+  const engine = parsed.data.engine;
+  if (engine !== 'auto' && !availableEngines().find((e) => e.id === engine)?.available)
+    throw createError('engine_unavailable', { engine }, { engine: ['This value is invalid.'] });
+  return parsed.data;
+}
+
+async function checkAudio(audio: NonNullable<Received['audio']>): Promise<{ format: SniffedFormat; duration: number }> {
+  if (audio.size === 0) throw audioError('audio_format_invalid', { formats: FORMATS });
+  const format = sniffAudio(audio.head);
+  if (!format) throw audioError('audio_format_invalid', { formats: FORMATS });
+  let duration: number;
+  try {
+    duration = (await probeAudio(audio.tmp)).duration;
+  } catch {
+    throw audioError('audio_format_invalid', { formats: FORMATS });
+  }
+  if (!(duration > 0)) throw audioError('audio_format_invalid', { formats: FORMATS });
+  if (duration < MIN_AUDIO_SECONDS)
+    throw createError('audio_unusable', { reason: 'the audio is too short (less than 0.1 s)' }, { audio: ['too short'] });
+  return { format, duration };
+}
+
+export async function acceptUpload(request: FastifyRequest, userId: string): Promise<FullAlignmentRow> {
+  const app = request.server;
+  const { deps } = app;
+  const db = withJobTables(deps.db);
+  const now = deps.clock.now();
+  const today = utcDay(now);
+
+  const user = (await findUserById(deps.db, userId))!;
+  const quota = presentQuota(user, now);
+  if (quota.used_today >= quota.daily_limit)
+    throw createError('quota_exhausted', { limit: user.daily_limit }, { quota });
+
+  const id = randomUUID();
+  const dir = alignmentDir(deps.files, userId, id);
+  await mkdir(dir, { recursive: true });
+  try {
+    const got = await receive(request, dir);
+    if (!got.audio) throw audioError('audio_required');
+    const text = got.text ?? (got.fields.text !== undefined ? normaliseTranscript(got.fields.text) : null);
+    if (!text || !text.trim()) throw createError('text_required', {}, { text: ['This field is required.'] });
+    const options = parseOptions(got.fields);
+    const { format, duration } = await checkAudio(got.audio);
+    if (options.project_id) {
+      const project = await db
+        .selectFrom('projects')
+        .select('id')
+        .where('id', '=', options.project_id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!project) throw fieldError({ project_id: ['This value is invalid: no such project.'] });
+    }
+    const audioName = `audio.${format}`;
+    await rename(got.audio.tmp, join(dir, audioName));
+    await writeFile(join(dir, 'text.txt'), text);
+
+    const nowIso = now.toISOString();
+    const { title, project_id, language, ...alignOptions } = options;
+    const row = await db.transaction().execute(async (trx) => {
+      if (!(await consumeQuota(trx as unknown as Db, userId, today))) {
+        const fresh = (await findUserById(trx as unknown as Db, userId))!;
+        throw createError('quota_exhausted', { limit: fresh.daily_limit }, { quota: presentQuota(fresh, now) });
+      }
+      const inserted = await trx
+        .insertInto('alignments')
+        .values({
+          id,
+          user_id: userId,
+          project_id: project_id ?? null,
+          title: title ?? got.audio!.fileName,
+          language,
+          detected_language: null,
+          status: 'queued',
+          step: null,
+          progress: 0,
+          duration,
+          confidence: null,
+          wer: null,
+          cer: null,
+          words: null,
+          coverage: null,
+          processing_time: null,
+          file_name: got.audio!.fileName,
+          file_size: got.audio!.size,
+          options: JSON.stringify(alignOptions),
+          audio_file: join(alignmentSubdir(id), audioName),
+          audio_format: format,
+          text_file: join(alignmentSubdir(id), 'text.txt'),
+          result_file: null,
+          processed_text: null,
+          engine: null,
+          error_code: null,
+          error_params: null,
+          quota_day: today,
+          quota_refunded: 0,
+          search_text: text.slice(0, 20_000).toLowerCase(),
+          created_at: nowIso,
+          updated_at: nowIso,
+          completed_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await app.jobs.queue.enqueue(trx, {
+        kind: 'align',
+        alignmentId: id,
+        timeoutMs: jobTimeoutMs(app.jobs.config, duration),
+      });
+      return inserted;
+    });
+    app.jobs.queue.wake();
+    return row;
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    if (err instanceof AppError) throw err;
+    if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500) throw err;
+    request.log.error({ err }, 'upload failed');
+    throw createError('upload_failed');
+  }
+}

@@ -1,0 +1,185 @@
+// /api/alignments/{id}/export/{format}/ and the karaoke video (a render job, downloadable again).
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorMessage } from '@tazamun/contracts/errors';
+import type { ErrorCode } from '@tazamun/contracts/errors';
+import { ExportQuery, FileExportFormat, VIDEO_RESOLUTIONS, VideoRequest, VideoStatus } from '@tazamun/contracts/exports';
+import type { VideoRequest as VideoRequestT } from '@tazamun/contracts/exports';
+import type { UiLanguage } from '@tazamun/contracts/limits';
+import { withJobTables } from '../../db/jobs-schema.ts';
+import type { VideoRow } from '../../db/jobs-schema.ts';
+import { createError } from '../../errors.ts';
+import { readResult, userPath } from '../../jobs/alignment-files.ts';
+import { jobTimeoutMs } from '../../jobs/job-config.ts';
+import { VIDEO_FPS } from '../../media/render-video.ts';
+import { AUDIO_MIME } from '../../media/audio-sniff.ts';
+import type { SniffedFormat } from '../../media/audio-sniff.ts';
+import { contentDisposition, safeBaseName, sendStoredFile } from '../../media/send-file.ts';
+import { requireApproved } from '../../plugins/auth-guard.ts';
+import { requestLanguage } from '../../plugins/language.ts';
+import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
+import { buildExport } from './export-file.ts';
+
+function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
+  const options = JSON.parse(v.options) as VideoRequestT;
+  const [width, height] = VIDEO_RESOLUTIONS[options.resolution];
+  return {
+    id: v.id,
+    status: v.status,
+    progress: v.status === 'completed' ? 100 : v.progress,
+    options,
+    width,
+    height,
+    fps: VIDEO_FPS,
+    file_size: v.file_size,
+    render_time: v.render_time === null ? null : Math.round(v.render_time * 100) / 100,
+    error: v.error_code
+      ? { code: v.error_code, detail: errorMessage(v.error_code as ErrorCode, lang, { reason: '' }) }
+      : null,
+    download_url: v.status === 'completed' ? `/api/alignments/${alignmentId}/video/file/` : null,
+    created_at: v.created_at,
+    completed_at: v.completed_at,
+  };
+}
+
+export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+  const db = withJobTables(deps.db);
+
+  const latestVideo = (alignmentId: string) =>
+    db
+      .selectFrom('videos')
+      .selectAll()
+      .where('alignment_id', '=', alignmentId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+
+  app.get(
+    '/:id/export/:format/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['exports'],
+        summary: 'Download the result as JSON, TextGrid, WebVTT, SRT, CSV or ELAN EAF',
+        description:
+          'JSON: include_metrics, include_audio (base64), pretty. TextGrid/EAF: tier_name, phone_tier, ' +
+          'phone_tier_name, phone_label (ipa|phone). WebVTT/SRT: min_segment_duration (s), words_per_line, ' +
+          'lines_per_cue, timestamps. CSV: separator (comma|semicolon|tab), headers, level (words|phones).',
+        params: IdParams.extend({ format: FileExportFormat }),
+        querystring: ExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
+      const result = (await readResult(deps.files, row.user_id, row.result_file))!;
+      const file = await buildExport(result, request.params.format, request.query, {
+        path: userPath(deps.files, row.user_id, row.audio_file!),
+        mimeType: AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
+      });
+      const name = `${safeBaseName(row.title ?? 'alignment')}.${file.extension}`;
+      return reply.type(file.mimeType).header('content-disposition', contentDisposition(name)).send(file.content);
+    },
+  );
+
+  app.post(
+    '/:id/video/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['exports'],
+        summary: 'Render the karaoke MP4 (H.264 + AAC, 30 fps) as a job; poll GET …/video/',
+        params: IdParams,
+        body: VideoRequest.optional(),
+        response: { 202: VideoStatus },
+      },
+    },
+    async (request, reply) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
+      const options = VideoRequest.parse(request.body ?? {});
+      const lang = requestLanguage(request);
+      const current = await latestVideo(row.id);
+      if (current && (current.status === 'queued' || current.status === 'processing')) {
+        return reply.code(202).send(presentVideo(current, row.id, lang));
+      }
+      // One video per alignment: a new render replaces the previous file.
+      const old = await db.selectFrom('videos').selectAll().where('alignment_id', '=', row.id).execute();
+      const id = randomUUID();
+      const nowIso = deps.clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('videos').where('alignment_id', '=', row.id).execute();
+        await trx
+          .insertInto('videos')
+          .values({
+            id,
+            alignment_id: row.id,
+            status: 'queued',
+            options: JSON.stringify(options),
+            progress: 0,
+            file: null,
+            file_size: null,
+            render_time: null,
+            error_code: null,
+            created_at: nowIso,
+            completed_at: null,
+          })
+          .execute();
+        await app.jobs.queue.enqueue(trx, {
+          kind: 'video',
+          alignmentId: row.id,
+          videoId: id,
+          timeoutMs: jobTimeoutMs(app.jobs.config, (row.duration ?? 60) * 4),
+        });
+      });
+      for (const v of old) if (v.file) await rm(userPath(deps.files, row.user_id, v.file), { force: true });
+      app.jobs.queue.wake();
+      const created = (await latestVideo(row.id))!;
+      return reply.code(202).send(presentVideo(created, row.id, lang));
+    },
+  );
+
+  app.get(
+    '/:id/video/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['exports'],
+        summary: 'Status of the latest video render',
+        params: IdParams,
+        response: { 200: VideoStatus },
+      },
+    },
+    async (request) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      const v = await latestVideo(row.id);
+      if (!v) throw createError('not_found');
+      return presentVideo(v, row.id, requestLanguage(request));
+    },
+  );
+
+  app.get(
+    '/:id/video/file/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['exports'],
+        summary: 'Download the rendered MP4 (again); Range supported',
+        params: IdParams,
+        querystring: z.object({ inline: z.enum(['true', 'false']).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      const v = await latestVideo(row.id);
+      if (!v) throw createError('not_found');
+      if (v.status !== 'completed' || !v.file) throw createError('video_not_ready', { status: v.status });
+      const name =
+        request.query.inline === 'true' ? undefined : `${safeBaseName(row.title ?? 'alignment')}.mp4`;
+      return sendStoredFile(request, reply, userPath(deps.files, row.user_id, v.file), 'video/mp4', name);
+    },
+  );
+};
