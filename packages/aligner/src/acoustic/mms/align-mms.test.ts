@@ -192,6 +192,7 @@ test('without an installed model the error says how to pull it', async (t) => {
     alignFileWithMms(audio, 'hello', { lang: 'eng', env: { TAZAMUN_MODELS_DIR: dir } }),
     /tazamun models pull mms/,
   );
+  await assert.rejects(alignFileWithMms(audio, 'həˈloʊ', { lang: 'eng', inputKind: 'ipa' }), /not IPA/);
 });
 
 test('CLI: `tazamun models list` sees the model installed in TAZAMUN_MODELS_DIR', (t) => {

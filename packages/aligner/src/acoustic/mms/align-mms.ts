@@ -182,6 +182,8 @@ export interface MmsFileOptions extends MmsOptions {
   numbersToWords?: boolean;
   removeFillers?: boolean;
   precision?: 'standard' | 'high' | 'ultra';
+  /** MMS aligns romanised orthography; an IPA transcript is refused with a clear message */
+  inputKind?: 'orthography' | 'ipa';
   /** the source's format when `audio` is samples the caller already decoded */
   audioInfo?: { format: string; channels: number; sampleRate: number };
   /** notes to put first in the result's warnings (e.g. why `auto` chose this engine) */
@@ -205,6 +207,11 @@ export async function alignFileWithMms(
   options: MmsFileOptions,
 ): Promise<AlignmentResult> {
   const t0 = performance.now();
+  if (options.inputKind === 'ipa') {
+    throw new Error(
+      'the mms engine aligns written text (romanised letters), not IPA: use --engine hmm for an IPA transcript',
+    );
+  }
   const warnings: string[] = [...(options.notes ?? [])];
   let samples: Float32Array;
   let info = options.audioInfo ?? { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
