@@ -84,6 +84,15 @@ const ARABIC_VOWEL_AFTER = new Set(['ا', 'أ', 'إ', 'آ', 'ى', ...ARABIC_MARK
 const WAW = new Set(['و']);
 const YEH = new Set(['ي', 'ی', 'ې', 'ۍ', 'ێ']);
 
+const ALEFS = new Set(['ا', 'ٱ']);
+const SUN_LETTERS = new Set([...'تثدذرزسشصضطظلن']);
+/** Index of the next letter from i on, skipping vowel marks. */
+function nextLetter(chars: readonly string[], i: number): number {
+  let k = i;
+  while (k < chars.length && ARABIC_MARKS.has(chars[k]!)) k++;
+  return k;
+}
+
 const isArabicBlock = (c: string): boolean =>
   /[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]/u.test(c);
 
@@ -103,6 +112,15 @@ export const arabicStep: Step = (chars, i, out) => {
     let k = out.length - 1;
     while (k >= 0 && /^[aiu]n?$/.test(out[k]!) && ARABIC_MARKS.has(chars[i - (out.length - k)] ?? '')) k--;
     if (k >= 0 && out[k]) out.splice(k + 1, 0, out[k]!.slice(-1));
+    return 1;
+  }
+  if (c === 'ل' && i === 1 && ALEFS.has(chars[0]!) && SUN_LETTERS.has(chars[nextLetter(chars, 2)] ?? '')) {
+    // The article before a sun letter assimilates: الشمس is ash-shams, not al-shams. Unless a written
+    // shadda will double the sun letter, its doubling is emitted here in the lam's place.
+    const sun = nextLetter(chars, 2);
+    let k = sun + 1;
+    while (k < chars.length && ARABIC_MARKS.has(chars[k]!) && chars[k] !== '\u0651') k++;
+    if (chars[k] !== '\u0651') out.push(ARABIC[chars[sun]!]!);
     return 1;
   }
   const m = ARABIC[c];

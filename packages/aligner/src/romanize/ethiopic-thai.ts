@@ -11,7 +11,8 @@ const ETHIOPIC_ROWS = [
   'h', 'hw', 'n', 'ny', "'", 'k', 'kw', 'h', 'hw', 'w', "'", 'z', 'zh', 'y', 'd', 'd',
   'j', 'g', 'gw', 'ng', 't', 'ch', 'p', 'ts', 'ts', 'f', 'p',
 ];
-const ETHIOPIC_VOWELS = ['e', 'u', 'i', 'a', 'e', '', 'o', 'wa'];
+// The first order ä is an open central vowel, nearer a than e; the sixth (ə) is often silent.
+const ETHIOPIC_VOWELS = ['a', 'u', 'i', 'a', 'e', '', 'o', 'wa'];
 
 export const ethiopicStep: Step = (chars, i, out) => {
   const cp = chars[i]!.codePointAt(0)!;

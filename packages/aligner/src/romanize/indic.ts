@@ -9,22 +9,28 @@ import type { Step } from './abjads.ts';
 interface Block {
   base: number;
   inherent: string;
+  /** the inherent vowel is silent at the end of a word (Indo-Aryan), or spoken (Dravidian, Odia) */
+  finalSchwa: boolean;
+  /** anusvara at the end of a word: nasalisation (n) or a full m (Dravidian) */
+  finalAnusvara: string;
 }
 
 const BLOCKS: readonly Block[] = [
-  { base: 0x0900, inherent: 'a' }, // Devanagari
-  { base: 0x0980, inherent: 'o' }, // Bengali, Assamese
-  { base: 0x0a00, inherent: 'a' }, // Gurmukhi
-  { base: 0x0a80, inherent: 'a' }, // Gujarati
-  { base: 0x0b00, inherent: 'o' }, // Oriya
-  { base: 0x0b80, inherent: 'a' }, // Tamil
-  { base: 0x0c00, inherent: 'a' }, // Telugu
-  { base: 0x0c80, inherent: 'a' }, // Kannada
-  { base: 0x0d00, inherent: 'a' }, // Malayalam
+  { base: 0x0900, inherent: 'a', finalSchwa: false, finalAnusvara: 'n' }, // Devanagari
+  { base: 0x0980, inherent: 'o', finalSchwa: false, finalAnusvara: 'n' }, // Bengali, Assamese
+  { base: 0x0a00, inherent: 'a', finalSchwa: false, finalAnusvara: 'n' }, // Gurmukhi
+  { base: 0x0a80, inherent: 'a', finalSchwa: false, finalAnusvara: 'n' }, // Gujarati
+  { base: 0x0b00, inherent: 'a', finalSchwa: true, finalAnusvara: 'n' }, // Oriya
+  { base: 0x0b80, inherent: 'a', finalSchwa: true, finalAnusvara: 'm' }, // Tamil
+  { base: 0x0c00, inherent: 'a', finalSchwa: true, finalAnusvara: 'm' }, // Telugu
+  { base: 0x0c80, inherent: 'a', finalSchwa: true, finalAnusvara: 'm' }, // Kannada
+  { base: 0x0d00, inherent: 'a', finalSchwa: true, finalAnusvara: 'm' }, // Malayalam
 ];
 
 // Offsets inside a block.
-const SIGNS: Readonly<Record<number, string>> = { 0x01: 'n', 0x02: 'n', 0x03: 'h' };
+// Candrabindu, anusvara, visarga; Gurmukhi tippi (0x70) is a nasal like the anusvara, addak (0x71) doubles.
+const SIGNS: Readonly<Record<number, string>> = { 0x01: 'n', 0x02: 'n', 0x03: 'h', 0x70: 'n' };
+const ANUSVARA = 0x02;
 const VIRAMA = 0x4d;
 const NUKTA = 0x3c;
 const VOWELS: Readonly<Record<number, string>> = {
@@ -157,11 +163,15 @@ export const indicStep: Step = (chars, i, out) => {
       out.push(matra);
       return used + 1;
     }
-    // The inherent vowel, except at the end of the word.
-    if (next !== undefined || (chars[i + used] !== undefined && /\p{L}/u.test(chars[i + used]!))) {
-      out.push(block.inherent);
-    }
+    // The inherent vowel, except at the end of a word in the languages that drop it.
+    const wordGoesOn =
+      next !== undefined || (chars[i + used] !== undefined && /\p{L}/u.test(chars[i + used]!));
+    if (wordGoesOn || block.finalSchwa) out.push(block.inherent);
     return used;
+  }
+  if (off === ANUSVARA && at(i + 1) === undefined) {
+    out.push(block.finalAnusvara);
+    return 1;
   }
   const v = VOWELS[off] ?? MATRAS[off] ?? SIGNS[off];
   if (v !== undefined) out.push(v);

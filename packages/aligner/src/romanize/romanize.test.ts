@@ -24,8 +24,15 @@ test('every script the issue lists romanises into the a-z + apostrophe vocabular
     ['Japanese katakana (small tsu, long mark)', 'コーヒー', 'koohii'],
     ['Japanese (sokuon)', 'がっこう', 'gakkou'],
     ['Korean', '한국어', 'hangugeo'],
-    ['Ethiopic', 'ሰላም', 'selam'],
+    ['Ethiopic', 'ሰላም', 'salam'],
     ['Thai (leading vowel)', 'เมือง', 'meueong'],
+    ['Arabic (article before a sun letter)', 'الشمس السَّلامُ', 'ashshms assalamu'],
+    ['Gurmukhi (tippi)', 'ਪੰਜਾਬੀ', 'panjabi'],
+    ['Gujarati', 'ગુજરાતી', 'gujarati'],
+    ['Tamil', 'தமிழ்', 'tamil'],
+    ['Kannada (final vowel kept)', 'ಕನ್ನಡ', 'kannada'],
+    ['Malayalam (final anusvara)', 'മലയാളം', 'malayalam'],
+    ['Amharic', 'አማርኛ', 'amarnya'],
   ];
   for (const [name, input, want] of cases) {
     const got = input
@@ -35,6 +42,12 @@ test('every script the issue lists romanises into the a-z + apostrophe vocabular
     assert.equal(got, want, name);
     assert.match(got.replace(/ /g, ''), /^[a-z']+$/, name);
   }
+});
+
+test('Japanese kanji are not read as Mandarin; Chinese hanzi are', () => {
+  assert.equal(romanizeWord('東京', 'jpn').text, '');
+  assert.deepEqual(romanizeWord('東京', 'jpn').unknown, ['東', '京']);
+  assert.equal(romanizeWord('東京', 'cmn').text, 'dongjing');
 });
 
 test('Korean final consonants follow the Revised Romanization', () => {

@@ -88,13 +88,20 @@ function prepare(word: string): string[] {
   return out;
 }
 
-export function romanizeWord(word: string): Romanized {
+const STEPS_NO_HAN = STEPS.filter((s) => s !== hanStep);
+
+/**
+ * `lang` (ISO 639-3) only changes what has no single reading: Japanese kanji are not read as Mandarin
+ * pinyin but reported as not romanised.
+ */
+export function romanizeWord(word: string, lang?: string): Romanized {
+  const steps = lang === 'jpn' ? STEPS_NO_HAN : STEPS;
   const chars = prepare(word);
   const out: string[] = [];
   const unknown: string[] = [];
   for (let i = 0; i < chars.length;) {
     let used = 0;
-    for (const step of STEPS) {
+    for (const step of steps) {
       used = step(chars, i, out);
       if (used > 0) break;
     }

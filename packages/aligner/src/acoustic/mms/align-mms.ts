@@ -27,6 +27,8 @@ import { checkVocabFile, FIRST_LETTER, letterId, MMS_VOCAB } from './vocab.ts';
 export const MMS_VERSION = 'mms-fa-onnx-1';
 
 export interface MmsOptions {
+  /** ISO 639-3 code of the transcript (Japanese kanji are not read as Chinese) */
+  lang?: string;
   /** an ONNX file to use instead of the installed model */
   modelPath?: string;
   env?: NodeJS.ProcessEnv;
@@ -71,13 +73,14 @@ export async function alignWordsWithMms(
 ): Promise<MmsWordsResult> {
   const warnings: string[] = [];
   const { path, name } = resolveModel(options);
+  const lang = options.lang;
   const model = await loadMmsModel(path, MMS_VOCAB.length);
 
   // Every token of a source word is romanised and joined: the word is one unit of the CTC graph.
   const romanised = new Map<number, string[]>();
   const unknown = new Set<string>();
   for (const t of tokens) {
-    const r = romanizeWord(t.text);
+    const r = romanizeWord(t.text, lang);
     r.unknown.forEach((c) => unknown.add(c));
     if (r.text) romanised.set(t.wordIndex, [...(romanised.get(t.wordIndex) ?? []), r.text]);
   }
@@ -241,7 +244,7 @@ export async function alignFileWithMms(
     tokens = words.map((w) => ({ text: w.text, wordIndex: w.index }));
     warnings.push(`language "${lang.iso3}" has no text rules here: words are romanised as written`);
   }
-  const r = await alignWordsWithMms(samples, words, tokens, options);
+  const r = await alignWordsWithMms(samples, words, tokens, { ...options, lang: lang.iso3 });
   warnings.push(...r.warnings);
   const aligned = r.words.filter((w) => w.status === 'aligned');
   const processing = (performance.now() - t0) / 1000;
