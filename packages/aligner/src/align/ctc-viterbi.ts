@@ -82,7 +82,7 @@ export function ctcViterbi(
   const segment = opts.segment || Math.max(64, Math.ceil(Math.sqrt(T)));
   const star = starScores(em, opts.firstLetter, opts.starPerFrame);
   const lp = em.logProbs;
-  const { label, predStart, pred, predWeight, initial } = g;
+  const { label, predStart, pred, initial } = g;
 
   const emit = (t: number, s: number): number => {
     const l = label[s]!;
@@ -96,31 +96,7 @@ export function ctcViterbi(
     cur: Float64Array,
     bp: Uint8Array | null,
     bpOff: number,
-  ): void => {
-    const l0 = lo(t);
-    const h0 = hi(t);
-    const pl = lo(t - 1);
-    const ph = hi(t - 1);
-    const row = t * V;
-    const starT = star[t]!;
-    for (let s = l0; s <= h0; s++) {
-      let best = s <= ph ? prev[s - pl]! : -Infinity;
-      let arg = 0;
-      const e = predStart[s + 1]!;
-      for (let i = predStart[s]!; i < e; i++) {
-        const p = pred[i]!;
-        if (p < pl || p > ph) continue;
-        const c = prev[p - pl]! + predWeight[i]!;
-        if (c > best) {
-          best = c;
-          arg = i - predStart[s]! + 1;
-        }
-      }
-      const l = label[s]!;
-      cur[s - l0] = best + (l === STAR ? starT : lp[row + l]!);
-      if (bp !== null) bp[bpOff + s - l0] = arg;
-    }
-  };
+  ): void => stepFrame(t, lo(t), hi(t), lo(t - 1), hi(t - 1), prev, cur, bp, bpOff, g, lp, V, star[t]!);
   const first = (row: Float64Array): void => {
     for (let s = lo(0); s <= hi(0); s++)
       row[s - lo(0)] = initial[s]! === -Infinity ? -Infinity : initial[s]! + emit(0, s);
@@ -177,4 +153,45 @@ export function ctcViterbi(
     }
   }
   return { states, score, touchedBand: touched };
+}
+
+/** The inner loop of ctcViterbi, a top-level function so the JIT sees one monomorphic call site. */
+function stepFrame(
+  t: number,
+  l0: number,
+  h0: number,
+  pl: number,
+  ph: number,
+  prev: Float64Array,
+  cur: Float64Array,
+  bp: Uint8Array | null,
+  bpOff: number,
+  g: CtcGraph,
+  lp: Float32Array,
+  V: number,
+  starT: number,
+): void {
+  const label = g.label;
+  const predStart = g.predStart;
+  const pred = g.pred;
+  const predWeight = g.predWeight;
+  const row = t * V;
+  for (let s = l0; s <= h0; s++) {
+    let best = s <= ph ? prev[s - pl]! : -Infinity;
+    let arg = 0;
+    const b = predStart[s]!;
+    const e = predStart[s + 1]!;
+    for (let i = b; i < e; i++) {
+      const p = pred[i]!;
+      if (p < pl || p > ph) continue;
+      const c = prev[p - pl]! + predWeight[i]!;
+      if (c > best) {
+        best = c;
+        arg = i - b + 1;
+      }
+    }
+    const l = label[s]!;
+    cur[s - l0] = best + (l === STAR ? starT : lp[row + l]!);
+    if (bp !== null) bp[bpOff + s - l0] = arg;
+  }
 }
