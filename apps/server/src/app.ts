@@ -32,6 +32,17 @@ import { sessionRoutes } from './routes/auth/session-routes.ts';
 import { feedbackRoutes } from './routes/feedback/feedback-routes.ts';
 import { systemRoutes } from './routes/system/system-routes.ts';
 import { UserFiles } from './storage/user-files.ts';
+import { loadJobConfig } from './jobs/job-config.ts';
+import type { JobConfig } from './jobs/job-config.ts';
+import { createJobsRuntime } from './jobs/jobs-runtime.ts';
+import { withJobTables } from './db/jobs-schema.ts';
+import { seedDemos } from './demos/seed-demos.ts';
+import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
+import { exportRoutes } from './routes/exports/export-routes.ts';
+import { publicShareRoutes, shareManagementRoutes } from './routes/share/share-routes.ts';
+import { projectRoutes } from './routes/projects/project-routes.ts';
+import { adminDemoRoutes, demoRoutes } from './routes/demos/demo-routes.ts';
+import { languageRoutes } from './routes/languages/language-routes.ts';
 
 export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -42,6 +53,8 @@ export interface BuildOptions {
   db?: Db;
   /** pino options, or false for silence in tests */
   logger?: boolean | Record<string, unknown>;
+  /** queue, worker threads and demo seeding; read from the environment (without seeding) when absent */
+  jobs?: JobConfig;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -79,6 +92,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('x-request-id', request.id);
   });
   if (ownsDb) app.addHook('onClose', async () => db.destroy());
+
+  const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
+  const jobs = createJobsRuntime(withJobTables(db), deps.files, jobConfig, app.log, () => clock.now());
+  app.decorate('jobs', jobs);
+  app.addHook('onReady', async () => {
+    await jobs.queue.start();
+    if (jobConfig.seedDemos && jobConfig.demoMediaDir) {
+      const dir = jobConfig.demoMediaDir;
+      void seedDemos(app, dir).catch((err: unknown) => app.log.error({ err, dir }, 'demo seeding failed'));
+    }
+  });
+  app.addHook('preClose', async () => jobs.close());
 
   registerErrorHandler(app);
 
@@ -132,6 +157,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(accountRoutes, { prefix: '/api/auth' });
   await app.register(feedbackRoutes, { prefix: '/api/feedback' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
+  await app.register(alignmentRoutes, { prefix: '/api/alignments' });
+  await app.register(exportRoutes, { prefix: '/api/alignments' });
+  await app.register(shareManagementRoutes, { prefix: '/api/alignments' });
+  await app.register(publicShareRoutes, { prefix: '/api/share' });
+  await app.register(projectRoutes, { prefix: '/api/projects' });
+  await app.register(demoRoutes, { prefix: '/api/demos' });
+  await app.register(adminDemoRoutes, { prefix: '/api/admin' });
+  await app.register(languageRoutes, { prefix: '/api' });
   await registerWebApp(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   return app;

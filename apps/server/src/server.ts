@@ -1,11 +1,14 @@
 // Entry point: parse the environment, open the app, listen, and close cleanly on SIGTERM/SIGINT.
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.ts';
+import { loadJobConfig } from './jobs/job-config.ts';
 
 async function main(): Promise<void> {
   let config;
+  let jobs;
   try {
     config = loadConfig();
+    jobs = { ...loadJobConfig(), seedDemos: true };
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`[tazamun] ${err.message}`);
@@ -15,7 +18,7 @@ async function main(): Promise<void> {
   }
   const { secret, source } = resolveJwtSecret(config);
   config.jwtSecret = secret;
-  const app = await buildApp(config);
+  const app = await buildApp(config, { jobs });
   if (source === 'generated')
     app.log.warn({ file: `${config.dataDir}/secret` }, 'JWT_SECRET not set: generated one and saved it');
   else if (source === 'file')

@@ -166,6 +166,175 @@ export const ERRORS = {
       ar: 'الخدمة غير متاحة مؤقتًا؛ ربما يُعاد تشغيل الخادم.',
     },
   },
+  // ---- Alignment uploads, jobs, exports, sharing (spec section 8's upload and alignment entries) ----
+  audio_required: {
+    status: 400,
+    messages: {
+      en: 'An audio file is required.',
+      fr: 'Un fichier audio est requis.',
+      ar: 'ملف صوتي مطلوب.',
+    },
+  },
+  audio_too_large: {
+    status: 413,
+    messages: {
+      en: 'The audio file is too large (maximum {size}).',
+      fr: 'Le fichier audio est trop volumineux (maximum {size}).',
+      ar: 'الملف الصوتي كبير جدًا (الحد الأقصى {size}).',
+    },
+  },
+  audio_format_invalid: {
+    status: 415,
+    messages: {
+      en: 'This file is not a readable audio file. Accepted formats: {formats}.',
+      fr: "Ce fichier n'est pas un fichier audio lisible. Formats acceptés : {formats}.",
+      ar: 'هذا الملف ليس ملفًا صوتيًا مقروءًا. الصيغ المقبولة: {formats}.',
+    },
+  },
+  audio_unusable: {
+    status: 422,
+    messages: {
+      en: 'The audio cannot be aligned: {reason}.',
+      fr: "L'audio ne peut pas être aligné : {reason}.",
+      ar: 'لا يمكن محاذاة الصوت: {reason}.',
+    },
+  },
+  audio_silent: {
+    status: 422,
+    messages: {
+      en: 'The audio is silent: no speech was found to align.',
+      fr: "L'audio est silencieux : aucune parole à aligner.",
+      ar: 'الصوت صامت: لم يُعثر على كلام للمحاذاة.',
+    },
+  },
+  text_required: {
+    status: 400,
+    messages: {
+      en: 'The transcript is required (a text field or a text file).',
+      fr: 'La transcription est requise (champ texte ou fichier texte).',
+      ar: 'النص مطلوب (حقل نصي أو ملف نصي).',
+    },
+  },
+  text_too_large: {
+    status: 413,
+    messages: {
+      en: 'The text is too large (maximum {size}).',
+      fr: 'Le texte est trop volumineux (maximum {size}).',
+      ar: 'النص كبير جدًا (الحد الأقصى {size}).',
+    },
+  },
+  text_encoding_invalid: {
+    status: 400,
+    messages: {
+      en: 'The text file is not valid UTF-8. Save it as UTF-8 and try again.',
+      fr: "Le fichier texte n'est pas en UTF-8 valide. Enregistrez-le en UTF-8 et réessayez.",
+      ar: 'الملف النصي ليس بترميز UTF-8 صالح. احفظه بترميز UTF-8 وأعد المحاولة.',
+    },
+  },
+  language_required: {
+    status: 400,
+    messages: {
+      en: 'The language is required.',
+      fr: 'La langue est requise.',
+      ar: 'اللغة مطلوبة.',
+    },
+  },
+  language_invalid: {
+    status: 400,
+    messages: {
+      en: 'The language must be an ISO 639-3 code: exactly three lowercase letters (e.g. ara, eng, fra).',
+      fr: 'La langue doit être un code ISO 639-3 : exactement trois lettres minuscules (ex. ara, eng, fra).',
+      ar: 'يجب أن تكون اللغة رمز ISO 639-3: ثلاثة أحرف لاتينية صغيرة بالضبط (مثل ara وeng وfra).',
+    },
+  },
+  language_unsupported: {
+    status: 400,
+    messages: {
+      en: 'The language "{code}" is not supported. See the list of supported languages.',
+      fr: "La langue « {code} » n'est pas prise en charge. Consultez la liste des langues prises en charge.",
+      ar: 'اللغة "{code}" غير مدعومة. راجع قائمة اللغات المدعومة.',
+    },
+  },
+  engine_unavailable: {
+    status: 400,
+    messages: {
+      en: 'The engine "{engine}" is not available on this server.',
+      fr: "Le moteur « {engine} » n'est pas disponible sur ce serveur.",
+      ar: 'المحرك "{engine}" غير متاح على هذا الخادم.',
+    },
+  },
+  upload_failed: {
+    status: 500,
+    messages: {
+      en: 'The upload failed. Please try again.',
+      fr: "L'envoi a échoué. Veuillez réessayer.",
+      ar: 'فشل الرفع. يرجى المحاولة مجددًا.',
+    },
+  },
+  alignment_failed: {
+    status: 500,
+    messages: {
+      en: 'The alignment failed because of a server error. Your quota unit was given back.',
+      fr: "L'alignement a échoué à cause d'une erreur du serveur. Votre unité de quota a été rendue.",
+      ar: 'فشلت المحاذاة بسبب خطأ في الخادم. أُعيدت إليك وحدة الحصة.',
+    },
+  },
+  job_interrupted: {
+    status: 503,
+    messages: {
+      en: 'Processing was interrupted several times (server restarts). Your quota unit was given back; please try again.',
+      fr: 'Le traitement a été interrompu plusieurs fois (redémarrages du serveur). Votre unité de quota a été rendue ; veuillez réessayer.',
+      ar: 'انقطعت المعالجة عدة مرات (إعادة تشغيل الخادم). أُعيدت إليك وحدة الحصة؛ يرجى المحاولة مجددًا.',
+    },
+  },
+  job_cancelled: {
+    status: 409,
+    messages: {
+      en: 'The alignment was cancelled.',
+      fr: "L'alignement a été annulé.",
+      ar: 'أُلغيت المحاذاة.',
+    },
+  },
+  job_not_cancellable: {
+    status: 409,
+    messages: {
+      en: 'Only a queued or running job can be cancelled; this one is {status}.',
+      fr: 'Seule une tâche en attente ou en cours peut être annulée ; celle-ci est {status}.',
+      ar: 'لا يمكن إلغاء إلا مهمة في الانتظار أو قيد التنفيذ؛ هذه المهمة حالتها {status}.',
+    },
+  },
+  alignment_not_ready: {
+    status: 409,
+    messages: {
+      en: 'The alignment is not completed yet (status: {status}).',
+      fr: "L'alignement n'est pas encore terminé (statut : {status}).",
+      ar: 'لم تكتمل المحاذاة بعد (الحالة: {status}).',
+    },
+  },
+  video_not_ready: {
+    status: 409,
+    messages: {
+      en: 'The video is not ready (status: {status}).',
+      fr: "La vidéo n'est pas prête (statut : {status}).",
+      ar: 'الفيديو غير جاهز (الحالة: {status}).',
+    },
+  },
+  video_failed: {
+    status: 500,
+    messages: {
+      en: 'The video could not be rendered. Please try again.',
+      fr: "La vidéo n'a pas pu être générée. Veuillez réessayer.",
+      ar: 'تعذّر إنشاء الفيديو. يرجى المحاولة مجددًا.',
+    },
+  },
+  range_not_satisfiable: {
+    status: 416,
+    messages: {
+      en: 'The requested byte range is not satisfiable.',
+      fr: "La plage d'octets demandée ne peut être servie.",
+      ar: 'نطاق البايتات المطلوب غير قابل للتلبية.',
+    },
+  },
   internal_error: {
     status: 500,
     messages: {

@@ -45,11 +45,11 @@ export async function listAlignments(
   else if (f.project) q = q.where('project_id', '=', f.project);
   if (f.q && f.q.trim()) {
     const like = `%${escapeLike(f.q.trim().toLowerCase())}%`;
-    q = q.where(sql<boolean>`lower(coalesce(title, '') || ' ' || coalesce(file_name, '') || ' ' || coalesce(search_text, '')) like ${like} escape '\\'`);
+    q = q.where(
+      sql<boolean>`lower(coalesce(title, '') || ' ' || coalesce(file_name, '') || ' ' || coalesce(search_text, '')) like ${like} escape '\\'`,
+    );
   }
-  const { count } = await q
-    .select(sql<number>`count(*)`.as('count'))
-    .executeTakeFirstOrThrow();
+  const { count } = await q.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
   let ordered = q.selectAll();
   ordered =
     f.ordering === 'created_at'
@@ -69,7 +69,11 @@ export async function listAlignments(
 
 export async function sharedIds(db: JDb, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('shares').select('alignment_id').where('alignment_id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('shares')
+    .select('alignment_id')
+    .where('alignment_id', 'in', ids)
+    .execute();
   return new Set(rows.map((r) => r.alignment_id));
 }
 

@@ -55,6 +55,7 @@ export function contentDisposition(name: string): string {
 export function safeBaseName(title: string): string {
   const base = title
     .replace(/\.[A-Za-z0-9]{2,4}$/, '')
+    // eslint-disable-next-line no-control-regex
     .replace(/[/\\:*?"<>|\u0000-\u001F]/g, '_')
     .trim()
     .slice(0, 80);

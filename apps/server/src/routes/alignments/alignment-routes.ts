@@ -43,7 +43,8 @@ async function isShared(db: JDb, id: string): Promise<boolean> {
 /** EventSource cannot send headers: this route also takes the access token as ?access_token=. */
 async function tokenFromQuery(request: FastifyRequest): Promise<void> {
   const t = (request.query as Record<string, unknown> | undefined)?.access_token;
-  if (!request.headers.authorization && typeof t === 'string' && t) request.headers.authorization = `Bearer ${t}`;
+  if (!request.headers.authorization && typeof t === 'string' && t)
+    request.headers.authorization = `Bearer ${t}`;
 }
 
 export async function deleteAlignment(app: FastifyInstance, row: FullAlignmentRow): Promise<void> {
@@ -143,7 +144,8 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
         ...presentAlignment(row, requestLanguage(request), await isShared(db, row.id)),
         original_text: original,
         processed_text: row.processed_text,
-        result: row.status === 'completed' ? await readResult(deps.files, row.user_id, row.result_file) : null,
+        result:
+          row.status === 'completed' ? await readResult(deps.files, row.user_id, row.result_file) : null,
       };
     },
   );
@@ -214,7 +216,8 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: Progress },
       },
     },
-    async (request) => presentProgress(await ownedOr404(db, request, request.params.id), requestLanguage(request)),
+    async (request) =>
+      presentProgress(await ownedOr404(db, request, request.params.id), requestLanguage(request)),
   );
 
   app.get(
@@ -225,7 +228,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['alignments'],
         summary: 'Server-sent events: `progress` events until the job ends, then `end`',
         description:
-          'Each event\'s data is the Progress JSON. The stream closes after the final state. ' +
+          "Each event's data is the Progress JSON. The stream closes after the final state. " +
           'EventSource cannot send headers, so `?access_token=` is accepted here.',
         params: IdParams,
         querystring: z.object({ access_token: z.string().optional(), lang: z.string().optional() }),

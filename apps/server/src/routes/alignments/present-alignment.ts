@@ -34,11 +34,7 @@ export function presentError(row: FullAlignmentRow, lang: UiLanguage) {
 const round = (x: number | null, digits = 4): number | null =>
   x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits;
 
-export function presentAlignment(
-  row: FullAlignmentRow,
-  lang: UiLanguage,
-  shared: boolean,
-): AlignmentSummary {
+export function presentAlignment(row: FullAlignmentRow, lang: UiLanguage, shared: boolean): AlignmentSummary {
   const speed =
     row.status === 'completed' && row.duration && row.processing_time
       ? round(row.duration / row.processing_time, 2)

@@ -90,7 +90,11 @@ async function receive(request: FastifyRequest, dir: string): Promise<Received> 
       for await (const chunk of part.file as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > LIMITS.textFileMaxBytes)
-          throw createError('text_too_large', { size: mb(LIMITS.textFileMaxBytes) }, { text_file: ['too large'] });
+          throw createError(
+            'text_too_large',
+            { size: mb(LIMITS.textFileMaxBytes) },
+            { text_file: ['too large'] },
+          );
         chunks.push(chunk);
       }
       const text = decodeTranscript(Buffer.concat(chunks));
@@ -98,7 +102,11 @@ async function receive(request: FastifyRequest, dir: string): Promise<Received> 
       out.text = text;
     } else {
       part.file.resume();
-      throw createError('bad_request', {}, { non_field_errors: [`unexpected file field "${part.fieldname}"`] });
+      throw createError(
+        'bad_request',
+        {},
+        { non_field_errors: [`unexpected file field "${part.fieldname}"`] },
+      );
     }
   }
   return out;
@@ -110,7 +118,11 @@ function parseOptions(fields: Record<string, string>): UploadOptionsT {
   const language = fields.language?.trim() ?? '';
   if (!language) throw createError('language_required', {}, { language: ['This field is required.'] });
   if (!ISO_639_3.test(language))
-    throw createError('language_invalid', {}, { language: ['This value is invalid: expected 3 lowercase letters.'] });
+    throw createError(
+      'language_invalid',
+      {},
+      { language: ['This value is invalid: expected 3 lowercase letters.'] },
+    );
   let iso3: string;
   try {
     iso3 = resolveLanguage(language).iso3;
@@ -147,7 +159,9 @@ function parseOptions(fields: Record<string, string>): UploadOptionsT {
   return parsed.data;
 }
 
-async function checkAudio(audio: NonNullable<Received['audio']>): Promise<{ format: SniffedFormat; duration: number }> {
+async function checkAudio(
+  audio: NonNullable<Received['audio']>,
+): Promise<{ format: SniffedFormat; duration: number }> {
   if (audio.size === 0) throw audioError('audio_format_invalid', { formats: FORMATS });
   const format = sniffAudio(audio.head);
   if (!format) throw audioError('audio_format_invalid', { formats: FORMATS });
@@ -159,7 +173,11 @@ async function checkAudio(audio: NonNullable<Received['audio']>): Promise<{ form
   }
   if (!(duration > 0)) throw audioError('audio_format_invalid', { formats: FORMATS });
   if (duration < MIN_AUDIO_SECONDS)
-    throw createError('audio_unusable', { reason: 'the audio is too short (less than 0.1 s)' }, { audio: ['too short'] });
+    throw createError(
+      'audio_unusable',
+      { reason: 'the audio is too short (less than 0.1 s)' },
+      { audio: ['too short'] },
+    );
   return { format, duration };
 }
 
@@ -203,7 +221,11 @@ export async function acceptUpload(request: FastifyRequest, userId: string): Pro
     const row = await db.transaction().execute(async (trx) => {
       if (!(await consumeQuota(trx as unknown as Db, userId, today))) {
         const fresh = (await findUserById(trx as unknown as Db, userId))!;
-        throw createError('quota_exhausted', { limit: fresh.daily_limit }, { quota: presentQuota(fresh, now) });
+        throw createError(
+          'quota_exhausted',
+          { limit: fresh.daily_limit },
+          { quota: presentQuota(fresh, now) },
+        );
       }
       const inserted = await trx
         .insertInto('alignments')
@@ -256,7 +278,8 @@ export async function acceptUpload(request: FastifyRequest, userId: string): Pro
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     if (err instanceof AppError) throw err;
-    if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500) throw err;
+    if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
+      throw err;
     request.log.error({ err }, 'upload failed');
     throw createError('upload_failed');
   }

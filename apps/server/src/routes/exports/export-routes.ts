@@ -5,7 +5,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorMessage } from '@tazamun/contracts/errors';
 import type { ErrorCode } from '@tazamun/contracts/errors';
-import { ExportQuery, FileExportFormat, VIDEO_RESOLUTIONS, VideoRequest, VideoStatus } from '@tazamun/contracts/exports';
+import {
+  ExportQuery,
+  FileExportFormat,
+  VIDEO_RESOLUTIONS,
+  VideoRequest,
+  VideoStatus,
+} from '@tazamun/contracts/exports';
 import type { VideoRequest as VideoRequestT } from '@tazamun/contracts/exports';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { withJobTables } from '../../db/jobs-schema.ts';
@@ -81,7 +87,10 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         mimeType: AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
       });
       const name = `${safeBaseName(row.title ?? 'alignment')}.${file.extension}`;
-      return reply.type(file.mimeType).header('content-disposition', contentDisposition(name)).send(file.content);
+      return reply
+        .type(file.mimeType)
+        .header('content-disposition', contentDisposition(name))
+        .send(file.content);
     },
   );
 

@@ -2,7 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { MoveAlignments, MoveResult, Project, ProjectCreate, ProjectList, ProjectUpdate } from '@tazamun/contracts/projects';
+import {
+  MoveAlignments,
+  MoveResult,
+  Project,
+  ProjectCreate,
+  ProjectList,
+  ProjectUpdate,
+} from '@tazamun/contracts/projects';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { JDb, ProjectRow } from '../../db/jobs-schema.ts';
 import { createError, fieldError } from '../../errors.ts';
@@ -64,7 +71,11 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     '/',
     {
       onRequest: requireApproved,
-      schema: { tags: ['projects'], summary: 'The caller’s projects with totals', response: { 200: ProjectList } },
+      schema: {
+        tags: ['projects'],
+        summary: 'The caller’s projects with totals',
+        response: { 200: ProjectList },
+      },
     },
     async (request) => {
       const rows = await db
@@ -83,7 +94,12 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     '/',
     {
       onRequest: requireApproved,
-      schema: { tags: ['projects'], summary: 'Create a project', body: ProjectCreate, response: { 201: Project } },
+      schema: {
+        tags: ['projects'],
+        summary: 'Create a project',
+        body: ProjectCreate,
+        response: { 201: Project },
+      },
     },
     async (request, reply) => {
       const nowIso = deps.clock.now().toISOString();
@@ -107,7 +123,12 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id/',
     {
       onRequest: requireApproved,
-      schema: { tags: ['projects'], summary: 'One project with totals', params: IdParams, response: { 200: Project } },
+      schema: {
+        tags: ['projects'],
+        summary: 'One project with totals',
+        params: IdParams,
+        response: { 200: Project },
+      },
     },
     async (request) => present(await owned(auth(request).user.id, request.params.id)),
   );
@@ -139,12 +160,20 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id/',
     {
       onRequest: requireApproved,
-      schema: { tags: ['projects'], summary: 'Delete a project; its alignments stay, unassigned', params: IdParams },
+      schema: {
+        tags: ['projects'],
+        summary: 'Delete a project; its alignments stay, unassigned',
+        params: IdParams,
+      },
     },
     async (request, reply) => {
       const p = await owned(auth(request).user.id, request.params.id);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('alignments').set({ project_id: null }).where('project_id', '=', p.id).execute();
+        await trx
+          .updateTable('alignments')
+          .set({ project_id: null })
+          .where('project_id', '=', p.id)
+          .execute();
         await trx.deleteFrom('projects').where('id', '=', p.id).execute();
       });
       return reply.code(204).send();
@@ -177,11 +206,17 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
         if (mine.length !== ids.length) {
           const known = new Set(mine.map((m) => m.id));
           throw fieldError({
-            alignment_ids: ids.filter((i) => !known.has(i)).map((i) => `This value is invalid: no alignment ${i}.`),
+            alignment_ids: ids
+              .filter((i) => !known.has(i))
+              .map((i) => `This value is invalid: no alignment ${i}.`),
           });
         }
         const nowIso = deps.clock.now().toISOString();
-        await trx.updateTable('alignments').set({ project_id: p.id, updated_at: nowIso }).where('id', 'in', ids).execute();
+        await trx
+          .updateTable('alignments')
+          .set({ project_id: p.id, updated_at: nowIso })
+          .where('id', 'in', ids)
+          .execute();
         await trx.updateTable('projects').set({ updated_at: nowIso }).where('id', '=', p.id).execute();
         return ids.length;
       });

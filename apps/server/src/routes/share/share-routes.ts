@@ -43,7 +43,11 @@ export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const row = await ownedOr404(db, request, request.params.id);
       if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
-      const existing = await db.selectFrom('shares').selectAll().where('alignment_id', '=', row.id).executeTakeFirst();
+      const existing = await db
+        .selectFrom('shares')
+        .selectAll()
+        .where('alignment_id', '=', row.id)
+        .executeTakeFirst();
       if (existing) return reply.code(200).send(present(existing.token, existing.created_at));
       const token = randomBytes(24).toString('base64url');
       const created_at = deps.clock.now().toISOString();
@@ -65,7 +69,11 @@ export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const row = await ownedOr404(db, request, request.params.id);
-      const s = await db.selectFrom('shares').selectAll().where('alignment_id', '=', row.id).executeTakeFirst();
+      const s = await db
+        .selectFrom('shares')
+        .selectAll()
+        .where('alignment_id', '=', row.id)
+        .executeTakeFirst();
       if (!s) throw createError('not_found');
       return present(s.token, s.created_at);
     },
@@ -137,7 +145,12 @@ export const publicShareRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:token/audio/',
     {
-      schema: { tags: ['sharing'], summary: 'Audio of a shared alignment (Range supported)', security: [], params: TokenParams },
+      schema: {
+        tags: ['sharing'],
+        summary: 'Audio of a shared alignment (Range supported)',
+        security: [],
+        params: TokenParams,
+      },
     },
     async (request, reply) => {
       const row = await byToken(request.params.token);

@@ -1,0 +1,127 @@
+// Test helpers for the alignment routes: a real app with its job queue, hand-built multipart bodies,
+// audio files made at test time with ffmpeg from the shared eval set (never committed).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app.ts';
+import { ManualClock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { loadJobConfig } from '../../jobs/job-config.ts';
+import type { JobConfig } from '../../jobs/job-config.ts';
+import { testConfig, bearer } from '../../testing/test-app.ts';
+
+export const EVAL_DIR = '/work/shared/eval';
+export const TIMIT_WAV = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.wav');
+export const TIMIT_JSON = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.json');
+
+/** The eval clip and its transcript; throws (never skips) when the shared data is absent. */
+export function evalClip(): { wav: string; text: string; duration: number } {
+  if (!existsSync(TIMIT_WAV) || !existsSync(TIMIT_JSON))
+    throw new Error(`missing test audio ${TIMIT_WAV}: the shared eval set must be present`);
+  const j = JSON.parse(readFileSync(TIMIT_JSON, 'utf8')) as { text: string; duration: number };
+  return { wav: TIMIT_WAV, text: j.text, duration: j.duration };
+}
+
+export function ffmpeg(args: string[]): void {
+  execFileSync('/usr/bin/ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args], { stdio: 'pipe' });
+}
+
+export interface JobsTestApp {
+  app: FastifyInstance;
+  dir: string;
+  clock: ManualClock;
+  config: Config;
+}
+
+export async function createJobsTestApp(
+  t: TestContext,
+  jobs: Partial<JobConfig> = {},
+  overrides: Partial<Config> = {},
+): Promise<JobsTestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-jobs-test-'));
+  const config = testConfig(dir, overrides);
+  const clock = new ManualClock(new Date().toISOString());
+  const jobConfig: JobConfig = {
+    ...loadJobConfig({}, []),
+    concurrency: 1,
+    leaseMs: 5000,
+    pollMs: 200,
+    demoMediaDir: null,
+    seedDemos: false,
+    ...jobs,
+  };
+  const app = await buildApp(config, { clock, logger: false, jobs: jobConfig });
+  await app.ready();
+  t.after(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { app, dir, clock, config };
+}
+
+export type Part =
+  { name: string; value: string } | { name: string; filename: string; content: Buffer; contentType?: string };
+
+export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----tazamun${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    chunks.push(Buffer.from(`--${boundary}\r\n`));
+    if ('filename' in p) {
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\n` +
+            `Content-Type: ${p.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+      );
+      chunks.push(p.content, Buffer.from('\r\n'));
+    } else {
+      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export function upload(app: FastifyInstance, access: string, parts: Part[]) {
+  const { payload, headers } = multipart(parts);
+  return app.inject({
+    method: 'POST',
+    url: '/api/alignments/',
+    payload,
+    headers: { ...headers, ...bearer(access) },
+  });
+}
+
+/** Polls the progress route until the status is one of `until` (the test runner's timeout bounds it). */
+export async function waitForStatus(
+  app: FastifyInstance,
+  access: string,
+  id: string,
+  until: string[] = ['completed', 'failed', 'cancelled'],
+): Promise<Record<string, unknown>> {
+  for (;;) {
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/alignments/${id}/progress/`,
+      headers: bearer(access),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as Record<string, unknown>;
+    if (until.includes(body.status as string)) return body;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+export function tempDir(t: TestContext): string {
+  const d = mkdtempSync(join(tmpdir(), 'tazamun-media-'));
+  t.after(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}

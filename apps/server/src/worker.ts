@@ -1,0 +1,55 @@
+// `npm run worker`: runs queued jobs against the same DATA_DIR (and database) as the API, without
+// serving HTTP. Several workers and API processes can share one database: jobs are claimed atomically
+// and leased (see jobs/db-job-queue.ts).
+import pino from 'pino';
+import { ConfigError, loadConfig } from './config.ts';
+import { UserFiles } from './storage/user-files.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+import { withJobTables } from './db/jobs-schema.ts';
+import { loadJobConfig } from './jobs/job-config.ts';
+import { createJobsRuntime } from './jobs/jobs-runtime.ts';
+
+async function main(): Promise<void> {
+  let config;
+  let jobConfig;
+  try {
+    config = loadConfig();
+    jobConfig = loadJobConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`[tazamun worker] ${err.message}`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.logLevel, name: 'worker' });
+  if (jobConfig.concurrency === 0) jobConfig.concurrency = 1;
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  const runtime = createJobsRuntime(
+    withJobTables(db),
+    new UserFiles(config.dataDir),
+    jobConfig,
+    log,
+    () => new Date(),
+  );
+  await runtime.queue.start();
+  log.info({ concurrency: jobConfig.concurrency, worker: runtime.queue.workerId }, 'worker started');
+  let closing = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      log.info({ signal }, 'worker shutting down');
+      void runtime
+        .close()
+        .then(() => db.destroy())
+        .then(() => process.exit(0));
+    });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error('[tazamun worker] failed to start:', err);
+  process.exit(1);
+});

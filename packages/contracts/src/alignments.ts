@@ -1,0 +1,183 @@
+// Alignment jobs and their results as the API shows them: upload options, the job's life (status and
+// the spec's five processing steps), the stored figures of the spec's Alignment entity, and lists.
+import { z } from 'zod';
+import { AlignmentResult } from './alignment-result.ts';
+import { PRECISIONS } from './limits.ts';
+
+export const ALIGNMENT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export const AlignmentStatus = z.enum(ALIGNMENT_STATUSES);
+export type AlignmentStatus = z.infer<typeof AlignmentStatus>;
+
+/** The spec's five processing steps (section 4), in order. */
+export const PROCESSING_STEPS = ['preparation', 'upload', 'analysis', 'alignment', 'finalisation'] as const;
+export const ProcessingStep = z.enum(PROCESSING_STEPS);
+export type ProcessingStep = z.infer<typeof ProcessingStep>;
+
+export const ENGINES = ['auto', 'hmm', 'mms'] as const;
+
+/** ISO 639-3 as the API takes it: exactly three lowercase letters (docs/decisions/0010). */
+export const ISO_639_3 = /^[a-z]{3}$/;
+
+/** Multipart text fields of POST /api/alignments/ besides `audio` and `text` / `text_file`. */
+export const UploadOptions = z.object({
+  language: z.string().regex(ISO_639_3),
+  precision: z.enum(PRECISIONS).default('standard'),
+  normalize: z.boolean().default(true),
+  remove_fillers: z.boolean().default(false),
+  numbers_to_words: z.boolean().default(true),
+  engine: z.enum(ENGINES).default('auto'),
+  input_kind: z.enum(['orthography', 'ipa']).default('orthography'),
+  title: z.string().max(200).optional(),
+  project_id: z.string().optional(),
+});
+export type UploadOptions = z.infer<typeof UploadOptions>;
+
+export const AlignmentOptions = UploadOptions.pick({
+  precision: true,
+  normalize: true,
+  remove_fillers: true,
+  numbers_to_words: true,
+  engine: true,
+  input_kind: true,
+});
+export type AlignmentOptions = z.infer<typeof AlignmentOptions>;
+
+export const JobError = z.object({
+  code: z.string().describe('error catalogue code'),
+  detail: z.string().describe('localised message (Accept-Language or ?lang=)'),
+  quota_refunded: z.boolean(),
+});
+
+export const Progress = z.object({
+  id: z.string(),
+  status: AlignmentStatus,
+  step: ProcessingStep.nullable().describe('current step while processing; last step reached otherwise'),
+  progress: z.number().int().min(0).max(100),
+  steps: z.array(z.object({ step: ProcessingStep, state: z.enum(['pending', 'active', 'done']) })),
+  error: JobError.nullable(),
+  updated_at: z.string(),
+});
+export type Progress = z.infer<typeof Progress>;
+
+export const AlignmentSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  file_name: z.string(),
+  file_size: z.number().int(),
+  language: z.string(),
+  detected_language: z
+    .string()
+    .nullable()
+    .describe('always null: the platform has no language identification yet'),
+  status: AlignmentStatus,
+  step: ProcessingStep.nullable(),
+  progress: z.number().int(),
+  error: JobError.nullable(),
+  options: AlignmentOptions,
+  duration: z.number().nullable().describe('audio duration in seconds'),
+  confidence: z.number().nullable().describe('mean word confidence in [0, 1]'),
+  wer: z.number().nullable(),
+  cer: z.number().nullable(),
+  words: z.number().int().nullable().describe('number of words in the transcript'),
+  coverage: z.number().nullable().describe('share of words aligned in [0, 1]'),
+  alignment_time: z.number().nullable().describe('seconds of engine wall time'),
+  processing_speed: z.number().nullable().describe('audio seconds aligned per second of processing (×RT)'),
+  engine: z.string().nullable(),
+  project_id: z.string().nullable(),
+  shared: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type AlignmentSummary = z.infer<typeof AlignmentSummary>;
+
+export const AlignmentDetail = AlignmentSummary.extend({
+  original_text: z.string(),
+  processed_text: z.string().nullable(),
+  result: AlignmentResult.nullable().describe('the full platform JSON once completed'),
+});
+export type AlignmentDetail = z.infer<typeof AlignmentDetail>;
+
+const boolParam = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .optional();
+export { boolParam as BoolQueryParam };
+
+export const AlignmentListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  language: z.string().regex(ISO_639_3).optional(),
+  status: AlignmentStatus.optional(),
+  from: z.string().date().or(z.string().datetime()).optional().describe('created on or after (ISO date)'),
+  to: z.string().date().or(z.string().datetime()).optional().describe('created on or before (ISO date)'),
+  q: z.string().max(200).optional().describe('search in title, file name and transcript'),
+  project: z.string().optional().describe('a project id, or "none" for unassigned alignments'),
+  ordering: z.enum(['-created_at', 'created_at', 'title', '-duration']).default('-created_at'),
+});
+
+export const Page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    count: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+    next: z.number().int().nullable(),
+    previous: z.number().int().nullable(),
+    results: z.array(item),
+  });
+
+export const AlignmentListResponse = Page(AlignmentSummary);
+
+export const AlignmentUpdate = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    project_id: z.string().nullable(),
+  })
+  .partial()
+  .strict();
+
+export const ShareResponse = z.object({
+  token: z.string(),
+  url: z.string().describe('public read-only page'),
+  api_url: z.string(),
+  created_at: z.string(),
+});
+
+export const SharedAlignment = z.object({
+  title: z.string(),
+  language: z.string(),
+  duration: z.number().nullable(),
+  confidence: z.number().nullable(),
+  wer: z.number().nullable(),
+  cer: z.number().nullable(),
+  words: z.number().int().nullable(),
+  coverage: z.number().nullable(),
+  original_text: z.string(),
+  processed_text: z.string().nullable(),
+  result: AlignmentResult,
+  audio_url: z.string(),
+  created_at: z.string(),
+});
+
+export const PublicStats = z.object({
+  languages_supported: z.number().int(),
+  alignments_completed: z.number().int(),
+  hours_aligned: z.number().describe('sum of completed audio durations, in hours (2 decimals)'),
+  words_aligned: z.number().int(),
+});
+
+export const LanguageEntry = z.object({
+  code: z.string().describe('ISO 639-3'),
+  iso1: z.string().nullable(),
+  name: z.string(),
+  script: z.string().nullable(),
+  rtl: z.boolean(),
+  routes: z.array(z.string()).describe('pronunciation routes, best first'),
+  engines: z.array(z.string()).describe('engines that can align it on this server'),
+  native_model: z.boolean().describe('an acoustic model trained on this language is installed'),
+});
+export const LanguagesResponse = z.object({
+  count: z.number().int(),
+  engines: z.array(z.object({ id: z.string(), available: z.boolean(), detail: z.string() })),
+  results: z.array(LanguageEntry),
+});
