@@ -82,8 +82,9 @@ export const FolderIcon = (p: IconProps) => (
     <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
   </svg>
 );
+// Media controls keep their orientation in right-to-left layouts (they describe playback, not reading).
 export const PlayIcon = (p: IconProps) => (
-  <svg {...base(p)} data-directional="" className={`rtl:-scale-x-100 ${p.className ?? ''}`}>
+  <svg {...base(p)}>
     <path d="M7 5v14l12-7z" />
   </svg>
 );

@@ -45,7 +45,12 @@ export function loginErrorView(error: unknown, t: TFunction): LoginErrorView {
   const minutes = numberField(body, 'lockout_minutes', 'lockout_duration') ?? LIMITS.lockoutMinutes;
 
   switch (error.status) {
-    case 429:
+    case 429: {
+      const lockout = error.code === 'too_many_attempts' || error.code === 'account_locked';
+      if (!lockout && numberField(body, 'lockout_minutes', 'lockout_duration') === undefined) {
+        // A plain request rate limit (not an account lock): the server says how to proceed.
+        return { kind: 'locked', message: error.message || t('auth.errors.rateLimited') };
+      }
       return {
         kind: 'locked',
         message: t('auth.errors.rateLimited'),
@@ -53,6 +58,7 @@ export function loginErrorView(error: unknown, t: TFunction): LoginErrorView {
         maxReached:
           remaining === undefined || remaining <= 0 ? t('auth.lockout.maxReached', { max }) : undefined,
       };
+    }
     case 500:
       return { kind: 'server', message: t('auth.errors.server') };
     case 503:

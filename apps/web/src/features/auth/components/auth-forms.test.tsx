@@ -59,6 +59,19 @@ describe('login', () => {
     expect(screen.getByTestId('login-max').textContent).toBe('Nombre maximal de tentatives atteint (5).');
   });
 
+  it('shows a plain request rate limit (429 rate_limited) without an account lock', async () => {
+    api.route('POST', '/api/auth/login/', () => ({
+      status: 429,
+      body: { code: 'rate_limited', detail: 'Trop de requêtes. Veuillez ralentir.' },
+    }));
+    await renderApp('/auth', { apiUrl: api.url, language: 'fr' });
+    await submitLogin();
+    expect((await screen.findByTestId('login-error')).textContent).toBe(
+      'Trop de requêtes. Veuillez ralentir.',
+    );
+    expect(screen.queryByTestId('login-locked')).toBeNull();
+  });
+
   it.each([
     [500, 'Erreur interne du serveur. Veuillez réessayer plus tard.'],
     [503, 'Service temporairement indisponible : le serveur redémarre.'],

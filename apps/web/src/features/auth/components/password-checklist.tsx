@@ -1,11 +1,17 @@
 import { useTranslation } from 'react-i18next';
+import { LIMITS } from '@tazamun/contracts/limits';
+import { formatNumber } from '../../../lib/format.ts';
 import type { PasswordRuleState } from '../api/password-rules.ts';
 import { CheckIcon, CloseIcon } from '../../../components/ui/icons.tsx';
 
 export function PasswordChecklist({ rules }: { rules: PasswordRuleState }) {
   const { t } = useTranslation();
   const items: { ok: boolean; label: string; hint?: boolean; key: string }[] = [
-    { key: 'length', ok: rules.length, label: t('register.rules.length', { min: 8 }) },
+    {
+      key: 'length',
+      ok: rules.length,
+      label: t('register.rules.length', { min: formatNumber(LIMITS.passwordMinLength) }),
+    },
     { key: 'numeric', ok: rules.notNumeric, label: t('register.rules.notNumeric') },
     { key: 'similar', ok: rules.notSimilar, label: t('register.rules.notSimilar'), hint: true },
     { key: 'match', ok: rules.matches, label: t('register.rules.match') },

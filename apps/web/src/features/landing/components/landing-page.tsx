@@ -43,7 +43,7 @@ function HeroVisual() {
         <span className="size-2.5 rounded-full bg-warning/70" />
         <span className="size-2.5 rounded-full bg-success/70" />
       </div>
-      <div className="flex h-24 items-center gap-[3px]" dir="ltr">
+      <div className="flex h-24 items-center gap-[3px]">
         {BARS.map((h, i) => {
           const active = WORD_SPANS.findIndex(([a, b]) => i >= a && i <= b);
           return (
@@ -55,7 +55,7 @@ function HeroVisual() {
           );
         })}
       </div>
-      <div className="mt-4 grid grid-cols-4 gap-2" dir="ltr">
+      <div className="mt-4 grid grid-cols-4 gap-2">
         {WORD_SPANS.map((_, i) => (
           <span
             key={i}
@@ -148,8 +148,8 @@ export function LandingPage() {
       <section aria-label={t('landing.stats.title')} className="border-b border-border bg-surface/50">
         <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-10 sm:px-6 md:grid-cols-4">
           {stats.map((s) => (
-            <div key={s.label} className="text-center">
-              <dt className="order-2 mt-1 text-sm text-muted">{s.label}</dt>
+            <div key={s.label} className="flex flex-col-reverse text-center">
+              <dt className="mt-1 text-sm text-muted">{s.label}</dt>
               <dd className="text-3xl font-semibold tracking-tight text-accent tabular-nums">{s.value}</dd>
             </div>
           ))}

@@ -6,7 +6,17 @@ import { Button } from '../../../components/ui/button.tsx';
 import { CheckIcon, CopyIcon, MailIcon } from '../../../components/ui/icons.tsx';
 import { Paragraphs, ProsePage, ProseSection } from './prose.tsx';
 
-function CopyBlock({ label, text, testId }: { label: string; text: string; testId: string }) {
+function CopyBlock({
+  label,
+  text,
+  testId,
+  mono = true,
+}: {
+  label: string;
+  text: string;
+  testId: string;
+  mono?: boolean;
+}) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   const copy = async () => {
@@ -34,7 +44,7 @@ function CopyBlock({ label, text, testId }: { label: string; text: string; testI
       </div>
       <pre
         dir="ltr"
-        className="overflow-x-auto p-4 font-mono text-sm whitespace-pre-wrap text-fg"
+        className={`overflow-x-auto p-4 text-sm whitespace-pre-wrap text-fg ${mono ? 'font-mono' : 'font-sans text-start'}`}
         data-testid={testId}
       >
         {text}
@@ -70,7 +80,7 @@ export function AboutPage() {
       </ProseSection>
       <ProseSection id="cite" title={t('about.cite.title')}>
         <Paragraphs text={t('about.cite.body')} />
-        <CopyBlock label={t('about.cite.text')} text={citation} testId="citation" />
+        <CopyBlock label={t('about.cite.text')} text={citation} testId="citation" mono={false} />
         <CopyBlock label="BibTeX" text={bibtex} testId="bibtex" />
       </ProseSection>
       <ProseSection id="source" title={t('about.source.title')}>
