@@ -195,6 +195,22 @@ test('without an installed model the error says how to pull it', async (t) => {
   await assert.rejects(alignFileWithMms(audio, 'həˈloʊ', { lang: 'eng', inputKind: 'ipa' }), /not IPA/);
 });
 
+test("the pulled model's own files are checked: vocabulary order and sampling rate", async (t) => {
+  const env = withModels(t);
+  const dir = join(env.TAZAMUN_MODELS_DIR!, 'mms');
+  const { audio } = speak(['hello']);
+  writeFileSync(
+    join(dir, 'preprocessor_config.json'),
+    JSON.stringify({ do_normalize: true, sampling_rate: 8000 }),
+  );
+  await assert.rejects(alignFileWithMms(audio, 'hello', { lang: 'eng', env }), /expects 8000 Hz/);
+  writeFileSync(join(dir, 'vocab.json'), JSON.stringify({ '<blank>': 0, a: 1 }));
+  await assert.rejects(
+    alignFileWithMms(audio, 'hello', { lang: 'eng', env }),
+    /not the MMS forced-aligner vocabulary/,
+  );
+});
+
 test('CLI: `tazamun models list` sees the model installed in TAZAMUN_MODELS_DIR', (t) => {
   const env = withModels(t);
   const out = execFileSync(process.execPath, [join(pkg, 'bin/tazamun.mjs'), 'models', 'list'], {

@@ -2,6 +2,7 @@
 // windows, one global CTC Viterbi with the `<star>` wildcard, word and letter times with the boundary
 // correction, and a greedy-decoding pass for CER/WER. It runs on the whole file at once (the emission
 // matrix is small; the Viterbi is banded and checkpointed), so it does not use the engine's window loop.
+import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
@@ -54,14 +55,26 @@ export interface MmsWordsResult {
 const round = (x: number): number => Math.round(x * 10000) / 10000;
 const clamp01 = (x: number): number => Math.max(0, Math.min(1, x));
 
-function resolveModel(opts: MmsOptions): { path: string; name: string } {
-  if (opts.modelPath) return { path: opts.modelPath, name: opts.modelPath };
+function resolveModel(opts: MmsOptions): { path: string; name: string; normalize: boolean } {
+  if (opts.modelPath) return { path: opts.modelPath, name: opts.modelPath, normalize: true };
   const inst = findInstalled('mms', opts.env);
   if (!inst) {
     throw new Error('the MMS model is not installed: run `tazamun models pull mms` (or use --engine hmm)');
   }
   checkVocabFile(join(inst.dir, 'vocab.json'));
-  return { path: inst.modelPath, name: `${MODELS.mms.repo}:${inst.variant}` };
+  // The export's feature-extractor settings; MMS normalises each input (do_normalize: true).
+  const pre = join(inst.dir, 'preprocessor_config.json');
+  let normalize = true;
+  if (existsSync(pre)) {
+    const cfg = JSON.parse(readFileSync(pre, 'utf8')) as { do_normalize?: boolean; sampling_rate?: number };
+    if (cfg.sampling_rate !== undefined && cfg.sampling_rate !== SAMPLE_RATE) {
+      throw new Error(
+        `${pre}: the model expects ${cfg.sampling_rate} Hz audio, the engine decodes to ${SAMPLE_RATE} Hz`,
+      );
+    }
+    normalize = cfg.do_normalize ?? true;
+  }
+  return { path: inst.modelPath, name: `${MODELS.mms.repo}:${inst.variant}`, normalize };
 }
 
 /** Aligns already-normalised words (the text module's output) with the MMS model. */
@@ -72,7 +85,7 @@ export async function alignWordsWithMms(
   options: MmsOptions = {},
 ): Promise<MmsWordsResult> {
   const warnings: string[] = [];
-  const { path, name } = resolveModel(options);
+  const { path, name, normalize } = resolveModel(options);
   const lang = options.lang;
   const model = await loadMmsModel(path, MMS_VOCAB.length);
 
@@ -104,7 +117,7 @@ export async function alignWordsWithMms(
   const ids = alignable.map((w) => [...romanised.get(w.index)!.join('')].map((c) => letterId(c)!));
 
   const source = samples instanceof Float32Array ? arraySource(samples) : samples;
-  const em = await computeEmissions(model, source, options.emission);
+  const em = await computeEmissions(model, source, { normalize, ...options.emission });
   const graph = buildCtcGraph(ids, { star: options.garbage ?? true });
   const path0 = ctcViterbi(em, graph, { bandSeconds: options.bandSeconds ?? 120, firstLetter: FIRST_LETTER });
   if (path0.touchedBand) {

@@ -54,11 +54,17 @@ export interface EmissionOptions {
   windowSeconds: number;
   /** context read on each side of the core, in seconds */
   contextSeconds: number;
+  /** zero mean, unit variance per window (the export's preprocessor_config.json `do_normalize`) */
+  normalize: boolean;
   /** called after each window with (frames done, frames total) */
   onProgress?: (done: number, total: number) => void;
 }
 
-export const DEFAULT_EMISSION_OPTIONS: EmissionOptions = { windowSeconds: 30, contextSeconds: 2 };
+export const DEFAULT_EMISSION_OPTIONS: EmissionOptions = {
+  windowSeconds: 30,
+  contextSeconds: 2,
+  normalize: true,
+};
 
 export interface MmsModel {
   readonly path: string;
@@ -104,9 +110,11 @@ export function normalizeWindow(x: Float32Array): Float32Array {
 async function runWindow(
   model: MmsModel,
   samples: Float32Array,
+  normalize: boolean,
 ): Promise<{ frames: number; logits: Float32Array }> {
+  const input = normalize ? normalizeWindow(samples) : samples.slice();
   const feeds: Record<string, ort.Tensor> = {
-    input_values: new ort.Tensor('float32', normalizeWindow(samples), [1, samples.length]),
+    input_values: new ort.Tensor('float32', input, [1, samples.length]),
   };
   // Some exports take a mask too; the window is never padded, so it is all ones.
   if (model.session.inputNames.includes('attention_mask')) {
@@ -158,7 +166,7 @@ export async function computeEmissions(
     const coreEnd = Math.min(n, coreStart + core);
     const readStart = Math.max(0, coreStart - ctx);
     const readEnd = Math.min(n, coreEnd + ctx);
-    const { frames, logits } = await runWindow(model, source.read(readStart, readEnd));
+    const { frames, logits } = await runWindow(model, source.read(readStart, readEnd), opts.normalize);
     const first = coreStart / FRAME_STRIDE;
     const last = Math.min(total, Math.ceil(coreEnd / FRAME_STRIDE));
     const base = readStart / FRAME_STRIDE;

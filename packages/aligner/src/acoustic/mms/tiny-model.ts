@@ -75,6 +75,10 @@ export function installTinyModel(dir: string, file = 'onnx/model_quantized.onnx'
   writeFileSync(join(dir, file), buildTinyMmsModel());
   writeFileSync(join(dir, 'vocab.json'), vocabJson());
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'wav2vec2', vocab_size: V }));
+  writeFileSync(
+    join(dir, 'preprocessor_config.json'),
+    JSON.stringify({ do_normalize: true, sampling_rate: 16000, feature_size: 1, padding_value: 0 }),
+  );
   return join(dir, file);
 }
 
