@@ -13,6 +13,7 @@ import { normalizeTranscript } from './text/normalize.ts';
 import { resolveLanguage } from './text/languages.ts';
 import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
+import { energyTrack, refineEdges } from './align/refine.ts';
 import { wordConfidence } from './metrics/confidence.ts';
 
 export type EngineName = 'auto' | 'hmm' | 'mms';
@@ -79,10 +80,12 @@ export async function align(
   const { units, route, warnings: pw } = await backend.pronounce(norm.tokens, options.lang, inputKind);
   warnings.push(...pw);
 
-  const spans = alignLong(backend, samples, units, stats.frameDb, {
+  const rawSpans = alignLong(backend, samples, units, stats.frameDb, {
     precision,
     garbage: options.garbage ?? true,
   });
+  const spans =
+    process.env.TZ_REFINE === '0' ? rawSpans : refineEdges(rawSpans, energyTrack(samples), stats.duration);
 
   const recog = options.recognition === false ? null : backend.recognise(samples, units);
   const byWord = new Map<number, UnitSpan[]>();

@@ -26,13 +26,30 @@ export function alignLong(
   opts: LongAudioOptions,
 ): UnitSpan[] {
   const singleMax = opts.singleMax ?? 75;
+  const total = samples.length / SAMPLE_RATE;
+  const base = { precision: opts.precision, garbage: opts.garbage };
+  if (total <= singleMax) {
+    const spans = backend.alignWindow({ ...base, samples, offset: 0, units, openEnd: false });
+    // When the one search finds no complete path (beams, an odd stretch of audio), shorter open-ended
+    // windows usually get through: fall back to them.
+    if (spans.length >= units.length * 0.5 || total < 8) return spans;
+    const again = windowed(backend, samples, units, { ...opts, singleMax: 6, window: 12, guard: 3 });
+    return again.length > spans.length ? again : spans;
+  }
+  return windowed(backend, samples, units, opts);
+}
+
+function windowed(
+  backend: AcousticBackend,
+  samples: Float32Array,
+  units: Unit[],
+  opts: LongAudioOptions,
+): UnitSpan[] {
+  const singleMax = opts.singleMax ?? 75;
   const win = opts.window ?? 45;
   const guard = opts.guard ?? 12;
   const total = samples.length / SAMPLE_RATE;
   const base = { precision: opts.precision, garbage: opts.garbage };
-  if (total <= singleMax) {
-    return backend.alignWindow({ ...base, samples, offset: 0, units, openEnd: false });
-  }
   const out: UnitSpan[] = [];
   let t = 0;
   let u = 0;

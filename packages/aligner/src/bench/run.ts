@@ -135,6 +135,10 @@ async function main(): Promise<void> {
       const r = await runSet(set, { precision, plain, limit, recognition });
       runs.push(r);
       console.log(row(r));
+      if (flag('bias'))
+        console.log(
+          `  bias start ${r.score.start_bias_ms} ms, end ${r.score.end_bias_ms} ms, hyp ${r.hypDir}`,
+        );
     }
   }
   const maxRss = process.resourceUsage().maxRSS / 1024;

@@ -45,7 +45,7 @@ const SETTINGS: Record<Precision, { beam: number; wbeam: number; pbeam: number }
  */
 export const GARBAGE = {
   enter: Number(process.env.TZ_G_ENTER ?? 1e-4),
-  skip: 1 - Number(process.env.TZ_G_SKIP ?? 1e-8),
+  skip: 1 - Number(process.env.TZ_G_SKIP ?? 1e-15),
 };
 
 export interface PronunciationSources {
