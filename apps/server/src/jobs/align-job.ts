@@ -173,7 +173,7 @@ export class AlignJobHandler implements JobHandler {
 export async function refundQuota(db: JDb, userId: string, day: string): Promise<void> {
   await db
     .updateTable('users')
-    .set({ used_today: sql<number>`max(used_today - 1, 0)` })
+    .set({ used_today: sql<number>`case when used_today > 0 then used_today - 1 else 0 end` })
     .where('id', '=', userId)
     .where('quota_day', '=', day)
     .execute();

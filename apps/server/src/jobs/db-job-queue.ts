@@ -258,7 +258,7 @@ export class DbJobQueue implements JobQueue {
         .updateTable('jobs')
         .set({
           status: 'queued',
-          attempts: sql<number>`max(attempts - 1, 0)`,
+          attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`,
           worker_id: null,
           lease_until: null,
           updated_at: iso(),

@@ -4,8 +4,9 @@
 // line is shown from its first word's start to its last word's end (held over short gaps). Instead of
 // the \k karaoke tags, whose sweep runs left to right whatever the script, each line is cut into
 // consecutive events at word starts: already-spoken words in white, the current word in the accent
-// colour, the rest dimmed. Colour runs are then shaped and ordered by libass (HarfBuzz + FriBidi), so
-// Arabic joins and reads right to left like any other line.
+// colour, the rest dimmed. Colour runs are shaped and ordered by libass (HarfBuzz + FriBidi); the
+// style's Encoding is -1, libass's switch for base-direction auto-detection, without which the runs of
+// an Arabic line are laid out left to right (seen with libass 0.17).
 import type { AlignmentResult, WordTiming } from '@tazamun/contracts/alignment-result';
 import type { VideoRequest } from '@tazamun/contracts/exports';
 
@@ -104,7 +105,7 @@ export function buildKaraokeAss(result: AlignmentResult, o: AssOptions): string 
     '',
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-    `Style: Karaoke,${o.fontName},${fontSize},${COLOURS.spoken},${COLOURS.pending},&H00000000&,&H80000000&,0,0,0,0,100,100,0,0,1,2,0,${alignment},${Math.round(o.width * 0.06)},${Math.round(o.width * 0.06)},${marginV},1`,
+    `Style: Karaoke,${o.fontName},${fontSize},${COLOURS.spoken},${COLOURS.pending},&H00000000&,&H80000000&,0,0,0,0,100,100,0,0,1,2,0,${alignment},${Math.round(o.width * 0.06)},${Math.round(o.width * 0.06)},${marginV},-1`,
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',

@@ -12,7 +12,7 @@ import {
 } from '@tazamun/contracts/projects';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { JDb, ProjectRow } from '../../db/jobs-schema.ts';
-import { createError, fieldError } from '../../errors.ts';
+import { createError } from '../../errors.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
 
@@ -203,14 +203,8 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
           .where('user_id', '=', userId)
           .where('id', 'in', ids)
           .execute();
-        if (mine.length !== ids.length) {
-          const known = new Set(mine.map((m) => m.id));
-          throw fieldError({
-            alignment_ids: ids
-              .filter((i) => !known.has(i))
-              .map((i) => `This value is invalid: no alignment ${i}.`),
-          });
-        }
+        // Another user's alignment is as unknown as a missing one: 404, not a hint that it exists.
+        if (mine.length !== ids.length) throw createError('not_found');
         const nowIso = deps.clock.now().toISOString();
         await trx
           .updateTable('alignments')

@@ -1,0 +1,246 @@
+// Uploads through the real HTTP app: the four formats made with ffmpeg at test time, bad files,
+// transcript files, field validation, approval and the quota boundary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { approvedUser, bearer, expectError, registerUser } from '../../testing/test-app.ts';
+import { createJobsTestApp, evalClip, ffmpeg, tempDir, upload, waitForStatus } from './test-support.ts';
+import type { Part } from './test-support.ts';
+
+const quota = async (app: FastifyInstance, access: string) =>
+  (await app.inject({ url: '/api/auth/quota/', headers: bearer(access) })).json().quota as {
+    used_today: number;
+    remaining: number;
+  };
+
+test('MP3, WAV, M4A and OGG uploads are aligned', async (t) => {
+  const { app } = await createJobsTestApp(t, { concurrency: 2 });
+  const u = await approvedUser(app);
+  const clip = evalClip();
+  const dir = tempDir(t);
+  const files: Record<string, string> = { wav: clip.wav };
+  ffmpeg(['-i', clip.wav, '-c:a', 'libmp3lame', '-b:a', '64k', join(dir, 'a.mp3')]);
+  ffmpeg(['-i', clip.wav, '-c:a', 'aac', '-b:a', '64k', join(dir, 'a.m4a')]);
+  ffmpeg(['-i', clip.wav, '-c:a', 'libvorbis', join(dir, 'a.ogg')]);
+  for (const f of ['mp3', 'm4a', 'ogg']) files[f] = join(dir, `a.${f}`);
+
+  const ids: Record<string, string> = {};
+  for (const [format, path] of Object.entries(files)) {
+    // the name and the declared type say nothing true: the content decides
+    const res = await upload(app, u.access, [
+      {
+        name: 'audio',
+        filename: `recording-${format}.bin`,
+        content: readFileSync(path),
+        contentType: 'text/plain',
+      },
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: clip.text },
+    ]);
+    assert.equal(res.statusCode, 202, `${format}: ${res.body}`);
+    ids[format] = res.json().id;
+  }
+  for (const [format, id] of Object.entries(ids)) {
+    const done = await waitForStatus(app, u.access, id);
+    assert.equal(done.status, 'completed', `${format}: ${JSON.stringify(done)}`);
+    const d = (await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(u.access) })).json();
+    assert.equal(d.result.words.length, 11);
+    assert.equal(d.result.metrics.coverage, 1, format);
+    // lossy encoders pad a little; the duration stays that of the clip
+    assert.ok(Math.abs(d.duration - clip.duration) < 0.1, `${format} duration ${d.duration}`);
+    const audio = await app.inject({ url: `/api/alignments/${id}/audio/`, headers: bearer(u.access) });
+    assert.equal(
+      audio.headers['content-type'],
+      { wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/mp4', ogg: 'audio/ogg' }[format],
+    );
+  }
+  assert.equal((await quota(app, u.access)).used_today, 4);
+});
+
+test('bad audio is refused by content, and refused uploads leave nothing behind', async (t) => {
+  const { app, dir } = await createJobsTestApp(t);
+  const u = await approvedUser(app);
+  const clip = evalClip();
+  const wav = readFileSync(clip.wav);
+  const media = tempDir(t);
+  ffmpeg(['-i', clip.wav, '-c:a', 'aac', join(media, 'a.m4a')]);
+  const m4a = readFileSync(join(media, 'a.m4a'));
+  const send = (content: Buffer, filename = 'x.mp3') =>
+    upload(app, u.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: clip.text },
+      { name: 'audio', filename, content, contentType: 'audio/mpeg' },
+    ]);
+
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    Buffer.alloc(4000, 7),
+  ]);
+  const renamed = expectError(await send(png, 'song.mp3'), 415, 'audio_format_invalid');
+  assert.match(String(renamed.detail), /MP3, WAV, M4A, OGG/);
+  assert.ok(Array.isArray(renamed.audio));
+  expectError(
+    await send(Buffer.from('just some text, not audio at all\n'.repeat(50)), 'notes.wav'),
+    415,
+    'audio_format_invalid',
+  );
+  expectError(await send(Buffer.alloc(0), 'empty.wav'), 415, 'audio_format_invalid');
+  // an M4A cut before its index: the magic bytes pass, ffprobe does not
+  expectError(await send(m4a.subarray(0, 3000), 'cut.m4a'), 415, 'audio_format_invalid');
+  // a WAV cut after its header: readable, but 2 ms of audio
+  expectError(await send(wav.subarray(0, 100), 'cut.wav'), 422, 'audio_unusable');
+  // 51 MB: streamed, stopped at the 50 MB limit
+  const big = Buffer.concat([wav.subarray(0, 44), Buffer.alloc(51 * 1024 * 1024 - 44)]);
+  const tooBig = expectError(await send(big, 'big.wav'), 413, 'audio_too_large');
+  assert.match(String(tooBig.detail), /50 MB/);
+
+  assert.equal((await quota(app, u.access)).used_today, 0, 'no quota used by refused uploads');
+  const folder = join(dir, 'files', 'users', u.id, 'alignments');
+  assert.deepEqual(existsSync(folder) ? readdirSync(folder) : [], []);
+  const rows = await app.deps.db.selectFrom('alignments').select('id').execute();
+  assert.equal(rows.length, 0);
+});
+
+test('silent audio is accepted, then fails with the audio as the reason and no refund', async (t) => {
+  const { app } = await createJobsTestApp(t);
+  const u = await approvedUser(app);
+  const media = tempDir(t);
+  ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', join(media, 'silence.wav')]);
+  const res = await upload(app, u.access, [
+    { name: 'language', value: 'eng' },
+    { name: 'text', value: 'nothing to hear' },
+    { name: 'audio', filename: 'silence.wav', content: readFileSync(join(media, 'silence.wav')) },
+  ]);
+  assert.equal(res.statusCode, 202, res.body);
+  const done = (await waitForStatus(app, u.access, res.json().id)) as {
+    status: string;
+    error: Record<string, unknown>;
+  };
+  assert.equal(done.status, 'failed');
+  assert.equal(done.error.code, 'audio_silent');
+  assert.equal(done.error.quota_refunded, false);
+  const fr = await app.inject({
+    url: `/api/alignments/${res.json().id}/progress/?lang=fr`,
+    headers: bearer(u.access),
+  });
+  assert.match(fr.json().error.detail, /silencieux/);
+  assert.equal((await quota(app, u.access)).used_today, 1);
+});
+
+test('transcripts: text files with BOM and CRLF, invalid UTF-8, size limit; field validation', async (t) => {
+  const { app } = await createJobsTestApp(t, { concurrency: 0 });
+  const u = await approvedUser(app);
+  const clip = evalClip();
+  const wav = readFileSync(clip.wav);
+  const audio: Part = { name: 'audio', filename: 'a.wav', content: wav };
+  const lang: Part = { name: 'language', value: 'eng' };
+
+  const crlf = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('She had your\r\ndark suit\r\n')]);
+  const ok = await upload(app, u.access, [
+    lang,
+    { name: 'text_file', filename: 't.txt', content: crlf },
+    audio,
+  ]);
+  assert.equal(ok.statusCode, 202, ok.body);
+  const d = (await app.inject({ url: `/api/alignments/${ok.json().id}/`, headers: bearer(u.access) })).json();
+  assert.equal(d.original_text, 'She had your\ndark suit\n');
+
+  const latin1 = Buffer.from('caf\xe9 cr\xe8me', 'latin1');
+  expectError(
+    await upload(app, u.access, [lang, { name: 'text_file', filename: 't.txt', content: latin1 }, audio]),
+    400,
+    'text_encoding_invalid',
+  );
+  const huge = Buffer.alloc(5 * 1024 * 1024 + 10, 'a');
+  expectError(
+    await upload(app, u.access, [lang, { name: 'text_file', filename: 't.txt', content: huge }, audio]),
+    413,
+    'text_too_large',
+  );
+  expectError(await upload(app, u.access, [lang, audio]), 400, 'text_required');
+  expectError(
+    await upload(app, u.access, [lang, { name: 'text', value: '  \n ' }, audio]),
+    400,
+    'text_required',
+  );
+  expectError(await upload(app, u.access, [lang, { name: 'text', value: 'x' }]), 400, 'audio_required');
+  const text: Part = { name: 'text', value: clip.text };
+  expectError(await upload(app, u.access, [text, audio]), 400, 'language_required');
+  for (const bad of ['en', 'ENG', 'engl', 'e1g'])
+    expectError(
+      await upload(app, u.access, [{ name: 'language', value: bad }, text, audio]),
+      400,
+      'language_invalid',
+    );
+  expectError(
+    await upload(app, u.access, [{ name: 'language', value: 'qqq' }, text, audio]),
+    400,
+    'language_unsupported',
+  );
+  const v = expectError(
+    await upload(app, u.access, [
+      lang,
+      text,
+      audio,
+      { name: 'precision', value: 'extreme' },
+      { name: 'normalize', value: 'maybe' },
+    ]),
+    400,
+    'validation_error',
+  );
+  assert.ok(Array.isArray(v.precision) && Array.isArray(v.normalize), JSON.stringify(v));
+  const json = await app.inject({
+    method: 'POST',
+    url: '/api/alignments/',
+    headers: bearer(u.access),
+    payload: { language: 'eng' },
+  });
+  expectError(json, 400, 'bad_request');
+  assert.equal((await quota(app, u.access)).used_today, 1, 'only the accepted upload used quota');
+});
+
+test('approval and the quota boundary', async (t) => {
+  const { app } = await createJobsTestApp(t, { concurrency: 0 });
+  const clip = evalClip();
+  const parts = (): Part[] => [
+    { name: 'language', value: 'eng' },
+    { name: 'text', value: clip.text },
+    { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+  ];
+  const pending = await registerUser(app);
+  expectError(await upload(app, pending.access, parts()), 403, 'awaiting_approval');
+  expectError(await app.inject({ url: '/api/alignments/' }), 401, 'not_authenticated');
+
+  const u = await approvedUser(app);
+  await app.deps.db.updateTable('users').set({ daily_limit: 2 }).where('id', '=', u.id).execute();
+  assert.equal((await upload(app, u.access, parts())).statusCode, 202);
+  assert.equal((await upload(app, u.access, parts())).statusCode, 202);
+  const over = expectError(await upload(app, u.access, parts()), 429, 'quota_exhausted');
+  assert.match(String(over.detail), /2 alignments per day/);
+  assert.equal((await quota(app, u.access)).remaining, 0);
+});
+
+test('a failure that is not the user’s (time-out) gives the quota unit back', async (t) => {
+  // 1 ms for any job: the engine cannot finish, as on an overloaded server
+  const { app } = await createJobsTestApp(t, { timeoutBaseMs: 1, timeoutPerAudioSecond: 0 });
+  const u = await approvedUser(app);
+  const clip = evalClip();
+  const res = await upload(app, u.access, [
+    { name: 'language', value: 'eng' },
+    { name: 'text', value: clip.text },
+    { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+  ]);
+  assert.equal(res.statusCode, 202);
+  assert.equal((await quota(app, u.access)).used_today, 1, 'used when accepted');
+  const done = (await waitForStatus(app, u.access, res.json().id)) as {
+    status: string;
+    error: Record<string, unknown>;
+  };
+  assert.equal(done.status, 'failed');
+  assert.equal(done.error.code, 'timeout');
+  assert.equal(done.error.detail, 'Processing took too long. Try with a shorter file.');
+  assert.equal(done.error.quota_refunded, true);
+  assert.equal((await quota(app, u.access)).used_today, 0, 'given back');
+});
