@@ -164,18 +164,22 @@ export class HmmBackend implements AcousticBackend {
       const names = u.prons.map((p) => this.decoder.wordFor(p));
       return { alternatives: names, names };
     });
-    const gunits: GrammarUnit[] = items.map((it) => ({
-      alternatives: it.alternatives,
-      skippable: req.garbage ? GARBAGE.skip : undefined,
-    }));
-    const garbage = req.garbage && process.env.TZ_G_LOOP ? this.garbageNames() : [];
-    const jsgf = buildGrammar(gunits, { garbage, garbageWeight: GARBAGE.enter, openEnd: req.openEnd });
     let samples = req.samples;
     if (shift > 0) {
       samples = new Float32Array(req.samples.length + shift);
       samples.set(req.samples, shift);
     }
-    const result = this.decoder.run(samples, jsgf);
+    // First the strict path (skipping a word is all but forbidden); when no complete path survives the
+    // beams, words are let go more easily so the rest still aligns and the misfits come back not_found.
+    const skips = req.garbage ? [GARBAGE.skip, 1 - 1e-4, 1 - 1e-2] : [undefined, 1 - 1e-4, 1 - 1e-2];
+    let result: HmmSegment | null = null;
+    for (const skip of skips) {
+      const gunits: GrammarUnit[] = items.map((it) => ({ alternatives: it.alternatives, skippable: skip }));
+      const garbage = req.garbage && process.env.TZ_G_LOOP ? this.garbageNames() : [];
+      const jsgf = buildGrammar(gunits, { garbage, garbageWeight: GARBAGE.enter, openEnd: req.openEnd });
+      result = this.decoder.run(samples, jsgf);
+      if (result) break;
+    }
     if (!result) return null;
     const off = req.offset - shift / 16000;
     const spans: UnitSpan[] = [];
