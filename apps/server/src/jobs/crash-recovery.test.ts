@@ -1,0 +1,128 @@
+// The server as a real process, killed with SIGKILL while a job runs, then started again on the same
+// DATA_DIR: the job's lease expires, it is queued again and finishes; the upload was not lost and the
+// quota was used once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { EVAL_DIR, ffmpeg, tempDir } from '../routes/alignments/test-support.ts';
+import { GOOD_PASSWORD } from '../testing/test-app.ts';
+
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), '../server.ts');
+const CLIPS = ['dr1-fvmh0_sa1', 'dr1-fvmh0_sa2', 'dr1-mcpm0_sa1', 'dr1-mcpm0_sa2', 'dr2-faem0_sa1'];
+
+function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      JWT_SECRET: 'crash-test-secret-that-is-long-enough-0123456789',
+      AUTO_APPROVE: 'true',
+      DATABASE_URL: '',
+      WORKER_CONCURRENCY: '1',
+      JOB_LEASE: '2s',
+      DEMO_MEDIA_DIR: '',
+      WEB_DIST: join(dataDir, 'no-web'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve({ child, url: m[1]! });
+    });
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
+  });
+}
+
+async function json(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
+  const res = await fetch(url, init);
+  const body = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+test('a job survives a SIGKILL of the server in the middle of its alignment', async (t) => {
+  const dataDir = tempDir(t);
+  const media = tempDir(t);
+  // ~15 s of speech, so the alignment step lasts long enough to be interrupted
+  const list = join(media, 'list.txt');
+  const texts: string[] = [];
+  const lines: string[] = [];
+  for (const c of CLIPS) {
+    const wav = join(EVAL_DIR, 'timit-dev', `${c}.wav`);
+    lines.push(`file '${wav}'`);
+    texts.push(
+      (JSON.parse(readFileSync(join(EVAL_DIR, 'timit-dev', `${c}.json`), 'utf8')) as { text: string }).text,
+    );
+  }
+  writeFileSync(list, `${lines.join('\n')}\n`);
+  const audio = join(media, 'long.wav');
+  ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', audio]);
+
+  let server = await startServer(dataDir);
+  t.after(() => {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+  });
+  const reg = await json(`${server.url}/api/auth/register/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      first_name: 'Nadia',
+      last_name: 'Benali',
+      email: 'nadia@example.org',
+      password: GOOD_PASSWORD,
+      password_confirm: GOOD_PASSWORD,
+    }),
+  });
+  const access = (reg.tokens as { access: string }).access;
+  const auth = { authorization: `Bearer ${access}` };
+  const form = new FormData();
+  form.set('language', 'eng');
+  form.set('text', texts.join('\n'));
+  form.set('audio', new Blob([readFileSync(audio)]), 'long.wav');
+  const created = await json(`${server.url}/api/alignments/`, { method: 'POST', headers: auth, body: form });
+  const id = created.id as string;
+
+  for (;;) {
+    const p = await json(`${server.url}/api/alignments/${id}/progress/`, { headers: auth });
+    if (p.status === 'processing' && p.step === 'alignment') break;
+    assert.notEqual(p.status, 'completed', 'the job ended before it could be interrupted');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const killed = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGKILL');
+  await killed;
+
+  server = await startServer(dataDir);
+  const events = await fetch(`${server.url}/api/alignments/${id}/events/?access_token=${access}`);
+  const stream = await events.text(); // ends with the final state
+  assert.match(stream, /event: end\ndata: .*"status":"completed"/);
+  const detail = await json(`${server.url}/api/alignments/${id}/`, { headers: auth });
+  assert.equal(detail.status, 'completed');
+  assert.equal((detail.result as { words: unknown[] }).words.length, texts.join(' ').split(/\s+/).length);
+  const quota = (await json(`${server.url}/api/auth/quota/`, { headers: auth })).quota as {
+    used_today: number;
+  };
+  assert.equal(quota.used_today, 1, 'the quota was used once');
+
+  server.child.kill('SIGTERM');
+  await new Promise((r) => server.child.once('exit', r));
+  const db = new Database(join(dataDir, 'tazamun.sqlite'), { readonly: true });
+  const job = db.prepare('select status, attempts from jobs where alignment_id = ?').get(id) as {
+    status: string;
+    attempts: number;
+  };
+  db.close();
+  assert.deepEqual(job, { status: 'completed', attempts: 2 });
+});
