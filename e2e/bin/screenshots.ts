@@ -1,7 +1,7 @@
 // Screenshots of every screen in Arabic/dark and English/light (and a 390 px phone), for looking at
 // the layout by eye. Output: e2e/artifacts/screens/ (not committed).
 // Run: node --import tsx e2e/bin/screenshots.ts  (after `npm run build -w apps/web`)
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ROOT, admin, openBrowser, startServer } from '../src/harness.ts';
@@ -10,6 +10,7 @@ const OUT = join(ROOT, 'e2e/artifacts/screens');
 mkdirSync(OUT, { recursive: true });
 
 const PASSWORD = 'quiet-river-2025';
+const MEDIA = '/work/shared/demo-media';
 
 async function login(page: Page, url: string, email: string) {
   await page.goto(`${url}/auth`);
@@ -107,6 +108,32 @@ try {
     await page.getByRole('button', { name: language === 'ar' ? 'قائمة الحساب' : 'Account menu' }).click();
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(OUT, `${tag}-user-menu.png`) });
+    // Alignment screens: a real upload through the studio, its progress, then the result.
+    await shot(page, `${tag}-upload`, '/upload', server.url);
+    await page.locator('[data-testid="audio-input"]').setInputFiles(join(MEDIA, 'en-librivox-austen/audio.wav'));
+    await page.locator('textarea').fill(readFileSync(join(MEDIA, 'en-librivox-austen/text.txt'), 'utf8'));
+    await page.locator('input[list="tz-languages"]').fill('eng');
+    await page.locator('form button[type="submit"]').click();
+    await page.waitForURL(/\/results\//);
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: join(OUT, `${tag}-results-progress.png`), fullPage: true });
+    await page.getByTestId('alignment-status').filter({ hasText: /Completed|مكتملة/ }).waitFor({ timeout: 240_000 });
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: join(OUT, `${tag}-results.png`), fullPage: true });
+    await page.getByRole('tab').nth(1).click();
+    await page.screenshot({ path: join(OUT, `${tag}-results-words.png`), fullPage: true });
+    await page.getByRole('tab').nth(2).click();
+    await page.screenshot({ path: join(OUT, `${tag}-results-metrics.png`), fullPage: true });
+    await shot(page, `${tag}-projects`, '/projects', server.url);
+    await shot(page, `${tag}-dashboard-after`, '/dashboard', server.url);
+    await shot(page, `${tag}-demos-gallery`, '/demos', server.url);
+    const firstDemo = page.locator('[data-testid="demo-list"] a').first();
+    if (await firstDemo.count()) {
+      await firstDemo.click();
+      await page.getByTestId('transcript').waitFor();
+      await page.waitForTimeout(1500);
+      await page.screenshot({ path: join(OUT, `${tag}-demo-player.png`), fullPage: true });
+    }
     await b.close();
 
     const w = await openBrowser({ language, theme });

@@ -60,7 +60,7 @@ describe('route guards', () => {
     serveShell(api, makeUser());
     setTokens({ access: 'a', refresh: 'r' });
     const { router } = await renderApp('/upload', { apiUrl: api.url, language: 'en' });
-    expect(await screen.findByRole('heading', { name: 'Not available on this server yet' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'New alignment', level: 1 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/upload');
   });
 

@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { RootLayout } from './layout/root-layout.tsx';
 import { RequireApproval, RequireAuth, RequireQuota } from './guards.tsx';
-import { NotFoundPage, NotYetAvailablePage, RouteErrorPage } from './status-pages.tsx';
+import { NotFoundPage, RouteErrorPage } from './status-pages.tsx';
 import { meta } from './route-meta.ts';
 import { LandingPage } from '../features/landing/components/landing-page.tsx';
 import { AuthPage } from '../features/auth/components/auth-page.tsx';
@@ -14,6 +14,11 @@ import { SettingsPage } from '../features/settings/components/settings-page.tsx'
 import { AboutPage } from '../features/legal/components/about-page.tsx';
 import { PrivacyPage } from '../features/legal/components/privacy-page.tsx';
 import { TermsPage } from '../features/legal/components/terms-page.tsx';
+import { DemoGalleryPage } from '../features/demos/components/demo-gallery-page.tsx';
+import { DemoPlayerPage } from '../features/demos/components/demo-player-page.tsx';
+import { UploadPage } from '../features/alignments/components/upload-page.tsx';
+import { ResultsPage } from '../features/alignments/components/results-page.tsx';
+import { ProjectsPage } from '../features/projects/components/projects-page.tsx';
 
 export const routes: RouteObject[] = [
   {
@@ -38,8 +43,12 @@ export const routes: RouteObject[] = [
           { path: 'auth', element: <AuthPage />, handle: meta('meta.auth.title', 'meta.auth.description') },
           { path: 'login', element: <Navigate to="/auth" replace /> },
           { path: 'register', element: <Navigate to="/auth?view=register" replace /> },
-          { path: 'demos', element: <NotYetAvailablePage />, handle: meta('meta.demos.title') },
-          { path: 'demo/:id', element: <NotYetAvailablePage />, handle: meta('meta.demos.title') },
+          {
+            path: 'demos',
+            element: <DemoGalleryPage />,
+            handle: meta('meta.demos.title', 'meta.demos.description'),
+          },
+          { path: 'demo/:id', element: <DemoPlayerPage />, handle: meta('meta.demo.title') },
           {
             element: <RequireAuth />,
             children: [
@@ -50,16 +59,16 @@ export const routes: RouteObject[] = [
                   { path: 'dashboard', element: <DashboardPage />, handle: meta('meta.dashboard.title') },
                   { path: 'profile', element: <ProfilePage />, handle: meta('meta.profile.title') },
                   { path: 'settings', element: <SettingsPage />, handle: meta('meta.settings.title') },
-                  { path: 'projects', element: <NotYetAvailablePage />, handle: meta('meta.projects.title') },
+                  { path: 'projects', element: <ProjectsPage />, handle: meta('meta.projects.title') },
                   {
                     path: 'results/:id',
-                    element: <NotYetAvailablePage />,
+                    element: <ResultsPage />,
                     handle: meta('meta.results.title'),
                   },
                   {
                     element: <RequireQuota />,
                     children: [
-                      { path: 'upload', element: <NotYetAvailablePage />, handle: meta('meta.upload.title') },
+                      { path: 'upload', element: <UploadPage />, handle: meta('meta.upload.title') },
                     ],
                   },
                 ],

@@ -40,17 +40,3 @@ export function RouteErrorPage() {
     </section>
   );
 }
-
-/** Screens whose server API is not part of this release yet say so instead of showing a fake. */
-export function NotYetAvailablePage() {
-  const { t } = useTranslation();
-  return (
-    <section className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
-      <h1 className="text-2xl font-semibold">{t('notYet.title')}</h1>
-      <p className="mt-3 text-muted">{t('notYet.body')}</p>
-      <ButtonLink to="/" variant="secondary" className="mt-8">
-        {t('notFound.home')}
-      </ButtonLink>
-    </section>
-  );
-}

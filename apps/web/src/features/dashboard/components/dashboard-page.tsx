@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { hasQuotaLeft, useUser } from '../../../lib/auth.ts';
 import { useStats } from '../../../lib/account.ts';
+import { useAlignmentList } from '../../../lib/alignments.ts';
 import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Card, CardTitle, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
 import {
@@ -66,6 +67,7 @@ export function DashboardPage() {
   const { t } = useTranslation();
   const { user } = useUser();
   const stats = useStats();
+  const recent = useAlignmentList({ page_size: 5 });
   if (!user) return null;
   const { quota } = user;
   const usedFraction = quota.daily_limit > 0 ? Math.min(1, quota.used_today / quota.daily_limit) : 1;
@@ -145,10 +147,38 @@ export function DashboardPage() {
       </div>
 
       <Card className="mt-10">
-        <CardTitle>{t('dashboard.recent.title')}</CardTitle>
-        <EmptyState icon={<WaveIcon size={32} />} title={t('dashboard.recent.emptyTitle')}>
-          {t('dashboard.recent.emptyBody')}
-        </EmptyState>
+        <CardTitle
+          action={
+            <Link to="/projects" className="text-sm font-medium text-accent hover:underline">
+              {t('dashboard.recent.all')}
+            </Link>
+          }
+        >
+          {t('dashboard.recent.title')}
+        </CardTitle>
+        {recent.data && recent.data.results.length > 0 ? (
+          <ul className="divide-y divide-border" data-testid="recent-alignments">
+            {recent.data.results.map((a) => (
+              <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <Link to={`/results/${a.id}`} className="font-medium hover:text-accent" dir="auto">
+                    {a.title}
+                  </Link>
+                  <p className="text-xs text-muted">
+                    <span dir="ltr">{a.language}</span> · {formatDateTime(a.created_at)}
+                  </p>
+                </div>
+                <span className="rounded-full bg-surface-2 px-2.5 py-0.5 text-xs">
+                  {t(`results.status.${a.status}`)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <EmptyState icon={<WaveIcon size={32} />} title={t('dashboard.recent.emptyTitle')}>
+            {t('dashboard.recent.emptyBody')}
+          </EmptyState>
+        )}
       </Card>
     </div>
   );

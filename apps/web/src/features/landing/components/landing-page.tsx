@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EXPORT_FORMATS, LIMITS, UI_LANGUAGES } from '@tazamun/contracts/limits';
 import { useUser } from '../../../lib/auth.ts';
+import { usePublicStats } from '../../../lib/alignments.ts';
 import { usePublicConfig } from '../../../lib/config.ts';
 import { formatBytes, formatNumber } from '../../../lib/format.ts';
 import { ButtonLink } from '../../../components/ui/button.tsx';
@@ -108,13 +109,26 @@ export function LandingPage() {
   const config = usePublicConfig().data;
   const startTo = user ? (user.is_approved ? '/dashboard' : '/waitlist') : '/auth?view=register';
 
-  // Only figures this deployment actually states: its quota, its limits, its formats and languages.
-  const stats: { value: string; label: string }[] = [
-    ...(config ? [{ value: formatNumber(config.default_daily_quota), label: t('landing.stats.quota') }] : []),
-    { value: formatNumber(EXPORT_FORMATS.length), label: t('landing.stats.formats') },
-    { value: formatBytes(LIMITS.audioMaxBytes), label: t('landing.stats.audioMax') },
-    { value: formatNumber(UI_LANGUAGES.length), label: t('landing.stats.interfaceLanguages') },
-  ];
+  // Only figures this deployment actually measures or states: counts from its database, its limits.
+  const publicStats = usePublicStats().data;
+  const stats: { value: string; label: string }[] = publicStats
+    ? [
+        { value: formatNumber(publicStats.languages_supported), label: t('landing.stats.languages') },
+        { value: formatNumber(publicStats.alignments_completed), label: t('landing.stats.alignments') },
+        {
+          value: formatNumber(publicStats.hours_aligned, { maximumFractionDigits: 1 }),
+          label: t('landing.stats.hours'),
+        },
+        { value: formatNumber(publicStats.words_aligned), label: t('landing.stats.words') },
+      ]
+    : [
+        ...(config
+          ? [{ value: formatNumber(config.default_daily_quota), label: t('landing.stats.quota') }]
+          : []),
+        { value: formatNumber(EXPORT_FORMATS.length), label: t('landing.stats.formats') },
+        { value: formatBytes(LIMITS.audioMaxBytes), label: t('landing.stats.audioMax') },
+        { value: formatNumber(UI_LANGUAGES.length), label: t('landing.stats.interfaceLanguages') },
+      ];
 
   return (
     <div>

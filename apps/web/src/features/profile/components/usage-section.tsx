@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { User } from '@tazamun/contracts/auth';
+import { Link } from 'react-router';
 import { useStats } from '../../../lib/account.ts';
+import { useAlignmentList } from '../../../lib/alignments.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Card, CardTitle, EmptyState } from '../../../components/ui/card.tsx';
 import { WaveIcon } from '../../../components/ui/icons.tsx';
@@ -44,12 +46,43 @@ export function UsageSection({ user }: { user: User }) {
 
 export function AlignmentsSection() {
   const { t } = useTranslation();
+  const list = useAlignmentList({ page_size: 10 });
+  const items = list.data?.results ?? [];
   return (
     <Card>
-      <CardTitle>{t('profile.alignments.title')}</CardTitle>
-      <EmptyState icon={<WaveIcon size={32} />} title={t('dashboard.recent.emptyTitle')}>
-        {t('profile.alignments.empty')}
-      </EmptyState>
+      <CardTitle
+        action={
+          <Link to="/projects" className="text-sm font-medium text-accent hover:underline">
+            {t('dashboard.recent.all')}
+          </Link>
+        }
+      >
+        {t('profile.alignments.title')}
+      </CardTitle>
+      {items.length === 0 ? (
+        <EmptyState icon={<WaveIcon size={32} />} title={t('dashboard.recent.emptyTitle')}>
+          {t('profile.alignments.empty')}
+        </EmptyState>
+      ) : (
+        <ul className="divide-y divide-border">
+          {items.map((a) => (
+            <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 py-2.5">
+              <Link
+                to={`/results/${a.id}`}
+                className="min-w-0 truncate font-medium hover:text-accent"
+                dir="auto"
+              >
+                {a.title}
+              </Link>
+              <span className="text-xs text-muted">
+                {t(`results.status.${a.status}`)}
+                {a.confidence !== null && <> · {formatPercent(a.confidence)}</>} ·{' '}
+                {formatDateTime(a.created_at)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
     </Card>
   );
 }

@@ -1,0 +1,327 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import * as Tabs from '@radix-ui/react-tabs';
+import { useTranslation } from 'react-i18next';
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import { contentDirection } from '../../lib/alignments.ts';
+import { directionOf } from '../../lib/i18n.ts';
+import { formatDuration, formatNumber, formatPercent } from '../../lib/format.ts';
+import { Alert } from '../ui/card.tsx';
+import { WaveformPlayer } from './waveform-player.tsx';
+import type { PlayerHandle } from './waveform-player.tsx';
+import { formatClock, wordAt } from './time.ts';
+
+const TAB =
+  'rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap text-muted hover:text-fg data-[state=active]:bg-surface-2 data-[state=active]:text-fg';
+
+function Metric({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <div className="rounded-xl bg-surface-2 p-4">
+      <dt className="text-sm text-muted">{label}</dt>
+      <dd className="mt-1 text-xl font-semibold tabular-nums">{value}</dd>
+      {hint && <p className="mt-1 text-xs text-muted">{hint}</p>}
+    </div>
+  );
+}
+
+function confidenceTone(c: number): string {
+  if (c >= 0.8) return 'bg-success/15';
+  if (c >= 0.5) return 'bg-warning/15';
+  return 'bg-danger/15';
+}
+
+/** Player, transcript with the sounding word highlighted, word table and metrics of one result. */
+export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult; audioUrl: string | null }) {
+  const { t, i18n } = useTranslation();
+  const player = useRef<PlayerHandle>(null);
+  const transcriptBox = useRef<HTMLDivElement>(null);
+  const [current, setCurrent] = useState(-1);
+  const [mode, setMode] = useState<'segments' | 'continuous'>('segments');
+  const [follow, setFollow] = useState(true);
+  const [selected, setSelected] = useState(0);
+  const words = result.words;
+  const dir = contentDirection(result.language);
+  const m = result.metrics;
+  const pct = (v: number | null) => (v === null ? '—' : formatPercent(v));
+
+  const onTime = useCallback((s: number) => setCurrent(wordAt(words, s)), [words]);
+  const seekWord = (i: number, play = true) => {
+    const w = words[i];
+    if (w?.start !== null && w?.start !== undefined) player.current?.seek(w.start, play);
+  };
+
+  useEffect(() => {
+    if (!follow || current < 0 || !transcriptBox.current) return;
+    const el = transcriptBox.current.querySelector<HTMLElement>(`[data-word="${current}"]`);
+    if (!el) return;
+    const box = transcriptBox.current;
+    const top = el.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 40) {
+      box.scrollTo({ top: Math.max(0, top - box.clientHeight / 3), behavior: 'smooth' });
+    }
+  }, [current, follow]);
+
+  const wordSpan = (i: number) => {
+    const w = words[i]!;
+    const active = i === current;
+    const missing = w.status === 'not_found';
+    return (
+      <button
+        key={i}
+        type="button"
+        data-word={i}
+        onClick={() => seekWord(i)}
+        disabled={missing}
+        title={missing ? t('viewer.notFound') : `${formatClock(w.start, true)} – ${formatClock(w.end, true)}`}
+        className={`rounded px-0.5 transition-colors ${
+          active
+            ? 'bg-accent text-accent-fg'
+            : missing
+              ? 'text-muted line-through decoration-danger/60'
+              : 'hover:bg-surface-2'
+        }`}
+      >
+        {w.word}
+      </button>
+    );
+  };
+
+  const onTableKey = (e: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = Math.min(words.length - 1, Math.max(0, selected + (e.key === 'ArrowDown' ? 1 : -1)));
+      setSelected(next);
+      e.currentTarget.querySelector<HTMLElement>(`[data-row="${next}"]`)?.focus();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      seekWord(selected);
+    } else if (e.key === 'Escape') {
+      (e.target as HTMLElement).blur();
+    }
+  };
+
+  return (
+    <div className="space-y-6">
+      {audioUrl && <WaveformPlayer ref={player} url={audioUrl} onTime={onTime} />}
+      {result.warnings.length > 0 && (
+        <Alert tone="warning" title={t('viewer.warnings')}>
+          <ul className="list-disc ps-5">
+            {result.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+      <Tabs.Root defaultValue="transcript" dir={directionOf(i18n.language)}>
+        <Tabs.List
+          className="mb-4 flex gap-1 overflow-x-auto border-b border-border pb-2"
+          aria-label={t('viewer.views')}
+        >
+          <Tabs.Trigger value="transcript" className={TAB}>
+            {t('viewer.tabs.transcript')}
+          </Tabs.Trigger>
+          <Tabs.Trigger value="words" className={TAB}>
+            {t('viewer.tabs.words')}
+          </Tabs.Trigger>
+          <Tabs.Trigger value="metrics" className={TAB}>
+            {t('viewer.tabs.metrics')}
+          </Tabs.Trigger>
+          <Tabs.Trigger value="text" className={TAB}>
+            {t('viewer.tabs.text')}
+          </Tabs.Trigger>
+        </Tabs.List>
+
+        <Tabs.Content value="transcript">
+          <div className="mb-3 flex flex-wrap items-center gap-3 text-sm">
+            <div className="flex rounded-lg bg-surface-2 p-1">
+              {(['segments', 'continuous'] as const).map((v) => (
+                <button
+                  key={v}
+                  type="button"
+                  aria-pressed={mode === v}
+                  onClick={() => setMode(v)}
+                  className={`rounded-md px-3 py-1 ${mode === v ? 'bg-surface text-fg shadow-sm' : 'text-muted'}`}
+                >
+                  {t(`viewer.mode.${v}`)}
+                </button>
+              ))}
+            </div>
+            <label className="flex items-center gap-2 text-muted">
+              <input
+                type="checkbox"
+                checked={follow}
+                onChange={(e) => setFollow(e.target.checked)}
+                className="accent-[var(--accent)]"
+              />
+              {t('viewer.autoScroll')}
+            </label>
+          </div>
+          <div
+            ref={transcriptBox}
+            dir={dir}
+            lang={result.language}
+            className="max-h-[28rem] overflow-y-auto rounded-xl border border-border bg-surface p-4 text-lg leading-loose"
+            data-testid="transcript"
+          >
+            {mode === 'continuous' ? (
+              <p className="flex flex-wrap gap-x-1.5">{words.map((_, i) => wordSpan(i))}</p>
+            ) : (
+              <ol className="space-y-3">
+                {result.segments.map((s) => (
+                  <li key={s.index} className="flex gap-3">
+                    <span dir="ltr" className="mt-1.5 shrink-0 font-mono text-xs text-muted tabular-nums">
+                      {formatClock(s.start)}
+                    </span>
+                    <p className="flex flex-wrap gap-x-1.5">
+                      {Array.from({ length: s.word_end - s.word_start }, (_, k) =>
+                        wordSpan(s.word_start + k),
+                      )}
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </div>
+        </Tabs.Content>
+
+        <Tabs.Content value="words">
+          <p className="mb-2 text-xs text-muted">{t('viewer.tableHint')}</p>
+          <div className="max-h-[28rem] overflow-auto rounded-xl border border-border">
+            <table className="w-full text-sm">
+              <thead className="sticky top-0 bg-surface-2 text-muted">
+                <tr>
+                  <th className="px-3 py-2 text-start font-medium">#</th>
+                  <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.word')}</th>
+                  <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.normalized')}</th>
+                  <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.start')}</th>
+                  <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.end')}</th>
+                  <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.duration')}</th>
+                  <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.confidence')}</th>
+                </tr>
+              </thead>
+              <tbody onKeyDown={onTableKey} data-testid="word-table">
+                {words.map((w, i) => (
+                  <tr
+                    key={i}
+                    data-row={i}
+                    tabIndex={i === selected ? 0 : -1}
+                    onClick={() => {
+                      setSelected(i);
+                      seekWord(i);
+                    }}
+                    onFocus={() => setSelected(i)}
+                    aria-selected={i === selected}
+                    className={`cursor-pointer border-t border-border outline-none focus:bg-accent-soft ${
+                      i === current ? 'bg-accent-soft' : ''
+                    }`}
+                  >
+                    <td className="px-3 py-1.5 text-muted tabular-nums">{formatNumber(i + 1)}</td>
+                    <td className="px-3 py-1.5 font-medium" dir={dir}>
+                      {w.word}
+                    </td>
+                    <td className="px-3 py-1.5 text-muted" dir={dir}>
+                      {w.normalized}
+                    </td>
+                    <td className="px-3 py-1.5 font-mono tabular-nums" dir="ltr">
+                      {formatClock(w.start, true)}
+                    </td>
+                    <td className="px-3 py-1.5 font-mono tabular-nums" dir="ltr">
+                      {formatClock(w.end, true)}
+                    </td>
+                    <td className="px-3 py-1.5 font-mono tabular-nums" dir="ltr">
+                      {w.duration === null ? '–' : `${w.duration.toFixed(3)} s`}
+                    </td>
+                    <td className="px-3 py-1.5">
+                      {w.status === 'not_found' ? (
+                        <span className="text-danger">{t('viewer.notFound')}</span>
+                      ) : (
+                        <span
+                          className={`rounded px-1.5 py-0.5 tabular-nums ${confidenceTone(w.confidence)}`}
+                        >
+                          {formatPercent(w.confidence)}
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Tabs.Content>
+
+        <Tabs.Content value="metrics">
+          <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+            <Metric
+              label={t('viewer.metrics.coverage')}
+              value={pct(m.coverage)}
+              hint={t('viewer.metrics.coverageHint')}
+            />
+            <Metric label={t('viewer.metrics.confidence')} value={pct(m.mean_confidence)} />
+            <Metric label={t('viewer.metrics.wer')} value={pct(m.wer)} hint={m.wer_method} />
+            <Metric label={t('viewer.metrics.cer')} value={pct(m.cer)} />
+            <Metric
+              label={t('viewer.metrics.words')}
+              value={`${formatNumber(m.words_aligned)} / ${formatNumber(m.words_total)}`}
+            />
+            <Metric label={t('viewer.metrics.duration')} value={formatDuration(m.audio_duration)} />
+            <Metric label={t('viewer.metrics.processing')} value={formatDuration(m.processing_time)} />
+            <Metric
+              label={t('viewer.metrics.speed')}
+              value={
+                m.real_time_factor > 0
+                  ? `${formatNumber(1 / m.real_time_factor, { maximumFractionDigits: 1 })}×`
+                  : '—'
+              }
+              hint={t('viewer.metrics.speedHint')}
+            />
+          </dl>
+          <dl className="mt-4 grid gap-x-6 gap-y-2 rounded-xl border border-border p-4 text-sm sm:grid-cols-2">
+            <div className="flex justify-between gap-3">
+              <dt className="text-muted">{t('viewer.engine')}</dt>
+              <dd dir="ltr">
+                {result.engine.backend} · {result.engine.model}
+              </dd>
+            </div>
+            <div className="flex justify-between gap-3">
+              <dt className="text-muted">{t('viewer.route')}</dt>
+              <dd dir="ltr">{result.engine.route}</dd>
+            </div>
+            <div className="flex justify-between gap-3">
+              <dt className="text-muted">{t('viewer.precision')}</dt>
+              <dd>{t(`upload.precision.${result.engine.precision}`)}</dd>
+            </div>
+            <div className="flex justify-between gap-3">
+              <dt className="text-muted">{t('viewer.audioFormat')}</dt>
+              <dd dir="ltr">
+                {result.audio.format} · {formatNumber(result.audio.sample_rate)} Hz
+              </dd>
+            </div>
+          </dl>
+        </Tabs.Content>
+
+        <Tabs.Content value="text" className="grid gap-4 md:grid-cols-2">
+          <div>
+            <h3 className="mb-2 text-sm font-medium text-muted">{t('viewer.original')}</h3>
+            <p
+              dir={dir}
+              lang={result.language}
+              className="rounded-xl border border-border bg-surface p-4 whitespace-pre-wrap"
+            >
+              {result.text.original}
+            </p>
+          </div>
+          <div>
+            <h3 className="mb-2 text-sm font-medium text-muted">{t('viewer.processed')}</h3>
+            <p
+              dir={dir}
+              lang={result.language}
+              className="rounded-xl border border-border bg-surface p-4 whitespace-pre-wrap"
+            >
+              {result.text.processed}
+            </p>
+          </div>
+        </Tabs.Content>
+      </Tabs.Root>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import { useEffect, useImperativeHandle, useRef, useState } from 'react';
+import type { Ref } from 'react';
+import WaveSurfer from 'wavesurfer.js';
+import { useTranslation } from 'react-i18next';
+import { useUiStore } from '../../stores/ui-store.ts';
+import { Spinner } from '../ui/spinner.tsx';
+import { formatClock } from './time.ts';
+
+export interface PlayerHandle {
+  seek: (seconds: number, play?: boolean) => void;
+  togglePlay: () => void;
+}
+
+const RATES = [0.5, 0.75, 1, 1.25, 1.5];
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+/** The audio with its waveform (wavesurfer.js). Time runs left to right in every interface language. */
+export function WaveformPlayer({
+  url,
+  onTime,
+  ref,
+}: {
+  url: string;
+  onTime: (seconds: number) => void;
+  ref?: Ref<PlayerHandle>;
+}) {
+  const { t } = useTranslation();
+  const theme = useUiStore((s) => s.theme);
+  const container = useRef<HTMLDivElement>(null);
+  const ws = useRef<WaveSurfer | null>(null);
+  const onTimeRef = useRef(onTime);
+  const [ready, setReady] = useState(false);
+  const [playing, setPlaying] = useState(false);
+  const [time, setTime] = useState(0);
+  const [duration, setDuration] = useState(0);
+  const [rate, setRate] = useState(1);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    onTimeRef.current = onTime;
+  }, [onTime]);
+
+  useEffect(() => {
+    if (!container.current) return;
+    const instance = WaveSurfer.create({
+      container: container.current,
+      url,
+      height: 88,
+      waveColor: cssVar('--border'),
+      progressColor: cssVar('--accent'),
+      cursorColor: cssVar('--fg'),
+      barWidth: 2,
+      barGap: 1,
+      barRadius: 2,
+      normalize: true,
+      dragToSeek: true,
+    });
+    ws.current = instance;
+    const unsubs = [
+      instance.on('ready', (d) => {
+        setDuration(d);
+        setReady(true);
+      }),
+      instance.on('timeupdate', (s) => {
+        setTime(s);
+        onTimeRef.current(s);
+      }),
+      instance.on('play', () => setPlaying(true)),
+      instance.on('pause', () => setPlaying(false)),
+      instance.on('finish', () => setPlaying(false)),
+      instance.on('error', () => setFailed(true)),
+    ];
+    return () => {
+      for (const u of unsubs) u();
+      instance.destroy();
+      ws.current = null;
+      setReady(false);
+    };
+  }, [url, theme]);
+
+  useImperativeHandle(ref, () => ({
+    seek: (seconds, play = false) => {
+      const w = ws.current;
+      if (!w) return;
+      w.setTime(seconds);
+      if (play) void w.play();
+    },
+    togglePlay: () => void ws.current?.playPause(),
+  }));
+
+  return (
+    <div className="rounded-xl border border-border bg-surface-2/50 p-4">
+      <div dir="ltr" className="relative min-h-[88px]">
+        <div ref={container} data-testid="waveform" />
+        {!ready && !failed && (
+          <div className="absolute inset-0 flex items-center justify-center text-accent">
+            <Spinner label={t('common.loading')} />
+          </div>
+        )}
+        {failed && <p className="text-sm text-danger">{t('viewer.audioFailed')}</p>}
+      </div>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <button
+          type="button"
+          onClick={() => void ws.current?.playPause()}
+          disabled={!ready}
+          className="inline-flex size-10 items-center justify-center rounded-full bg-accent text-accent-fg disabled:opacity-50"
+          aria-label={playing ? t('viewer.pause') : t('viewer.play')}
+        >
+          {playing ? (
+            <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden>
+              <rect x="3" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
+              <rect x="9.5" y="2" width="3.5" height="12" rx="1" fill="currentColor" />
+            </svg>
+          ) : (
+            <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden>
+              <path d="M4 2.5v11l9.5-5.5z" fill="currentColor" />
+            </svg>
+          )}
+        </button>
+        <span dir="ltr" className="font-mono text-sm tabular-nums text-muted">
+          {formatClock(time)} / {formatClock(duration)}
+        </span>
+        <label className="ms-auto flex items-center gap-2 text-sm text-muted">
+          {t('viewer.speed')}
+          <select
+            value={rate}
+            onChange={(e) => {
+              const r = Number(e.target.value);
+              setRate(r);
+              ws.current?.setPlaybackRate(r);
+            }}
+            className="rounded-md border border-border bg-surface px-2 py-1 text-fg"
+          >
+            {RATES.map((r) => (
+              <option key={r} value={r}>
+                {r}×
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </div>
+  );
+}

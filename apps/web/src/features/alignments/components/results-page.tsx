@@ -1,0 +1,219 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
+import type { Progress } from '@tazamun/contracts/alignments';
+import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
+import { isApiError } from '../../../lib/api-client.ts';
+import { formatBytes, formatDateTime, formatDuration } from '../../../lib/format.ts';
+import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Alert, Card } from '../../../components/ui/card.tsx';
+import { CheckIcon } from '../../../components/ui/icons.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { toast, useUiStore } from '../../../stores/ui-store.ts';
+import { cancelAlignment, fetchAudio, getAlignment, getProgress } from '../api/alignments-api.ts';
+import { ExportPanel } from './export-panel.tsx';
+
+function ProgressSteps({ progress }: { progress: Progress }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <div className="mb-2 flex justify-between text-sm">
+        <span className="font-medium">
+          {progress.step ? t(`results.steps.${progress.step}`) : t('results.waiting')}
+        </span>
+        <span className="tabular-nums text-muted">{progress.progress}%</span>
+      </div>
+      <div
+        className="h-2 overflow-hidden rounded-full bg-surface-2"
+        role="progressbar"
+        aria-valuenow={progress.progress}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div
+          className="h-full rounded-full bg-accent transition-[width] duration-500"
+          style={{ width: `${progress.progress}%` }}
+        />
+      </div>
+      <ol className="mt-6 grid gap-3 sm:grid-cols-5" data-testid="progress-steps">
+        {PROCESSING_STEPS.map((step, i) => {
+          const state = progress.steps.find((s) => s.step === step)?.state ?? 'pending';
+          return (
+            <li
+              key={step}
+              data-state={state}
+              className="flex items-center gap-2 text-sm sm:flex-col sm:text-center"
+            >
+              <span
+                className={`flex size-8 shrink-0 items-center justify-center rounded-full border ${
+                  state === 'done'
+                    ? 'border-accent bg-accent text-accent-fg'
+                    : state === 'active'
+                      ? 'border-accent text-accent'
+                      : 'border-border text-muted'
+                }`}
+              >
+                {state === 'done' ? (
+                  <CheckIcon size={16} />
+                ) : state === 'active' ? (
+                  <Spinner size={16} />
+                ) : (
+                  i + 1
+                )}
+              </span>
+              <span className={state === 'pending' ? 'text-muted' : 'text-fg'}>
+                {t(`results.steps.${step}`)}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
+function useAudioUrl(id: string, enabled: boolean): string | null {
+  const audio = useQuery({
+    queryKey: ['alignment-audio', id],
+    queryFn: ({ signal }) => fetchAudio(id, signal),
+    enabled,
+    staleTime: Infinity,
+  });
+  const url = useMemo(() => (audio.data ? URL.createObjectURL(audio.data) : null), [audio.data]);
+  const live = useRef<string | null>(null);
+  useEffect(() => {
+    live.current = url;
+    return () => {
+      live.current = null;
+      // Revoke only once the URL is really gone (not on StrictMode's simulated remount).
+      setTimeout(() => {
+        if (url && live.current !== url) URL.revokeObjectURL(url);
+      }, 0);
+    };
+  }, [url]);
+  return url;
+}
+
+export function ResultsPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const queryClient = useQueryClient();
+  const notify = useUiStore((s) => s.notify);
+  const detail = useQuery({ queryKey: ['alignment', id], queryFn: ({ signal }) => getAlignment(id, signal) });
+  const running = detail.data?.status === 'queued' || detail.data?.status === 'processing';
+  const progress = useQuery({
+    queryKey: ['alignment-progress', id],
+    queryFn: ({ signal }) => getProgress(id, signal),
+    enabled: running,
+    refetchInterval: 1000,
+  });
+  const finished = progress.data && !['queued', 'processing'].includes(progress.data.status);
+  useEffect(() => {
+    if (!finished || !running) return;
+    void queryClient.invalidateQueries({ queryKey: ['alignment', id] });
+    void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+    void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+    if (progress.data?.status === 'completed')
+      notify({ type: 'success', title: t('results.completed'), message: detail.data?.title });
+    if (progress.data?.status === 'failed')
+      notify({ type: 'error', title: t('results.failed'), message: progress.data.error?.detail });
+  }, [finished, running, queryClient, id, notify, t, progress.data, detail.data?.title]);
+  const audioUrl = useAudioUrl(id, detail.data?.status === 'completed');
+  const cancel = useMutation({
+    mutationFn: () => cancelAlignment(id),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['alignment', id] }),
+    onError: (e) => toast.error(e.message),
+  });
+
+  if (detail.isPending) {
+    return (
+      <div className="flex justify-center py-24 text-accent">
+        <Spinner label={t('common.loading')} />
+      </div>
+    );
+  }
+  if (detail.isError) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-16">
+        <Alert tone="danger">
+          {isApiError(detail.error) && detail.error.status === 404
+            ? t('results.notFound')
+            : detail.error.message}
+        </Alert>
+      </div>
+    );
+  }
+  const a = detail.data;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
+        <div className="min-w-0">
+          <p className="text-sm text-muted">
+            <Link to="/projects" className="hover:text-fg">
+              {t('nav.projects')}
+            </Link>
+          </p>
+          <h1 className="mt-1 truncate text-2xl font-semibold tracking-tight sm:text-3xl" dir="auto">
+            {a.title}
+          </h1>
+          <p className="mt-1 text-sm text-muted">
+            <span dir="ltr">{a.language}</span> · <span dir="auto">{a.file_name}</span> (
+            {formatBytes(a.file_size)}){a.duration !== null && <> · {formatDuration(a.duration)}</>} ·{' '}
+            {formatDateTime(a.created_at)}
+          </p>
+        </div>
+        <span
+          className={`rounded-full px-3 py-1 text-sm font-medium ${
+            a.status === 'completed'
+              ? 'bg-success-soft text-success'
+              : a.status === 'failed'
+                ? 'bg-danger-soft text-danger'
+                : 'bg-accent-soft text-accent'
+          }`}
+          data-testid="alignment-status"
+        >
+          {t(`results.status.${a.status}`)}
+        </span>
+      </header>
+
+      {running && (
+        <Card>
+          {progress.data ? (
+            <ProgressSteps progress={progress.data} />
+          ) : (
+            <Spinner label={t('common.loading')} />
+          )}
+          <p className="mt-6 text-sm text-muted">{t('results.typical')}</p>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="mt-4"
+            onClick={() => cancel.mutate()}
+            loading={cancel.isPending}
+          >
+            {t('results.cancel')}
+          </Button>
+        </Card>
+      )}
+      {a.status === 'failed' && (
+        <Alert tone="danger" title={t('results.failed')}>
+          {a.error?.detail}
+          {a.error?.quota_refunded && <p className="mt-1">{t('results.refunded')}</p>}
+        </Alert>
+      )}
+      {a.status === 'cancelled' && <Alert tone="warning">{t('results.cancelled')}</Alert>}
+      {a.status === 'completed' && a.result && (
+        <div className="space-y-8">
+          <AlignmentViewer result={a.result} audioUrl={audioUrl} />
+          <section>
+            <h2 className="mb-4 text-lg font-semibold">{t('export.title')}</h2>
+            <ExportPanel id={a.id} title={a.title} />
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}

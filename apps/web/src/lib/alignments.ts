@@ -1,0 +1,75 @@
+// Alignment data used by several screens (dashboard, profile, projects, results).
+import { useQuery } from '@tanstack/react-query';
+import { AlignmentListResponse, LanguagesResponse, PublicStats } from '@tazamun/contracts/alignments';
+import { api } from './api-client.ts';
+
+export interface AlignmentListParams {
+  page?: number;
+  page_size?: number;
+  project?: string;
+  q?: string;
+  status?: string;
+}
+
+export function useAlignmentList(params: AlignmentListParams, enabled = true) {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, String(v));
+  return useQuery({
+    queryKey: ['alignments', 'list', params],
+    queryFn: ({ signal }) =>
+      api(`/api/alignments/?${search.toString()}`, { schema: AlignmentListResponse, signal }),
+    enabled,
+    staleTime: 10_000,
+  });
+}
+
+export function useLanguages() {
+  return useQuery({
+    queryKey: ['languages'],
+    queryFn: ({ signal }) => api('/api/languages/', { schema: LanguagesResponse, signal, auth: false }),
+    staleTime: Infinity,
+  });
+}
+
+export function usePublicStats() {
+  return useQuery({
+    queryKey: ['stats', 'public'],
+    queryFn: ({ signal }) => api('/api/stats/public/', { schema: PublicStats, signal, auth: false }),
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+// ISO 639-3 codes of languages written right to left (content direction of transcripts).
+const RTL_639_3 = new Set([
+  'ara',
+  'arb',
+  'ary',
+  'arz',
+  'apc',
+  'acm',
+  'ajp',
+  'aeb',
+  'afb',
+  'ayl',
+  'heb',
+  'fas',
+  'pes',
+  'prs',
+  'urd',
+  'pus',
+  'pbt',
+  'snd',
+  'uig',
+  'ckb',
+  'yid',
+  'div',
+  'syr',
+  'kur',
+  'bal',
+  'skr',
+]);
+
+export function contentDirection(iso3: string | null | undefined): 'rtl' | 'ltr' {
+  return iso3 && RTL_639_3.has(iso3) ? 'rtl' : 'ltr';
+}
