@@ -96,14 +96,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
   const jobs = createJobsRuntime(withJobTables(db), deps.files, jobConfig, app.log, () => clock.now());
   app.decorate('jobs', jobs);
+  let seedTimer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     await jobs.queue.start();
-    if (jobConfig.seedDemos && jobConfig.demoMediaDir) {
-      const dir = jobConfig.demoMediaDir;
-      void seedDemos(app, dir).catch((err: unknown) => app.log.error({ err, dir }, 'demo seeding failed'));
+    const dir = jobConfig.demoMediaDir;
+    if (jobConfig.seedDemos && dir) {
+      // A little after start-up, so the first requests do not compete with copying and aligning.
+      seedTimer = setTimeout(() => {
+        void seedDemos(app, dir).catch((err: unknown) => app.log.error({ err, dir }, 'demo seeding failed'));
+      }, 3000);
+      seedTimer.unref();
     }
   });
-  app.addHook('preClose', async () => jobs.close());
+  app.addHook('preClose', async () => {
+    if (seedTimer) clearTimeout(seedTimer);
+    await jobs.close();
+  });
 
   registerErrorHandler(app);
 

@@ -147,6 +147,21 @@ test('languages and public statistics', async (t) => {
   assert.equal(langs.results.find((l: { code: string }) => l.code === 'eng').native_model, true);
   assert.ok(langs.results.every((l: { code: string }) => /^[a-z]{3}$/.test(l.code)));
 
+  const openapi = (await app.inject({ url: '/docs/json' })).json() as { paths: Record<string, unknown> };
+  for (const path of [
+    '/api/alignments/',
+    '/api/alignments/{id}/events/',
+    '/api/alignments/{id}/export/{format}/',
+    '/api/alignments/{id}/video/file/',
+    '/api/share/{token}/',
+    '/api/projects/{id}/alignments/',
+    '/api/demos/',
+    '/api/admin/demos/',
+    '/api/languages/',
+    '/api/stats/public/',
+  ])
+    assert.ok(path in openapi.paths, `${path} is documented at /docs`);
+
   const empty = (await app.inject({ url: '/api/stats/public/' })).json();
   assert.deepEqual(empty, {
     languages_supported: langs.count,
