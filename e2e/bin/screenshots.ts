@@ -110,14 +110,19 @@ try {
     await page.screenshot({ path: join(OUT, `${tag}-user-menu.png`) });
     // Alignment screens: a real upload through the studio, its progress, then the result.
     await shot(page, `${tag}-upload`, '/upload', server.url);
-    await page.locator('[data-testid="audio-input"]').setInputFiles(join(MEDIA, 'en-librivox-austen/audio.wav'));
+    await page
+      .locator('[data-testid="audio-input"]')
+      .setInputFiles(join(MEDIA, 'en-librivox-austen/audio.wav'));
     await page.locator('textarea').fill(readFileSync(join(MEDIA, 'en-librivox-austen/text.txt'), 'utf8'));
     await page.locator('input[list="tz-languages"]').fill('eng');
     await page.locator('form button[type="submit"]').click();
     await page.waitForURL(/\/results\//);
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(OUT, `${tag}-results-progress.png`), fullPage: true });
-    await page.getByTestId('alignment-status').filter({ hasText: /Completed|مكتملة/ }).waitFor({ timeout: 240_000 });
+    await page
+      .getByTestId('alignment-status')
+      .filter({ hasText: /Completed|مكتملة/ })
+      .waitFor({ timeout: 240_000 });
     await page.waitForTimeout(1500);
     await page.screenshot({ path: join(OUT, `${tag}-results.png`), fullPage: true });
     await page.getByRole('tab').nth(1).click();

@@ -174,7 +174,10 @@ function VideoExport({ id, baseName }: { id: string; baseName: string }) {
   const [fontSize, setFontSize] = useState('');
   const [processed, setProcessed] = useState(false);
   const [waveform, setWaveform] = useState(true);
+  const [requested, setRequested] = useState(false);
+  // Asked only once a render was requested here: before that the server has no video (404).
   const status = useQuery({
+    enabled: requested,
     queryKey: ['video', id],
     queryFn: ({ signal }) => getVideo(id, signal).catch(() => null),
     refetchInterval: (q) =>
@@ -189,7 +192,10 @@ function VideoExport({ id, baseName }: { id: string; baseName: string }) {
         show_waveform: waveform,
         ...(fontSize ? { font_size: Number(fontSize) } : {}),
       }),
-    onSuccess: (v) => queryClient.setQueryData(['video', id], v),
+    onSuccess: (v) => {
+      queryClient.setQueryData(['video', id], v);
+      setRequested(true);
+    },
     onError: (e) => toast.error(e.message),
   });
   const download = useMutation({

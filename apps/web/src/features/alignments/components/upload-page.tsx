@@ -19,12 +19,22 @@ import { uploadAlignment } from '../api/alignments-api.ts';
 const AUDIO_ACCEPT = LIMITS.audioFormats.map((f) => `.${f}`).join(',');
 const FORMATS_LABEL = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
 
+/** The language's name in the interface language when the browser knows it, else the catalogue's. */
+function localName(code: string, fallback: string, uiLang: string): string {
+  try {
+    const name = new Intl.DisplayNames([uiLang], { type: 'language' }).of(code);
+    return name && name !== code ? name : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 function extensionOf(name: string): string {
   return name.split('.').pop()?.toLowerCase() ?? '';
 }
 
 export function UploadPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
@@ -259,7 +269,9 @@ export function UploadPage() {
                   error={errors.language}
                   hint={
                     languageEntry
-                      ? `${languageEntry.name}${languageEntry.native_model ? ` · ${t('upload.language.native')}` : ''}`
+                      ? `${localName(languageEntry.iso1 ?? languageEntry.code, languageEntry.name, i18n.language)}${
+                          languageEntry.native_model ? ` · ${t('upload.language.native')}` : ''
+                        }`
                       : t('upload.language.hint', { count: formatNumber(languages.data?.count ?? 0) })
                   }
                 />

@@ -122,9 +122,11 @@ export function DemoGalleryPage() {
                 <h2 className="mt-3 font-semibold" dir={contentDirection(d.language)}>
                   {d.title}
                 </h2>
-                <p className="mt-1.5 line-clamp-3 flex-1 text-sm text-muted" dir="auto">
-                  {d.description}
-                </p>
+                <div className="mt-1.5 flex-1">
+                  <p className="line-clamp-3 text-sm text-muted" dir="auto">
+                    {d.description}
+                  </p>
+                </div>
                 <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted">
                   {d.duration !== null && <span>{formatDuration(d.duration)}</span>}
                   {d.words !== null && <span>{t('demos.words', { count: formatNumber(d.words) })}</span>}

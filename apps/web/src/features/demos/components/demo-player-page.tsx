@@ -15,7 +15,7 @@ export function DemoPlayerPage() {
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
       <Link to="/demos" className="mb-6 inline-flex items-center gap-1.5 text-sm text-muted hover:text-fg">
-        <ArrowForwardIcon size={16} className="rotate-180 rtl:rotate-0" />
+        <ArrowForwardIcon size={16} className="rotate-180" />
         {t('demos.back')}
       </Link>
       {demo.isPending && (
