@@ -9,7 +9,8 @@ const PASSWORD = 'quiet-river-2025';
 
 let server: RunningServer;
 before(async () => {
-  server = await startServer();
+  // No demo seeding: these tests do not use the gallery, and its alignments would compete for the CPU.
+  server = await startServer({ DEMO_MEDIA_DIR: '' });
 });
 after(async () => {
   await server?.stop();

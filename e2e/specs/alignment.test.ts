@@ -1,0 +1,101 @@
+// An alignment through the interface on the real server and engine: upload a read English recording
+// with its transcript, follow the processing steps, read the result, download a TextGrid export.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { admin, openBrowser, startServer } from '../src/harness.ts';
+import type { RunningServer } from '../src/harness.ts';
+
+const MEDIA = '/work/shared/demo-media/en-librivox-austen';
+const PASSWORD = 'quiet-river-2025';
+
+let server: RunningServer;
+before(async () => {
+  if (!existsSync(join(MEDIA, 'audio.wav')))
+    throw new Error(`${MEDIA} is missing: the test needs its recording`);
+  // No demo seeding here: the test's own job should not queue behind the gallery's.
+  server = await startServer({ DEMO_MEDIA_DIR: '' });
+});
+after(async () => {
+  await server?.stop();
+});
+
+test(
+  'upload → processing steps → result with word table → TextGrid export',
+  { timeout: 300_000 },
+  async () => {
+    admin(
+      server,
+      'create',
+      '--email',
+      'aligner@example.org',
+      '--password',
+      PASSWORD,
+      '--first-name',
+      'Sami',
+      '--last-name',
+      'Nasser',
+      '--role',
+      'user',
+    );
+    const b = await openBrowser({ language: 'en' });
+    try {
+      const { page } = b;
+      await page.goto(`${server.url}/auth`);
+      await page.getByLabel('E-mail').fill('aligner@example.org');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in', exact: true }).click();
+      await page.waitForURL(/\/dashboard$/);
+
+      await page.getByRole('link', { name: /New alignment/ }).click();
+      await page.waitForURL(/\/upload$/);
+      await page.getByTestId('audio-input').setInputFiles(join(MEDIA, 'audio.wav'));
+      const transcript = readFileSync(join(MEDIA, 'text.txt'), 'utf8');
+      await page.getByLabel('Text spoken in the recording').fill(transcript);
+      const words = transcript.trim().split(/\s+/u).length;
+      assert.match(
+        (await page.getByTestId('text-counts').textContent()) ?? '',
+        new RegExp(`· ${words} words`),
+      );
+      await page.getByLabel('Language (ISO 639-3)').fill('eng');
+      await page.getByLabel('Title').fill('Austen chapter 1');
+      await page.getByRole('button', { name: 'Start the alignment' }).click();
+
+      await page.waitForURL(/\/results\/[^/]+$/);
+      await page.getByRole('heading', { name: 'Austen chapter 1' }).waitFor();
+      await page
+        .getByTestId('alignment-status')
+        .filter({ hasText: 'Completed' })
+        .waitFor({ timeout: 240_000 });
+
+      await page.getByTestId('transcript').waitFor();
+      await page.getByRole('tab', { name: 'Word table' }).click();
+      const rows = page.getByTestId('word-table').locator('tr');
+      assert.equal(await rows.count(), words);
+      // Keyboard navigation in the table.
+      await rows.first().focus();
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await rows.nth(1).getAttribute('aria-selected'), 'true');
+
+      await page.getByLabel('Format').selectOption('textgrid');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download', exact: true }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), 'Austen chapter 1.TextGrid');
+      const path = await download.path();
+      const textGrid = readFileSync(path, 'utf8');
+      assert.match(textGrid, /File type = "ooTextFile"/);
+      assert.match(textGrid, /Object class = "TextGrid"/);
+
+      // The quota went down by one and the dashboard lists the alignment.
+      await page.goto(`${server.url}/dashboard`);
+      await page.getByTestId('recent-alignments').getByRole('link', { name: 'Austen chapter 1' }).waitFor();
+      assert.match((await page.getByTestId('quota-card').textContent()) ?? '', /9\s*\/\s*10/);
+      assert.deepEqual(b.consoleErrors, []);
+    } finally {
+      await b.close();
+    }
+  },
+);
