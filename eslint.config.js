@@ -4,6 +4,11 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { importX } from 'eslint-plugin-import-x';
+import { existsSync, readdirSync } from 'node:fs';
+
+// Each web feature may import only itself among the features (STYLE.md: a feature never imports another).
+const WEB_FEATURES = './apps/web/src/features';
+const webFeatures = existsSync(WEB_FEATURES) ? readdirSync(WEB_FEATURES) : [];
 
 export default tseslint.config(
   {
@@ -35,6 +40,12 @@ export default tseslint.config(
             { target: './apps/web/src/components', from: './apps/web/src/features' },
             { target: './apps/web/src/lib', from: './apps/web/src/features' },
             { target: './apps/web/src/features', from: './apps/web/src/app' },
+            { target: './apps/web/src/stores', from: './apps/web/src/features' },
+            ...webFeatures.map((name) => ({
+              target: `${WEB_FEATURES}/${name}`,
+              from: WEB_FEATURES,
+              except: [`./${name}`],
+            })),
           ],
         },
       ],
