@@ -34,6 +34,9 @@ async function main(): Promise<void> {
     () => new Date(),
   );
   await runtime.queue.start();
+  // The queue's timers are unref'd (they must not keep an API process alive); this one keeps the
+  // worker process running until it is told to stop.
+  const keepAlive = setInterval(() => undefined, 60_000);
   log.info({ concurrency: jobConfig.concurrency, worker: runtime.queue.workerId }, 'worker started');
   let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
       if (closing) return;
       closing = true;
       log.info({ signal }, 'worker shutting down');
+      clearInterval(keepAlive);
       void runtime
         .close()
         .then(() => db.destroy())

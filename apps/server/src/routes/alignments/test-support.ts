@@ -1,7 +1,7 @@
 // Test helpers for the alignment routes: a real app with its job queue, hand-built multipart bodies,
 // audio files made at test time with ffmpeg from the shared eval set (never committed).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -100,14 +100,17 @@ export function upload(app: FastifyInstance, access: string, parts: Part[]) {
   });
 }
 
-/** Polls the progress route until the status is one of `until` (the test runner's timeout bounds it). */
+/** Polls the progress route until the status is one of `until`; gives up after 3 minutes so a broken
+ *  queue fails the test instead of hanging the suite (a guard, not a speed requirement). */
 export async function waitForStatus(
   app: FastifyInstance,
   access: string,
   id: string,
   until: string[] = ['completed', 'failed', 'cancelled'],
 ): Promise<Record<string, unknown>> {
+  const giveUp = Date.now() + 180_000;
   for (;;) {
+    if (Date.now() > giveUp) throw new Error(`alignment ${id} never reached ${until.join('|')}`);
     const res = await app.inject({
       method: 'GET',
       url: `/api/alignments/${id}/progress/`,
@@ -124,4 +127,23 @@ export function tempDir(t: TestContext): string {
   const d = mkdtempSync(join(tmpdir(), 'tazamun-media-'));
   t.after(() => rmSync(d, { recursive: true, force: true }));
   return d;
+}
+
+/** About 15 s of speech (five TIMIT sentences joined), for jobs that must still be running when the
+ *  test acts on them. */
+export function longClip(dir: string): { wav: string; text: string } {
+  const clips = ['dr1-fvmh0_sa1', 'dr1-fvmh0_sa2', 'dr1-mcpm0_sa1', 'dr1-mcpm0_sa2', 'dr2-faem0_sa1'];
+  const texts: string[] = [];
+  const lines: string[] = [];
+  for (const c of clips) {
+    const base = join(EVAL_DIR, 'timit-dev', c);
+    if (!existsSync(`${base}.wav`)) throw new Error(`missing test audio ${base}.wav`);
+    lines.push(`file '${base}.wav'`);
+    texts.push((JSON.parse(readFileSync(`${base}.json`, 'utf8')) as { text: string }).text);
+  }
+  const list = join(dir, 'list.txt');
+  writeFileSync(list, `${lines.join('\n')}\n`);
+  const wav = join(dir, 'long.wav');
+  ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', wav]);
+  return { wav, text: texts.join('\n') };
 }

@@ -15,7 +15,7 @@ import {
   waitForStatus,
 } from '../alignments/test-support.ts';
 
-test('seeding, the public gallery and admin publishing', async (t) => {
+test('seeding, the public gallery and admin publishing', { timeout: 300_000 }, async (t) => {
   const { app, dir } = await createJobsTestApp(t);
   const media = tempDir(t);
   const clip = evalClip();

@@ -9,117 +9,121 @@ import { join } from 'node:path';
 import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
 import { EVAL_DIR, createJobsTestApp, tempDir, upload, waitForStatus } from '../alignments/test-support.ts';
 
-test('karaoke video: render job, progress, ffprobe, download again, removed on delete', async (t) => {
-  const { app, dir } = await createJobsTestApp(t);
-  const u = await approvedUser(app);
-  const wav = join(EVAL_DIR, 'ar-synthetic/arsyn_05.wav');
-  const meta = join(EVAL_DIR, 'ar-synthetic/arsyn_05.json');
-  if (!existsSync(wav)) throw new Error(`missing ${wav}: the shared eval set must be present`);
-  const { text } = JSON.parse(readFileSync(meta, 'utf8')) as { text: string };
-  const res = await upload(app, u.access, [
-    { name: 'language', value: 'ara' },
-    { name: 'text', value: text },
-    { name: 'audio', filename: 'سؤال.wav', content: readFileSync(wav) },
-  ]);
-  assert.equal(res.statusCode, 202, res.body);
-  const id = res.json().id as string;
-  assert.equal((await waitForStatus(app, u.access, id)).status, 'completed');
-  const detail = (await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(u.access) })).json();
+test(
+  'karaoke video: render job, progress, ffprobe, download again, removed on delete',
+  { timeout: 300_000 },
+  async (t) => {
+    const { app, dir } = await createJobsTestApp(t);
+    const u = await approvedUser(app);
+    const wav = join(EVAL_DIR, 'ar-synthetic/arsyn_05.wav');
+    const meta = join(EVAL_DIR, 'ar-synthetic/arsyn_05.json');
+    if (!existsSync(wav)) throw new Error(`missing ${wav}: the shared eval set must be present`);
+    const { text } = JSON.parse(readFileSync(meta, 'utf8')) as { text: string };
+    const res = await upload(app, u.access, [
+      { name: 'language', value: 'ara' },
+      { name: 'text', value: text },
+      { name: 'audio', filename: 'سؤال.wav', content: readFileSync(wav) },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    const id = res.json().id as string;
+    assert.equal((await waitForStatus(app, u.access, id)).status, 'completed');
+    const detail = (await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(u.access) })).json();
 
-  expectError(
-    await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) }),
-    404,
-    'not_found',
-  );
-  const post = await app.inject({
-    method: 'POST',
-    url: `/api/alignments/${id}/video/`,
-    headers: bearer(u.access),
-    payload: { resolution: 'sd', position: 'center', show_processed_text: true, show_waveform: true },
-  });
-  assert.equal(post.statusCode, 202, post.body);
-  assert.deepEqual([post.json().width, post.json().height, post.json().fps], [854, 480, 30]);
-  let status = post.json();
-  while (status.status === 'queued' || status.status === 'processing') {
-    await new Promise((r) => setTimeout(r, 200));
-    status = (await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) })).json();
-  }
-  assert.equal(status.status, 'completed', JSON.stringify(status));
-  assert.equal(status.download_url, `/api/alignments/${id}/video/file/`);
+    expectError(
+      await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) }),
+      404,
+      'not_found',
+    );
+    const post = await app.inject({
+      method: 'POST',
+      url: `/api/alignments/${id}/video/`,
+      headers: bearer(u.access),
+      payload: { resolution: 'sd', position: 'center', show_processed_text: true, show_waveform: true },
+    });
+    assert.equal(post.statusCode, 202, post.body);
+    assert.deepEqual([post.json().width, post.json().height, post.json().fps], [854, 480, 30]);
+    let status = post.json();
+    while (status.status === 'queued' || status.status === 'processing') {
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) })).json();
+    }
+    assert.equal(status.status, 'completed', JSON.stringify(status));
+    assert.equal(status.download_url, `/api/alignments/${id}/video/file/`);
 
-  const file = await app.inject({ url: status.download_url, headers: bearer(u.access) });
-  assert.equal(file.statusCode, 200);
-  assert.equal(file.headers['content-type'], 'video/mp4');
-  assert.match(String(file.headers['content-disposition']), /filename\*=UTF-8''%D8%B3/);
-  const out = join(tempDir(t), 'v.mp4');
-  writeFileSync(out, file.rawPayload);
-  if (process.env.KEEP_VIDEO) writeFileSync(process.env.KEEP_VIDEO, file.rawPayload);
-  const probe = JSON.parse(
-    execFileSync(
-      '/usr/bin/ffprobe',
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', out],
-      {
-        encoding: 'utf8',
-      },
-    ),
-  ) as { format: { duration: string }; streams: Record<string, string | number>[] };
-  const video = probe.streams.find((s) => s.codec_type === 'video')!;
-  const audio = probe.streams.find((s) => s.codec_type === 'audio')!;
-  assert.equal(video.codec_name, 'h264');
-  assert.equal(audio.codec_name, 'aac');
-  assert.deepEqual([video.width, video.height], [854, 480]);
-  assert.equal(video.avg_frame_rate, '30/1');
-  const duration = Number(probe.format.duration);
-  assert.ok(
-    Math.abs(duration - detail.duration) <= 0.05,
-    `video ${duration} s vs audio ${detail.duration} s`,
-  );
-  assert.equal(file.rawPayload.length, status.file_size);
+    const file = await app.inject({ url: status.download_url, headers: bearer(u.access) });
+    assert.equal(file.statusCode, 200);
+    assert.equal(file.headers['content-type'], 'video/mp4');
+    assert.match(String(file.headers['content-disposition']), /filename\*=UTF-8''%D8%B3/);
+    const out = join(tempDir(t), 'v.mp4');
+    writeFileSync(out, file.rawPayload);
+    if (process.env.KEEP_VIDEO) writeFileSync(process.env.KEEP_VIDEO, file.rawPayload);
+    const probe = JSON.parse(
+      execFileSync(
+        '/usr/bin/ffprobe',
+        ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', out],
+        {
+          encoding: 'utf8',
+        },
+      ),
+    ) as { format: { duration: string }; streams: Record<string, string | number>[] };
+    const video = probe.streams.find((s) => s.codec_type === 'video')!;
+    const audio = probe.streams.find((s) => s.codec_type === 'audio')!;
+    assert.equal(video.codec_name, 'h264');
+    assert.equal(audio.codec_name, 'aac');
+    assert.deepEqual([video.width, video.height], [854, 480]);
+    assert.equal(video.avg_frame_rate, '30/1');
+    const duration = Number(probe.format.duration);
+    assert.ok(
+      Math.abs(duration - detail.duration) <= 0.05,
+      `video ${duration} s vs audio ${detail.duration} s`,
+    );
+    assert.equal(file.rawPayload.length, status.file_size);
 
-  // A frame in the middle of the longest word: its highlight (#F59E0B, warm) must be on screen, where
-  // everything else (background, waveform, white and grey words) is neutral or blue.
-  const longest = [...detail.result.words]
-    .filter((w: { start: number | null }) => w.start !== null)
-    .sort((a: { duration: number }, b: { duration: number }) => b.duration - a.duration)[0];
-  const at = (longest.start + longest.end) / 2;
-  const rgb = execFileSync(
-    '/usr/bin/ffmpeg',
-    [
-      '-v',
-      'error',
-      '-ss',
-      at.toFixed(3),
-      '-i',
-      out,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      'pipe:1',
-    ],
-    { maxBuffer: 16 * 1024 * 1024 },
-  );
-  let accent = 0;
-  for (let i = 0; i < rgb.length; i += 3) {
-    if (rgb[i]! > 150 && rgb[i]! - rgb[i + 2]! > 80) accent++;
-  }
-  assert.ok(accent > 20, `highlighted word pixels: ${accent}`);
+    // A frame in the middle of the longest word: its highlight (#F59E0B, warm) must be on screen, where
+    // everything else (background, waveform, white and grey words) is neutral or blue.
+    const longest = [...detail.result.words]
+      .filter((w: { start: number | null }) => w.start !== null)
+      .sort((a: { duration: number }, b: { duration: number }) => b.duration - a.duration)[0];
+    const at = (longest.start + longest.end) / 2;
+    const rgb = execFileSync(
+      '/usr/bin/ffmpeg',
+      [
+        '-v',
+        'error',
+        '-ss',
+        at.toFixed(3),
+        '-i',
+        out,
+        '-frames:v',
+        '1',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
+      ],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    let accent = 0;
+    for (let i = 0; i < rgb.length; i += 3) {
+      if (rgb[i]! > 150 && rgb[i]! - rgb[i + 2]! > 80) accent++;
+    }
+    assert.ok(accent > 20, `highlighted word pixels: ${accent}`);
 
-  const again = await app.inject({
-    url: status.download_url,
-    headers: { ...bearer(u.access), range: 'bytes=4-7' },
-  });
-  assert.equal(again.statusCode, 206);
-  assert.equal(again.body, 'ftyp');
+    const again = await app.inject({
+      url: status.download_url,
+      headers: { ...bearer(u.access), range: 'bytes=4-7' },
+    });
+    assert.equal(again.statusCode, 206);
+    assert.equal(again.body, 'ftyp');
 
-  const folder = join(dir, 'files', 'users', u.id, 'alignments', id);
-  assert.ok(existsSync(join(folder, `video-${status.id}.mp4`)));
-  assert.equal(
-    (await app.inject({ method: 'DELETE', url: `/api/alignments/${id}/`, headers: bearer(u.access) }))
-      .statusCode,
-    204,
-  );
-  assert.equal(existsSync(folder), false);
-});
+    const folder = join(dir, 'files', 'users', u.id, 'alignments', id);
+    assert.ok(existsSync(join(folder, `video-${status.id}.mp4`)));
+    assert.equal(
+      (await app.inject({ method: 'DELETE', url: `/api/alignments/${id}/`, headers: bearer(u.access) }))
+        .statusCode,
+      204,
+    );
+    assert.equal(existsSync(folder), false);
+  },
+);
