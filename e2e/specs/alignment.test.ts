@@ -89,6 +89,20 @@ test(
       assert.match(textGrid, /File type = "ooTextFile"/);
       assert.match(textGrid, /Object class = "TextGrid"/);
 
+      // A read-only link that works without an account.
+      await page.getByRole('button', { name: 'Share a link' }).click();
+      const link = await page.getByTestId('share-link').inputValue();
+      assert.match(link, /\/share\/[\w-]+$/);
+      const anonymous = await openBrowser({ language: 'en' });
+      try {
+        await anonymous.page.goto(link);
+        await anonymous.page.getByRole('heading', { name: 'Austen chapter 1' }).waitFor();
+        await anonymous.page.getByTestId('transcript').getByRole('button', { name: 'dashwood' }).waitFor();
+        assert.deepEqual(anonymous.consoleErrors, []);
+      } finally {
+        await anonymous.close();
+      }
+
       // The quota went down by one and the dashboard lists the alignment.
       await page.goto(`${server.url}/dashboard`);
       await page.getByTestId('recent-alignments').getByRole('link', { name: 'Austen chapter 1' }).waitFor();

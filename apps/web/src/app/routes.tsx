@@ -19,6 +19,7 @@ import { DemoPlayerPage } from '../features/demos/components/demo-player-page.ts
 import { UploadPage } from '../features/alignments/components/upload-page.tsx';
 import { ResultsPage } from '../features/alignments/components/results-page.tsx';
 import { ProjectsPage } from '../features/projects/components/projects-page.tsx';
+import { SharedPage } from '../features/share/components/shared-page.tsx';
 
 export const routes: RouteObject[] = [
   {
@@ -49,6 +50,7 @@ export const routes: RouteObject[] = [
             handle: meta('meta.demos.title', 'meta.demos.description'),
           },
           { path: 'demo/:id', element: <DemoPlayerPage />, handle: meta('meta.demo.title') },
+          { path: 'share/:token', element: <SharedPage />, handle: meta('meta.share.title') },
           {
             element: <RequireAuth />,
             children: [

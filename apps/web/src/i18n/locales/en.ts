@@ -24,6 +24,7 @@ export const en = {
     settings: { title: 'Settings' },
     demos: { title: 'Demos', description: 'Aligned recordings in several languages to play and inspect.' },
     demo: { title: 'Demo' },
+    share: { title: 'Shared alignment' },
     projects: { title: 'Projects' },
     results: { title: 'Results' },
     upload: { title: 'New alignment' },
@@ -770,6 +771,17 @@ export const en = {
     moved: 'Moved to {name}.',
     previous: 'Previous',
     next: 'Next',
+  },
+  share: {
+    label: 'Shared alignment (read only)',
+    notFound: 'This link does not exist or is no longer shared.',
+    copyText: 'Copy the transcript',
+    copiedText: 'Transcript copied.',
+    copyFailed: 'The browser refused to copy.',
+    share: 'Share a link',
+    stop: 'Stop sharing',
+    stopped: 'The link no longer works.',
+    link: 'Public link',
   },
 } as const;
 

@@ -15,6 +15,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
 import { cancelAlignment, fetchAudio, getAlignment, getProgress } from '../api/alignments-api.ts';
 import { ExportPanel } from './export-panel.tsx';
+import { ShareControls } from './share-controls.tsx';
 
 function ProgressSteps({ progress }: { progress: Progress }) {
   const { t } = useTranslation();
@@ -207,6 +208,7 @@ export function ResultsPage() {
       {a.status === 'cancelled' && <Alert tone="warning">{t('results.cancelled')}</Alert>}
       {a.status === 'completed' && a.result && (
         <div className="space-y-8">
+          <ShareControls id={a.id} shared={a.shared} transcript={a.original_text} />
           <AlignmentViewer result={a.result} audioUrl={audioUrl} />
           <section>
             <h2 className="mb-4 text-lg font-semibold">{t('export.title')}</h2>
