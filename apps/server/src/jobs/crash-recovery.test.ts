@@ -56,7 +56,6 @@ test(
   { timeout: 300_000 },
   async (t) => {
     const dataDir = tempDir(t);
-    const media = tempDir(t);
     const { wav: audio, text } = longClip(tempDir(t));
 
     let server = await startServer(dataDir);
