@@ -2,9 +2,17 @@
 // pool keeps working afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { approvedUser, bearer, expectError } from '../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import {
+  createJobsTestApp,
+  evalClip,
+  longClip,
+  tempDir,
+  upload,
+  waitForStatus,
+} from '../routes/alignments/test-support.ts';
 
 test('cancel a running and a queued alignment', async (t) => {
   const { app } = await createJobsTestApp(t, { concurrency: 1 });
@@ -58,3 +66,40 @@ test('cancel a running and a queued alignment', async (t) => {
   const exp = await app.inject({ url: `/api/alignments/${first}/export/json/`, headers: bearer(u.access) });
   expectError(exp, 409, 'alignment_not_ready');
 });
+
+test(
+  'deleting an alignment while it runs stops its job and leaves no files',
+  { timeout: 300_000 },
+  async (t) => {
+    const { app, dir } = await createJobsTestApp(t, { concurrency: 1 });
+    const u = await approvedUser(app);
+    const long = longClip(tempDir(t));
+    const res = await upload(app, u.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: long.text },
+      { name: 'audio', filename: 'long.wav', content: readFileSync(long.wav) },
+    ]);
+    const id = res.json().id as string;
+    await waitForStatus(app, u.access, id, ['processing']);
+    const del = await app.inject({
+      method: 'DELETE',
+      url: `/api/alignments/${id}/`,
+      headers: bearer(u.access),
+    });
+    assert.equal(del.statusCode, 204);
+    assert.equal(existsSync(join(dir, 'files', 'users', u.id, 'alignments', id)), false);
+    const jobs = await app.deps.db
+      .selectFrom('jobs' as never)
+      .selectAll()
+      .execute();
+    assert.equal(jobs.length, 0);
+    const clip = evalClip();
+    const next = await upload(app, u.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: clip.text },
+      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+    ]);
+    assert.equal((await waitForStatus(app, u.access, next.json().id)).status, 'completed');
+    assert.equal(existsSync(join(dir, 'files', 'users', u.id, 'alignments', id)), false, 'nothing recreated');
+  },
+);

@@ -315,15 +315,16 @@ export class DbJobQueue implements JobQueue {
         .where('id', 'in', ids)
         .where('status', '=', 'processing')
         .execute();
-      const cancelled = await this.db
+      // A cancel sent to another process, or a job whose row went with its deleted alignment.
+      const rows = await this.db
         .selectFrom('jobs')
-        .select('id')
+        .select(['id', 'cancel_requested'])
         .where('id', 'in', ids)
-        .where('cancel_requested', '=', 1)
         .execute();
-      for (const { id } of cancelled) {
+      const cancelRequested = new Map(rows.map((r) => [r.id, r.cancel_requested === 1]));
+      for (const id of ids) {
         const r = this.running.get(id);
-        if (r) this.abort(r, 'cancel');
+        if (r && (cancelRequested.get(id) ?? true)) this.abort(r, 'cancel');
       }
     } catch (err) {
       this.log.error({ err }, 'job heartbeat failed');
