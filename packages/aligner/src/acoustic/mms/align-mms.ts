@@ -228,6 +228,8 @@ export async function alignFileWithMms(
       'the mms engine aligns written text (romanised letters), not IPA: use --engine hmm for an IPA transcript',
     );
   }
+  // Fail before decoding (possibly an hour of audio) when the model is missing or not the expected one.
+  resolveModel(options);
   const warnings: string[] = [...(options.notes ?? [])];
   let samples: Float32Array;
   let info = options.audioInfo ?? { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
