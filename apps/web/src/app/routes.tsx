@@ -1,4 +1,6 @@
 // The route table of spec section 2, shared by the browser router and the tests' memory router.
+// Screens that are not on the first visit's path (legal texts, the alignment viewer with wavesurfer,
+// account pages) are loaded on demand so the first bundle stays small.
 import { Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { RootLayout } from './layout/root-layout.tsx';
@@ -9,17 +11,6 @@ import { LandingPage } from '../features/landing/components/landing-page.tsx';
 import { AuthPage } from '../features/auth/components/auth-page.tsx';
 import { WaitlistPage } from '../features/waitlist/components/waitlist-page.tsx';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page.tsx';
-import { ProfilePage } from '../features/profile/components/profile-page.tsx';
-import { SettingsPage } from '../features/settings/components/settings-page.tsx';
-import { AboutPage } from '../features/legal/components/about-page.tsx';
-import { PrivacyPage } from '../features/legal/components/privacy-page.tsx';
-import { TermsPage } from '../features/legal/components/terms-page.tsx';
-import { DemoGalleryPage } from '../features/demos/components/demo-gallery-page.tsx';
-import { DemoPlayerPage } from '../features/demos/components/demo-player-page.tsx';
-import { UploadPage } from '../features/alignments/components/upload-page.tsx';
-import { ResultsPage } from '../features/alignments/components/results-page.tsx';
-import { ProjectsPage } from '../features/projects/components/projects-page.tsx';
-import { SharedPage } from '../features/share/components/shared-page.tsx';
 
 export const routes: RouteObject[] = [
   {
@@ -36,21 +27,49 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'about',
-            element: <AboutPage />,
+            lazy: async () => ({
+              Component: (await import('../features/legal/components/about-page.tsx')).AboutPage,
+            }),
             handle: meta('meta.about.title', 'meta.about.description'),
           },
-          { path: 'privacy', element: <PrivacyPage />, handle: meta('meta.privacy.title') },
-          { path: 'terms', element: <TermsPage />, handle: meta('meta.terms.title') },
+          {
+            path: 'privacy',
+            lazy: async () => ({
+              Component: (await import('../features/legal/components/privacy-page.tsx')).PrivacyPage,
+            }),
+            handle: meta('meta.privacy.title'),
+          },
+          {
+            path: 'terms',
+            lazy: async () => ({
+              Component: (await import('../features/legal/components/terms-page.tsx')).TermsPage,
+            }),
+            handle: meta('meta.terms.title'),
+          },
           { path: 'auth', element: <AuthPage />, handle: meta('meta.auth.title', 'meta.auth.description') },
           { path: 'login', element: <Navigate to="/auth" replace /> },
           { path: 'register', element: <Navigate to="/auth?view=register" replace /> },
           {
             path: 'demos',
-            element: <DemoGalleryPage />,
+            lazy: async () => ({
+              Component: (await import('../features/demos/components/demo-gallery-page.tsx')).DemoGalleryPage,
+            }),
             handle: meta('meta.demos.title', 'meta.demos.description'),
           },
-          { path: 'demo/:id', element: <DemoPlayerPage />, handle: meta('meta.demo.title') },
-          { path: 'share/:token', element: <SharedPage />, handle: meta('meta.share.title') },
+          {
+            path: 'demo/:id',
+            lazy: async () => ({
+              Component: (await import('../features/demos/components/demo-player-page.tsx')).DemoPlayerPage,
+            }),
+            handle: meta('meta.demo.title'),
+          },
+          {
+            path: 'share/:token',
+            lazy: async () => ({
+              Component: (await import('../features/share/components/shared-page.tsx')).SharedPage,
+            }),
+            handle: meta('meta.share.title'),
+          },
           {
             element: <RequireAuth />,
             children: [
@@ -59,18 +78,49 @@ export const routes: RouteObject[] = [
                 element: <RequireApproval />,
                 children: [
                   { path: 'dashboard', element: <DashboardPage />, handle: meta('meta.dashboard.title') },
-                  { path: 'profile', element: <ProfilePage />, handle: meta('meta.profile.title') },
-                  { path: 'settings', element: <SettingsPage />, handle: meta('meta.settings.title') },
-                  { path: 'projects', element: <ProjectsPage />, handle: meta('meta.projects.title') },
+                  {
+                    path: 'profile',
+                    lazy: async () => ({
+                      Component: (await import('../features/profile/components/profile-page.tsx'))
+                        .ProfilePage,
+                    }),
+                    handle: meta('meta.profile.title'),
+                  },
+                  {
+                    path: 'settings',
+                    lazy: async () => ({
+                      Component: (await import('../features/settings/components/settings-page.tsx'))
+                        .SettingsPage,
+                    }),
+                    handle: meta('meta.settings.title'),
+                  },
+                  {
+                    path: 'projects',
+                    lazy: async () => ({
+                      Component: (await import('../features/projects/components/projects-page.tsx'))
+                        .ProjectsPage,
+                    }),
+                    handle: meta('meta.projects.title'),
+                  },
                   {
                     path: 'results/:id',
-                    element: <ResultsPage />,
+                    lazy: async () => ({
+                      Component: (await import('../features/alignments/components/results-page.tsx'))
+                        .ResultsPage,
+                    }),
                     handle: meta('meta.results.title'),
                   },
                   {
                     element: <RequireQuota />,
                     children: [
-                      { path: 'upload', element: <UploadPage />, handle: meta('meta.upload.title') },
+                      {
+                        path: 'upload',
+                        lazy: async () => ({
+                          Component: (await import('../features/alignments/components/upload-page.tsx'))
+                            .UploadPage,
+                        }),
+                        handle: meta('meta.upload.title'),
+                      },
                     ],
                   },
                 ],

@@ -4,6 +4,7 @@ import type { LocaleMessages } from './en.ts';
 export const ar: LocaleMessages = {
   brand: { name: 'تزامن', by: 'من' },
   common: {
+    cancel: 'إلغاء',
     close: 'إغلاق',
     loading: 'جارٍ التحميل…',
     save: 'حفظ',
@@ -297,6 +298,7 @@ export const ar: LocaleMessages = {
       revoke: 'إلغاء',
       revoked: 'تم إلغاء الجلسة.',
       revokeOthers: 'تسجيل الخروج من الجلسات الأخرى',
+      revokeOthersBody: 'ستحتاج جميع الأجهزة الأخرى المسجّلة في حسابك إلى تسجيل الدخول من جديد.',
       revokedOthers: 'الجلسات الأخرى الملغاة: {count}.',
     },
     export: {
@@ -756,6 +758,8 @@ export const ar: LocaleMessages = {
     new: 'مشروع جديد',
     create: 'إنشاء',
     delete: 'حذف المشروع',
+    deleteTitle: 'حذف هذا المشروع؟',
+    deleteBody: 'سيُحذف المشروع «{name}»، وتبقى محاذاته محفوظة دون مشروع.',
     summary: 'المحاذاة: {count} · الصوت: {duration} · متوسط الثقة: {confidence}',
     search: 'ابحث في العناوين والملفات والنصوص',
     empty: 'لا شيء هنا بعد. ابدأ محاذاة من صفحة الرفع.',

@@ -2,6 +2,7 @@
 export const en = {
   brand: { name: 'Tazamun', by: 'by' },
   common: {
+    cancel: 'Cancel',
     close: 'Close',
     loading: 'Loading…',
     save: 'Save',
@@ -295,6 +296,7 @@ export const en = {
       revoke: 'Revoke',
       revoked: 'Session revoked.',
       revokeOthers: 'Log out other sessions',
+      revokeOthersBody: 'Every other device signed in to your account will have to log in again.',
       revokedOthers: 'Other sessions revoked: {count}.',
     },
     export: {
@@ -764,6 +766,8 @@ export const en = {
     new: 'New project',
     create: 'Create',
     delete: 'Delete project',
+    deleteTitle: 'Delete this project?',
+    deleteBody: 'The project “{name}” is deleted; its alignments are kept, without project.',
     summary: '{count} alignments · {duration} of audio · mean confidence {confidence}',
     search: 'Search in titles, files and transcripts',
     empty: 'Nothing here yet. Start an alignment from the upload studio.',

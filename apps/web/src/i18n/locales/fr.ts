@@ -4,6 +4,7 @@ import type { LocaleMessages } from './en.ts';
 export const fr: LocaleMessages = {
   brand: { name: 'Tazamun', by: 'par' },
   common: {
+    cancel: 'Annuler',
     close: 'Fermer',
     loading: 'Chargement…',
     save: 'Enregistrer',
@@ -310,6 +311,7 @@ export const fr: LocaleMessages = {
       revoke: 'Révoquer',
       revoked: 'Session révoquée.',
       revokeOthers: 'Déconnecter les autres sessions',
+      revokeOthersBody: 'Tous les autres appareils connectés à votre compte devront se reconnecter.',
       revokedOthers: 'Autres sessions révoquées : {count}.',
     },
     export: {
@@ -785,6 +787,8 @@ export const fr: LocaleMessages = {
     new: 'Nouveau projet',
     create: 'Créer',
     delete: 'Supprimer le projet',
+    deleteTitle: 'Supprimer ce projet ?',
+    deleteBody: 'Le projet « {name} » est supprimé ; ses alignements sont conservés, sans projet.',
     summary: '{count} alignements · {duration} d’audio · confiance moyenne {confidence}',
     search: 'Rechercher dans les titres, fichiers et transcriptions',
     empty: 'Rien pour l’instant. Lancez un alignement depuis le studio d’envoi.',

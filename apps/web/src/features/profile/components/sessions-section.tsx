@@ -4,6 +4,7 @@ import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { listSessions, revokeOtherSessions, revokeSession } from '../api/profile-api.ts';
 
@@ -40,7 +41,14 @@ export function SessionsSection() {
               size="sm"
               variant="secondary"
               loading={revokeOthers.isPending}
-              onClick={() => revokeOthers.mutate()}
+              onClick={() =>
+                confirmAction({
+                  title: t('profile.sessions.revokeOthers'),
+                  body: t('profile.sessions.revokeOthersBody'),
+                  action: t('profile.sessions.revokeOthers'),
+                  onConfirm: () => revokeOthers.mutateAsync(),
+                })
+              }
             >
               {t('profile.sessions.revokeOthers')}
             </Button>

@@ -10,6 +10,7 @@ import { Alert, Card, CardTitle, EmptyState, PageHeader } from '../../../compone
 import { InputField } from '../../../components/ui/field.tsx';
 import { FolderIcon, UploadIcon, WaveIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { createProject, deleteProject, listProjects, moveToProject } from '../api/projects-api.ts';
 
@@ -128,7 +129,14 @@ export function ProjectsPage() {
                   size="sm"
                   variant="ghost"
                   className="text-danger"
-                  onClick={() => remove.mutate(current.id)}
+                  onClick={() =>
+                    confirmAction({
+                      title: t('projects.deleteTitle'),
+                      body: t('projects.deleteBody', { name: current.name }),
+                      action: t('projects.delete'),
+                      onConfirm: () => remove.mutateAsync(current.id),
+                    })
+                  }
                   loading={remove.isPending}
                 >
                   {t('projects.delete')}
