@@ -1,7 +1,8 @@
 // What the test suites need from Debian, installed when absent (as root) or reported loudly.
 // Each entry: the command that proves the package is there, and the Debian package that provides it.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const SYSTEM_DEPS = [
   { probe: '/usr/bin/chromium', pkg: 'chromium', why: 'end-to-end tests drive Debian Chromium' },
@@ -20,7 +21,23 @@ export const SYSTEM_DEPS = [
     pkg: 'fonts-noto-core',
     why: 'Arabic glyphs in videos and screenshots',
   },
+  {
+    // Debian installs the server under a versioned directory (15 on bookworm); any version will do.
+    probe: '/usr/lib/postgresql/*/bin/postgres',
+    pkg: 'postgresql',
+    why: 'the server integration suite runs a second time on a real PostgreSQL server',
+  },
 ];
+
+/** existsSync with one `*` path segment allowed (versioned directories). */
+function present(probe) {
+  const star = probe.split('/').indexOf('*');
+  if (star < 0) return existsSync(probe);
+  const parts = probe.split('/');
+  const parent = parts.slice(0, star).join('/') || '/';
+  if (!existsSync(parent)) return false;
+  return readdirSync(parent).some((name) => existsSync(join(parent, name, ...parts.slice(star + 1))));
+}
 
 function run(cmd, args) {
   return spawnSync(cmd, args, {
@@ -31,7 +48,7 @@ function run(cmd, args) {
 
 /** Installs missing packages when running as root; returns the list still missing afterwards. */
 export function ensureSystemDeps(deps = SYSTEM_DEPS) {
-  const missing = deps.filter((d) => !existsSync(d.probe));
+  const missing = deps.filter((d) => !present(d.probe));
   if (missing.length === 0) return [];
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot) {
@@ -39,5 +56,5 @@ export function ensureSystemDeps(deps = SYSTEM_DEPS) {
     run('apt-get', ['update', '-qq']);
     run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing.map((d) => d.pkg)]);
   }
-  return deps.filter((d) => !existsSync(d.probe));
+  return deps.filter((d) => !present(d.probe));
 }

@@ -14,6 +14,21 @@ const SUITES = [
   { name: 'contracts', cmd: 'npm', args: ['test', '-w', 'packages/contracts'] },
   { name: 'aligner', cmd: 'npm', args: ['test', '-w', 'packages/aligner'] },
   { name: 'server', cmd: 'npm', args: ['test', '-w', 'apps/server'] },
+  // The same server suite again, every test app on its own schema of a real PostgreSQL cluster.
+  {
+    name: 'server-postgres',
+    cmd: process.execPath,
+    args: [
+      '--import',
+      'tsx',
+      'apps/server/src/testing/with-postgres.ts',
+      '--',
+      'npm',
+      'test',
+      '-w',
+      'apps/server',
+    ],
+  },
   { name: 'web', cmd: 'npm', args: ['test', '-w', 'apps/web'] },
   { name: 'e2e', cmd: 'npm', args: ['test', '-w', 'e2e'] },
 ];

@@ -64,12 +64,12 @@ test('every bad variable is reported at once', () => {
   assert.match(err.message, /invalid configuration/);
 });
 
-test('a postgres DATABASE_URL is refused clearly until PostgreSQL support lands', () => {
-  assert.throws(
-    () => loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/tazamun' }),
-    (e: unknown) =>
-      e instanceof ConfigError && /DATABASE_URL: PostgreSQL is not supported yet/.test(e.message),
-  );
+test('a postgres DATABASE_URL selects PostgreSQL; other schemes are refused', () => {
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/tazamun' }).database, {
+    kind: 'postgres',
+    url: 'postgres://u:p@localhost/tazamun',
+  });
+  assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db.internal:5433/t' }).database.kind, 'postgres');
   assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), ConfigError);
 });
 

@@ -68,7 +68,10 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool(false),
 });
 
-export type DatabaseTarget = { kind: 'sqlite'; file: string };
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string }
+  // `file?: never` keeps `target.file` readable (undefined) without narrowing first.
+  | { kind: 'postgres'; url: string; file?: never };
 
 export interface Config {
   port: number;
@@ -101,12 +104,17 @@ export class ConfigError extends Error {
   }
 }
 
-/** Accepts `sqlite:PATH`, `sqlite://PATH`, `file:PATH` or a bare path; postgres comes with its own ADR. */
+/** Accepts `postgres://…`/`postgresql://…`, `sqlite:PATH`, `sqlite://PATH`, `file:PATH` or a bare path. */
 export function parseDatabaseUrl(url: string | undefined, dataDir: string): DatabaseTarget | string {
   if (!url || url.trim() === '') return { kind: 'sqlite', file: join(dataDir, 'tazamun.sqlite') };
   const u = url.trim();
   if (/^postgres(ql)?:\/\//.test(u)) {
-    return 'PostgreSQL is not supported yet (see docs/decisions/0004-sqlite-first.md); unset DATABASE_URL to use SQLite';
+    try {
+      new URL(u);
+    } catch {
+      return `"${u.replace(/:[^:@/]*@/, ':***@')}" is not a valid PostgreSQL URL`;
+    }
+    return { kind: 'postgres', url: u };
   }
   const m = /^(?:sqlite|file):(?:\/\/)?(.+)$/.exec(u);
   const path = m ? m[1]! : u;

@@ -1,5 +1,6 @@
-// One Kysely instance per process. SQLite runs in WAL mode with foreign keys enforced, so ON DELETE
-// CASCADE removes a user's rows the same way PostgreSQL will.
+// One Kysely instance per process, on SQLite (the embedded default) or PostgreSQL (DATABASE_URL), with
+// the same repositories and migrations. SQLite runs in WAL mode with foreign keys enforced, so ON
+// DELETE CASCADE removes a user's rows the same way PostgreSQL does.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -9,6 +10,7 @@ import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
+import { isPostgres, openPostgres } from './postgres.ts';
 
 export type Db = Kysely<Database>;
 
@@ -24,25 +26,79 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
+const sqliteFiles = new WeakMap<Db, string>();
+
 export function openDatabase(target: DatabaseTarget): Db {
+  if (target.kind === 'postgres') return openPostgres(target.url);
   mkdirSync(dirname(target.file), { recursive: true });
   const sqlite = new SqliteDatabase(target.file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  sqliteFiles.set(db, target.file);
+  return db;
 }
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+// Any fixed 64-bit key; shared by every Tazamun process on one database.
+const MIGRATION_LOCK_KEY = 7_301_946_211;
+
+async function runMigrator(db: Db, migrationTableSchema?: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/**
+ * Several processes (API servers, workers, the admin CLI) start at once on one database, so exactly one
+ * migrates and the others wait and then find nothing to do. Kysely's own PostgreSQL lock is taken only
+ * after it creates its bookkeeping tables, and two concurrent `create table if not exists` can collide,
+ * so the whole run holds a session advisory lock on one pinned connection. On SQLite a deferred
+ * transaction that loses the race fails with SQLITE_BUSY instead of waiting, so the run holds an
+ * exclusive transaction on a side file; the OS drops that lock if the process dies.
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  if (!isPostgres(db)) return withSqliteMigrationLock(sqliteFiles.get(db), () => runMigrator(db));
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    try {
+      // Kysely looks for its bookkeeping tables in every schema unless told which one; name the
+      // connection's own, so databases that hold several schemas (tests, shared clusters) stay apart.
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(conn);
+      return await runMigrator(conn, rows[0]?.schema);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    }
+  });
+}
+
+async function withSqliteMigrationLock<T>(file: string | undefined, run: () => Promise<T>): Promise<T> {
+  if (!file) return run();
+  const lock = new SqliteDatabase(`${file}.migrate-lock`);
+  try {
+    lock.pragma('busy_timeout = 120000');
+    lock.exec('begin exclusive');
+    try {
+      return await run();
+    } finally {
+      lock.exec('commit');
+    }
+  } finally {
+    lock.close();
+  }
+}
+
 export async function pendingMigrations(db: Db): Promise<number> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  const schema = isPostgres(db)
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+    : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    migrationTableSchema: schema,
+  });
   const all = await migrator.getMigrations();
   return all.filter((m) => m.executedAt === undefined).length;
 }

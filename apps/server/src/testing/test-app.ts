@@ -1,4 +1,7 @@
-// Builds a real app on a real SQLite file in a fresh temp directory, with a hand-moved clock.
+// Builds a real app on a real database in a fresh temp directory, with a hand-moved clock. The
+// database is a SQLite file, or with TAZAMUN_TEST_DB=postgres a fresh schema in a real PostgreSQL
+// cluster (TAZAMUN_TEST_PG_URL, or one started for this test process), so one suite covers both.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,16 +11,48 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import type { Config } from '../config.ts';
+import type { Config, DatabaseTarget } from '../config.ts';
+import { psqlSync, startPostgres } from './postgres-server.ts';
 
 export const GOOD_PASSWORD = 'Lantern-Orbit-1987';
+
+export const TEST_DB: 'sqlite' | 'postgres' = (() => {
+  const v = process.env.TAZAMUN_TEST_DB ?? 'sqlite';
+  if (v !== 'sqlite' && v !== 'postgres')
+    throw new Error(`TAZAMUN_TEST_DB must be sqlite or postgres, got "${v}"`);
+  return v;
+})();
+
+/** The cluster's URL in postgres mode. A missing server fails every test loudly, it never skips them. */
+export const TEST_PG_URL: string | null =
+  TEST_DB !== 'postgres' ? null : (process.env.TAZAMUN_TEST_PG_URL ?? (await ownPostgres()));
+
+async function ownPostgres(): Promise<string> {
+  const server = await startPostgres();
+  // node:test runs each file in its own process; the cluster lives as long as that process.
+  process.on('exit', () => {
+    server.process.kill('SIGQUIT'); // immediate shutdown: postgres takes its children down
+    rmSync(server.dir, { recursive: true, force: true });
+  });
+  return server.url;
+}
+
+/** A fresh database for one app: a SQLite file in `dir`, or a new schema in the test cluster. */
+export function testDatabase(dir: string): DatabaseTarget {
+  if (!TEST_PG_URL) return { kind: 'sqlite', file: join(dir, 'tazamun.sqlite') };
+  const schema = `t_${randomBytes(8).toString('hex')}`;
+  psqlSync(TEST_PG_URL, `create schema ${schema}`);
+  const url = new URL(TEST_PG_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { kind: 'postgres', url: url.toString() };
+}
 
 export function testConfig(dir: string, overrides: Partial<Config> = {}): Config {
   return {
     port: 0,
     host: '127.0.0.1',
     dataDir: dir,
-    database: { kind: 'sqlite', file: join(dir, 'tazamun.sqlite') },
+    database: overrides.database ?? testDatabase(dir),
     jwtSecret: 'test-secret-that-is-long-enough-for-hs256-0123456789',
     accessTokenTtlMs: 15 * 60_000,
     refreshTokenTtlMs: 14 * 86_400_000,

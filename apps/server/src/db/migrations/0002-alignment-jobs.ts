@@ -2,6 +2,7 @@
 // rendered videos and the demo gallery. Portable column types only, as in 0001.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { isPostgres } from '../postgres.ts';
 
 const ALIGNMENT_COLUMNS: [string, 'text' | 'integer' | 'double precision'][] = [
   ['options', 'text'],
@@ -99,12 +100,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   // Unassign alignments whose project row goes away (SQLite cannot add a foreign key to a table).
-  await sql`create trigger projects_unassign after delete on projects begin
-    update alignments set project_id = null where project_id = old.id; end`.execute(db);
+  if (isPostgres(db)) {
+    await sql`create function projects_unassign() returns trigger language plpgsql as $$
+      begin update alignments set project_id = null where project_id = old.id; return old; end $$`.execute(
+      db,
+    );
+    await sql`create trigger projects_unassign after delete on projects
+      for each row execute function projects_unassign()`.execute(db);
+  } else {
+    await sql`create trigger projects_unassign after delete on projects begin
+      update alignments set project_id = null where project_id = old.id; end`.execute(db);
+  }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop trigger if exists projects_unassign`.execute(db);
+  if (isPostgres(db)) await sql`drop function if exists projects_unassign() cascade`.execute(db);
+  else await sql`drop trigger if exists projects_unassign`.execute(db);
   for (const t of ['demos', 'videos', 'shares', 'projects', 'jobs']) await db.schema.dropTable(t).execute();
   for (const [name] of [...ALIGNMENT_COLUMNS].reverse()) {
     await db.schema.alterTable('alignments').dropColumn(name).execute();
