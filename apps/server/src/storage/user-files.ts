@@ -2,9 +2,22 @@
 // exporting an account is one directory walk. Alignment uploads and results go under the same root.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { LocalFileStore } from './storage.ts';
+import type { FileStore } from './storage.ts';
 
 export class UserFiles {
-  constructor(private readonly dataDir: string) {}
+  /**
+   * The same files as keys (`users/<id>/…`) behind the FileStore interface, so code moved onto it runs
+   * unchanged on an S3-compatible store. The path-based methods below remain for the local disk.
+   */
+  readonly store: FileStore;
+
+  constructor(
+    private readonly dataDir: string,
+    store?: FileStore,
+  ) {
+    this.store = store ?? new LocalFileStore(join(dataDir, 'files'));
+  }
 
   root(userId: string): string {
     if (!/^[A-Za-z0-9-]+$/.test(userId)) throw new Error('unsafe user id');
