@@ -111,7 +111,3 @@ export class VideoJobHandler implements JobHandler {
       .execute();
   }
 }
-
-export function userVideoPath(files: UserFiles, userId: string, rel: string): string {
-  return userPath(files, userId, rel);
-}

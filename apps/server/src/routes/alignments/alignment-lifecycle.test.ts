@@ -45,6 +45,12 @@ test('an alignment from upload to deletion, seen only by its owner', async (t) =
     assert.equal(last.event, 'end');
     assert.equal(last.data.status, 'completed');
     assert.equal(last.data.progress, 100);
+    const reconnect = await app.inject({
+      method: 'GET',
+      url: `/api/alignments/${id}/events/`,
+      headers: { ...bearer(owner.access), 'last-event-id': 'end' },
+    });
+    assert.equal(reconnect.statusCode, 204, 'a browser that saw the end is told to stop reconnecting');
     const progress = events.filter((e) => e.event === 'progress').map((e) => e.data.progress);
     assert.deepEqual(
       progress,

@@ -237,6 +237,10 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const first = await ownedOr404(db, request, request.params.id);
       const lang = requestLanguage(request);
+      // EventSource reconnects whenever a stream closes; one that already saw the end (it sends the
+      // last event id back) gets 204, which tells it to stop.
+      if (request.headers['last-event-id'] === 'end' && TERMINAL.has(first.status))
+        return reply.code(204).send();
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -273,7 +277,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
           res.write(`event: progress\ndata: ${data}\n\n`);
         }
         if (TERMINAL.has(p.status)) {
-          res.write(`event: end\ndata: ${data}\n\n`);
+          res.write(`id: end\nevent: end\ndata: ${data}\n\n`);
           finish();
         }
       };
