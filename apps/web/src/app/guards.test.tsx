@@ -77,6 +77,27 @@ describe('route guards', () => {
   });
 });
 
+describe('session expiry', () => {
+  it('a refused refresh clears the tokens, shows the French message and returns to the root', async () => {
+    serveShell(api);
+    api.route('GET', '/api/auth/profile/', () => ({
+      status: 401,
+      body: { code: 'token_invalid', detail: 'expired' },
+    }));
+    api.route('POST', '/api/auth/token/refresh/', () => ({
+      status: 401,
+      body: { code: 'token_invalid', detail: 'expired' },
+    }));
+    setTokens({ access: 'stale', refresh: 'revoked' });
+    const { router } = await renderApp('/profile', { apiUrl: api.url, language: 'fr' });
+    expect(await screen.findByText('Session expirée, veuillez vous reconnecter')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(localStorage.getItem('access_token')).toBeNull();
+    expect(localStorage.getItem('refresh_token')).toBeNull();
+    expect(api.requests.filter((r) => r.path === '/api/auth/token/refresh/')).toHaveLength(1);
+  });
+});
+
 describe('routes', () => {
   it('redirects /login to /auth and /register to the registration view', async () => {
     serveShell(api);

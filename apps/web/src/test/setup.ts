@@ -1,6 +1,9 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { useUiStore } from '../stores/ui-store.ts';
+
+// Waiting is for readiness, not speed: a busy machine must not fail a test.
+configure({ asyncUtilTimeout: 20_000 });
 
 // jsdom has no layout engine: scrolling is a no-op here, and matchMedia is absent.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
