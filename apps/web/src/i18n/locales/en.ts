@@ -427,21 +427,6 @@ export const en = {
       title: 'Examples',
       intro: 'See what aligned speech looks like before you upload your own.',
       open: 'Open the demos',
-      recitation: {
-        tag: 'Arabic',
-        title: 'Recited text',
-        body: 'Careful, vowelled reading aligned word by word.',
-      },
-      lecture: {
-        tag: 'French',
-        title: 'Lecture',
-        body: 'A long recording aligned at scale, with pauses detected.',
-      },
-      subtitles: {
-        tag: 'English',
-        title: 'Subtitles',
-        body: 'From transcript to timed WebVTT and SRT in one step.',
-      },
     },
     cta: {
       title: 'Ready to align your recordings?',

@@ -443,21 +443,6 @@ export const fr: LocaleMessages = {
       title: 'Exemples',
       intro: 'Voyez à quoi ressemble une parole alignée avant de déposer vos propres fichiers.',
       open: 'Ouvrir les démos',
-      recitation: {
-        tag: 'Arabe',
-        title: 'Texte récité',
-        body: 'Une lecture soignée et vocalisée, alignée mot à mot.',
-      },
-      lecture: {
-        tag: 'Français',
-        title: 'Cours magistral',
-        body: 'Un long enregistrement aligné à grande échelle, pauses détectées.',
-      },
-      subtitles: {
-        tag: 'Anglais',
-        title: 'Sous-titres',
-        body: 'De la transcription aux fichiers WebVTT et SRT minutés, en une étape.',
-      },
     },
     cta: {
       title: 'Prêt à aligner vos enregistrements ?',

@@ -6,7 +6,13 @@ import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
 import type { Progress } from '@tazamun/contracts/alignments';
 import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
 import { isApiError } from '../../../lib/api-client.ts';
-import { formatBytes, formatDateTime, formatDuration } from '../../../lib/format.ts';
+import {
+  formatBytes,
+  formatDateTime,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+} from '../../../lib/format.ts';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
@@ -25,7 +31,7 @@ function ProgressSteps({ progress }: { progress: Progress }) {
         <span className="font-medium">
           {progress.step ? t(`results.steps.${progress.step}`) : t('results.waiting')}
         </span>
-        <span className="tabular-nums text-muted">{progress.progress}%</span>
+        <span className="tabular-nums text-muted">{formatPercent(progress.progress / 100)}</span>
       </div>
       <div
         className="h-2 overflow-hidden rounded-full bg-surface-2"
@@ -62,7 +68,7 @@ function ProgressSteps({ progress }: { progress: Progress }) {
                 ) : state === 'active' ? (
                   <Spinner size={16} />
                 ) : (
-                  i + 1
+                  formatNumber(i + 1)
                 )}
               </span>
               <span className={state === 'pending' ? 'text-muted' : 'text-fg'}>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { EXPORT_FORMATS, LIMITS, UI_LANGUAGES } from '@tazamun/contracts/limits';
 import { useUser } from '../../../lib/auth.ts';
 import { usePublicStats } from '../../../lib/alignments.ts';
+import { useExampleDemos } from '../api/landing-api.ts';
 import { usePublicConfig } from '../../../lib/config.ts';
 import { formatBytes, formatNumber } from '../../../lib/format.ts';
 import { ButtonLink } from '../../../components/ui/button.tsx';
@@ -73,6 +74,14 @@ function HeroVisual() {
   );
 }
 
+function languageName(code: string, uiLang: string): string {
+  try {
+    return new Intl.DisplayNames([uiLang], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 function Section({
   id,
   title,
@@ -104,8 +113,9 @@ function Tile({ icon, title, body }: { icon: ReactNode; title: string; body: str
 }
 
 export function LandingPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user } = useUser();
+  const examples = useExampleDemos().data ?? [];
   const config = usePublicConfig().data;
   const startTo = user ? (user.is_approved ? '/dashboard' : '/waitlist') : '/auth?view=register';
 
@@ -116,7 +126,9 @@ export function LandingPage() {
         { value: formatNumber(publicStats.languages_supported), label: t('landing.stats.languages') },
         { value: formatNumber(publicStats.alignments_completed), label: t('landing.stats.alignments') },
         {
-          value: formatNumber(publicStats.hours_aligned, { maximumFractionDigits: 1 }),
+          value: formatNumber(publicStats.hours_aligned, {
+            maximumFractionDigits: publicStats.hours_aligned < 10 ? 2 : 1,
+          }),
           label: t('landing.stats.hours'),
         },
         { value: formatNumber(publicStats.words_aligned), label: t('landing.stats.words') },
@@ -245,24 +257,34 @@ export function LandingPage() {
       </Section>
 
       <Section id="examples" title={t('landing.examples.title')} intro={t('landing.examples.intro')}>
-        <div className="grid gap-4 md:grid-cols-3">
-          {(['recitation', 'lecture', 'subtitles'] as const).map((ex) => (
-            <Link
-              key={ex}
-              to="/demos"
-              className="group rounded-2xl border border-border bg-surface p-6 transition-colors hover:border-accent/60"
-            >
-              <p className="text-xs font-semibold tracking-wide text-accent uppercase">
-                {t(`landing.examples.${ex}.tag`)}
-              </p>
-              <h3 className="mt-2 font-semibold">{t(`landing.examples.${ex}.title`)}</h3>
-              <p className="mt-1.5 text-sm text-muted">{t(`landing.examples.${ex}.body`)}</p>
-              <span className="mt-4 inline-flex items-center gap-1.5 text-sm font-medium text-accent">
-                {t('landing.examples.open')} <ArrowForwardIcon size={16} />
-              </span>
-            </Link>
-          ))}
-        </div>
+        {examples.length > 0 ? (
+          <div className="grid gap-4 md:grid-cols-3" data-testid="examples">
+            {examples.map((d) => (
+              <Link
+                key={d.id}
+                to={`/demo/${d.id}`}
+                className="group flex flex-col rounded-2xl border border-border bg-surface p-6 transition-colors hover:border-accent/60"
+              >
+                <p className="text-xs font-semibold tracking-wide text-accent uppercase">
+                  {languageName(d.language, i18n.language)} · {d.category}
+                </p>
+                <h3 className="mt-2 font-semibold" dir="auto">
+                  {d.title}
+                </h3>
+                <p className="mt-1.5 line-clamp-3 text-sm text-muted" dir="auto">
+                  {d.description}
+                </p>
+                <span className="mt-auto inline-flex items-center gap-1.5 pt-4 text-sm font-medium text-accent">
+                  {t('landing.examples.open')} <ArrowForwardIcon size={16} />
+                </span>
+              </Link>
+            ))}
+          </div>
+        ) : (
+          <ButtonLink to="/demos" variant="secondary">
+            {t('landing.examples.open')} <ArrowForwardIcon size={16} />
+          </ButtonLink>
+        )}
       </Section>
 
       <section className="mx-auto max-w-6xl px-4 pb-8 sm:px-6">
