@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderApp } from '../test/render-app.tsx';
+import { serveShell, startTestApi } from '../test/test-api.ts';
+import type { TestApi } from '../test/test-api.ts';
+
+let api: TestApi;
+beforeEach(async () => {
+  api = await startTestApi();
+});
+afterEach(async () => {
+  await api.close();
+});
+
+describe('shell', () => {
+  it('shows the parent organisation logo linking out, and its name when the logo fails to load', async () => {
+    serveShell(api);
+    api.route('GET', '/api/config/', () => ({
+      status: 200,
+      body: {
+        version: 'v1.0.0',
+        org_name: 'Test Lab',
+        org_url: 'https://lab.example.org',
+        org_logo_url: '/missing-logo.png',
+        support_email: 'support@example.org',
+        auto_approve: false,
+        default_daily_quota: 10,
+        docs_url: '/docs',
+      },
+    }));
+    await renderApp('/', { apiUrl: api.url, language: 'en' });
+    const link = await screen.findByTestId('org-link');
+    expect(link.getAttribute('href')).toBe('https://lab.example.org');
+    const logo = await screen.findByRole('img', { name: 'Test Lab' });
+    fireEvent.error(logo);
+    await waitFor(() => expect(link.textContent).toBe('Test Lab'));
+    expect(screen.queryByRole('img', { name: 'Test Lab' })).toBeNull();
+  });
+
+  it('scrolls to the hash anchor after navigation, else to the top', async () => {
+    serveShell(api);
+    const scrollTo = vi.mocked(window.scrollTo);
+    const intoView = vi.mocked(Element.prototype.scrollIntoView);
+    const { router } = await renderApp('/', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { level: 1 });
+    intoView.mockClear();
+    await act(() => router.navigate('/about#contact'));
+    await screen.findByRole('heading', { name: 'Contact', level: 2 });
+    await waitFor(() => expect(intoView).toHaveBeenCalled());
+    expect(intoView.mock.contexts.at(-1)).toBe(document.getElementById('contact'));
+    scrollTo.mockClear();
+    await act(() => router.navigate('/terms'));
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith({ top: 0, behavior: 'smooth' }));
+  });
+
+  it('reports the API health in the footer', async () => {
+    serveShell(api);
+    await renderApp('/', { apiUrl: api.url, language: 'en' });
+    await waitFor(() => expect(screen.getByTestId('status').getAttribute('data-status')).toBe('ok'));
+    expect(screen.getByText('v1.0.0')).toBeTruthy();
+  });
+});
