@@ -57,6 +57,10 @@ test('with no configuration it generates a secret, listens, answers and stops on
   assert.ok(existsSync(join(dir, 'tazamun.sqlite')));
   const health = (await (await fetch(`${url}/api/health/`)).json()) as { status: string; db: string };
   assert.deepEqual([health.status, health.db], ['ok', 'ok']);
+  // The log line reaches our pipe asynchronously after the response: wait for it (bounded), then check it.
+  for (let i = 0; i < 200 && !out.includes('"url":"/api/health/"'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const logs = out.split('\n').filter((l) => l.includes('"url":"/api/health/"'));
   assert.ok(
     logs.length > 0 && logs.every((l) => /"reqId":"[0-9a-f-]{36}"/.test(l)),
