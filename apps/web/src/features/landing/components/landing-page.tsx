@@ -132,7 +132,16 @@ export function LandingPage() {
           label: t('landing.stats.hours'),
         },
         { value: formatNumber(publicStats.words_aligned), label: t('landing.stats.words') },
-      ]
+      ].filter((_, i) => {
+        // A zero count says nothing on a landing page (a new deployment): leave it out.
+        const raw = [
+          publicStats.languages_supported,
+          publicStats.alignments_completed,
+          publicStats.hours_aligned,
+          publicStats.words_aligned,
+        ][i];
+        return raw !== undefined && raw > 0;
+      })
     : [
         ...(config
           ? [{ value: formatNumber(config.default_daily_quota), label: t('landing.stats.quota') }]
@@ -172,7 +181,7 @@ export function LandingPage() {
       </section>
 
       <section aria-label={t('landing.stats.title')} className="border-b border-border bg-surface/50">
-        <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-10 sm:px-6 md:grid-cols-4">
+        <dl className="mx-auto grid max-w-6xl auto-cols-fr grid-cols-2 gap-6 px-4 py-10 sm:px-6 md:grid-flow-col md:grid-cols-none">
           {stats.map((s) => (
             <div key={s.label} className="flex flex-col-reverse text-center">
               <dt className="mt-1 text-sm text-muted">{s.label}</dt>
