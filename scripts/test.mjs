@@ -48,7 +48,10 @@ function runSuite(suite) {
 }
 
 /** Reads pass/fail counts from node:test (spec or TAP reporter) and Vitest summaries. */
-function counts(out) {
+function counts(raw) {
+  // Vitest colours its summary even when piped: drop ANSI escapes before reading numbers.
+  // eslint-disable-next-line no-control-regex
+  const out = raw.replace(/\x1b\[[0-9;]*m/g, '');
   let passed = 0;
   let failed = 0;
   for (const m of out.matchAll(/^[#ℹ] pass (\d+)$/gm)) passed += Number(m[1]);
