@@ -37,6 +37,11 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/** The server's own message for a client error (4xx); `fallback` for a server failure or no response. */
+export function clientErrorMessage(error: unknown, fallback: string): string {
+  return isApiError(error) && error.status !== null && error.status < 500 ? error.message : fallback;
+}
+
 /** Server message fields in the spec's order: non_field_errors[0], detail, message, error, email[0], password[0]. */
 export function serverMessage(body: Record<string, unknown> | null): string | null {
   if (!body) return null;

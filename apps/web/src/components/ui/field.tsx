@@ -58,6 +58,23 @@ export function InputField({ label, error, hint, className = '', ...props }: Inp
   );
 }
 
+type PasswordFieldProps = Omit<InputFieldProps, 'type' | 'dir' | 'autoComplete'> & {
+  /** `current-password` for re-authentication, `new-password` when choosing one (browsers offer to generate it). */
+  autoComplete: 'current-password' | 'new-password';
+};
+
+// Passwords are typed left to right whatever the interface direction, and never shown.
+export function PasswordField(props: PasswordFieldProps) {
+  return <InputField type="password" dir="ltr" {...props} />;
+}
+
+type EmailFieldProps = Omit<InputFieldProps, 'type' | 'dir' | 'autoComplete'>;
+
+// Addresses are Latin-script and left to right even in an Arabic interface.
+export function EmailField(props: EmailFieldProps) {
+  return <InputField type="email" autoComplete="email" dir="ltr" {...props} />;
+}
+
 type TextareaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
   label: ReactNode;
   error?: string | null;

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
-import { Checkbox, InputField } from '../../../components/ui/field.tsx';
+import { Checkbox, EmailField, PasswordField } from '../../../components/ui/field.tsx';
 import { login } from '../api/auth-api.ts';
 import { loginErrorView } from '../api/login-errors.ts';
 import { useSignIn } from '../hooks/use-sign-in.ts';
@@ -67,23 +67,18 @@ export function LoginFormView() {
           )}
         </Alert>
       )}
-      <InputField
+      <EmailField
         label={t('auth.fields.email')}
-        type="email"
         name="email"
-        autoComplete="email"
-        dir="ltr"
         value={email}
         onChange={(e) => setEmail(e.target.value)}
         error={fieldErrors.email}
         required
       />
-      <InputField
+      <PasswordField
         label={t('auth.fields.password')}
-        type="password"
         name="password"
         autoComplete="current-password"
-        dir="ltr"
         value={password}
         onChange={(e) => setPassword(e.target.value)}
         error={fieldErrors.password}

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
+import { EmailField, PasswordField } from '../../../components/ui/field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { confirmPasswordReset, requestPasswordReset } from '../api/auth-api.ts';
 import { fieldErrorKey } from '../api/field-errors.ts';
@@ -43,11 +43,8 @@ export function ForgotPasswordForm() {
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       <p className="text-sm text-muted">{t('auth.forgot.intro')}</p>
       {mutation.error && <Alert tone="danger">{mutation.error.message}</Alert>}
-      <InputField
+      <EmailField
         label={t('auth.fields.email')}
-        type="email"
-        autoComplete="email"
-        dir="ltr"
         value={email}
         onChange={(e) => setEmail(e.target.value)}
         error={error}
@@ -103,19 +100,15 @@ export function ResetPasswordForm({ token }: { token: string }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {error && <Alert tone="danger">{error}</Alert>}
-      <InputField
+      <PasswordField
         label={t('auth.reset.newPassword')}
-        type="password"
         autoComplete="new-password"
-        dir="ltr"
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
-      <InputField
+      <PasswordField
         label={t('auth.fields.passwordConfirm')}
-        type="password"
         autoComplete="new-password"
-        dir="ltr"
         value={confirm}
         onChange={(e) => setConfirm(e.target.value)}
       />

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
-import { Checkbox, InputField } from '../../../components/ui/field.tsx';
+import { Checkbox, EmailField, InputField, PasswordField } from '../../../components/ui/field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { register } from '../api/auth-api.ts';
 import { REGISTER_FIELDS, fieldErrorKey } from '../api/field-errors.ts';
@@ -64,8 +64,13 @@ export function RegisterFormView() {
     },
   });
 
-  const set = (field: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [field]: e.target.value }));
+  // Everything a field of this form takes from the form's state: its name, value, setter and error.
+  const bind = (field: RegisterField) => ({
+    name: field,
+    value: form[field],
+    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value })),
+    error: errors[field],
+  });
 
   const validate = (): Errors => {
     const next: Errors = {};
@@ -105,52 +110,23 @@ export function RegisterFormView() {
       <div className="grid gap-4 sm:grid-cols-2">
         <InputField
           label={t('auth.fields.firstName')}
-          name="first_name"
           autoComplete="given-name"
           dir="auto"
-          value={form.first_name}
-          onChange={set('first_name')}
-          error={errors.first_name}
+          {...bind('first_name')}
         />
         <InputField
           label={t('auth.fields.lastName')}
-          name="last_name"
           autoComplete="family-name"
           dir="auto"
-          value={form.last_name}
-          onChange={set('last_name')}
-          error={errors.last_name}
+          {...bind('last_name')}
         />
       </div>
-      <InputField
-        label={t('auth.fields.email')}
-        type="email"
-        name="email"
-        autoComplete="email"
-        dir="ltr"
-        value={form.email}
-        onChange={set('email')}
-        error={errors.email}
-      />
-      <InputField
-        label={t('auth.fields.password')}
-        type="password"
-        name="password"
-        autoComplete="new-password"
-        dir="ltr"
-        value={form.password}
-        onChange={set('password')}
-        error={errors.password}
-      />
-      <InputField
+      <EmailField label={t('auth.fields.email')} {...bind('email')} />
+      <PasswordField label={t('auth.fields.password')} autoComplete="new-password" {...bind('password')} />
+      <PasswordField
         label={t('auth.fields.passwordConfirm')}
-        type="password"
-        name="password_confirm"
         autoComplete="new-password"
-        dir="ltr"
-        value={form.password_confirm}
-        onChange={set('password_confirm')}
-        error={errors.password_confirm}
+        {...bind('password_confirm')}
       />
       <PasswordChecklist rules={rules} />
       <Checkbox

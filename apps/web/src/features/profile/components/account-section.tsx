@@ -6,11 +6,11 @@ import type { User } from '@tazamun/contracts/auth';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
 import { Avatar } from '../../../components/ui/avatar.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, clientErrorMessage } from '../../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
+import { InputField, PasswordField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { changePassword, removeAvatar, updateProfile, uploadAvatar } from '../api/profile-api.ts';
 
@@ -20,23 +20,16 @@ function AvatarEditor({ user }: { user: User }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-  const upload = useMutation({
-    mutationFn: uploadAvatar,
+  // Both avatar changes end the same way: a toast, then the profile (and its avatar URL) reloads.
+  const avatarChange = (done: string) => ({
     onSuccess: () => {
-      toast.success(t('profile.avatar.updated'));
-      void refresh();
+      toast.success(done);
+      void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
     },
-    onError: (e) => toast.error(e.message),
+    onError: (e: Error) => toast.error(e.message),
   });
-  const remove = useMutation({
-    mutationFn: removeAvatar,
-    onSuccess: () => {
-      toast.success(t('profile.avatar.removed'));
-      void refresh();
-    },
-    onError: (e) => toast.error(e.message),
-  });
+  const upload = useMutation({ mutationFn: uploadAvatar, ...avatarChange(t('profile.avatar.updated')) });
+  const remove = useMutation({ mutationFn: removeAvatar, ...avatarChange(t('profile.avatar.removed')) });
   const onFile = (file: File | undefined) => {
     if (!file) return;
     if (!AVATAR_TYPES.includes(file.type)) return toast.error(t('profile.avatar.badType'));
@@ -93,10 +86,7 @@ export function AccountSection({ user }: { user: User }) {
       queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
       toast.success(t('profile.account.saved'));
     },
-    onError: (e) =>
-      toast.error(
-        e instanceof ApiError && e.status !== null && e.status < 500 ? e.message : t('profile.account.error'),
-      ),
+    onError: (e) => toast.error(clientErrorMessage(e, t('profile.account.error'))),
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -156,12 +146,7 @@ export function PasswordSection() {
         setError(t('profile.password.wrongCurrent'));
       else if (e instanceof ApiError && e.fieldErrors('new_password')[0])
         setError(e.fieldErrors('new_password')[0] ?? null);
-      else
-        setError(
-          e instanceof ApiError && e.status !== null && e.status < 500
-            ? e.message
-            : t('profile.password.error'),
-        );
+      else setError(clientErrorMessage(e, t('profile.password.error')));
     },
   });
   const onSubmit = (event: FormEvent) => {
@@ -176,28 +161,22 @@ export function PasswordSection() {
       <CardTitle>{t('profile.password.title')}</CardTitle>
       <form onSubmit={onSubmit} className="grid gap-4 sm:max-w-md" noValidate>
         {error && <Alert tone="danger">{error}</Alert>}
-        <InputField
+        <PasswordField
           label={t('profile.password.current')}
-          type="password"
           autoComplete="current-password"
-          dir="ltr"
           value={current}
           onChange={(e) => setCurrent(e.target.value)}
         />
-        <InputField
+        <PasswordField
           label={t('auth.reset.newPassword')}
-          type="password"
           autoComplete="new-password"
-          dir="ltr"
           value={next}
           onChange={(e) => setNext(e.target.value)}
           hint={t('register.rules.length', { min: LIMITS.passwordMinLength })}
         />
-        <InputField
+        <PasswordField
           label={t('auth.fields.passwordConfirm')}
-          type="password"
           autoComplete="new-password"
-          dir="ltr"
           value={confirm}
           onChange={(e) => setConfirm(e.target.value)}
         />

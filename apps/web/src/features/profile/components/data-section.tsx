@@ -9,7 +9,7 @@ import { useLogout } from '../../../lib/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
+import { InputField, PasswordField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { deleteAccount, downloadExport } from '../api/profile-api.ts';
 
@@ -75,11 +75,9 @@ export function DangerZone() {
       <p className="mb-4 text-sm text-muted">{t('profile.danger.body')}</p>
       <form onSubmit={onSubmit} className="grid gap-4 sm:max-w-md" noValidate>
         {error && <Alert tone="danger">{error}</Alert>}
-        <InputField
+        <PasswordField
           label={t('profile.password.current')}
-          type="password"
           autoComplete="current-password"
-          dir="ltr"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
