@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
 import type { AlignmentResult, Segment, WordTiming } from '@tazamun/contracts/alignment-result';
-import type { AcousticBackend, Precision, Unit, UnitSpan } from './acoustic/backend.ts';
+import type { AcousticBackend, Precision, Recognition, Unit, UnitSpan } from './acoustic/backend.ts';
 import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { decodeAudio, SAMPLE_RATE } from './audio/decode.ts';
@@ -11,6 +11,7 @@ import { assertAlignable, measureAudio } from './audio/measure.ts';
 import { alignLong } from './align/long-audio.ts';
 import { normalizeTranscript } from './text/normalize.ts';
 import { resolveLanguage } from './text/languages.ts';
+import { chooseEngine } from './models/registry.ts';
 import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
 import { energyTrack, refineEdges } from './align/refine.ts';
@@ -36,10 +37,11 @@ function familyFor(lang3: string): ModelFamily {
   return lang3 === 'fra' ? 'fr' : 'en';
 }
 
-async function selectBackend(engine: EngineName, lang3: string): Promise<AcousticBackend> {
-  if (engine === 'mms')
-    throw new Error('the mms back-end is not installed in this build (see `tazamun models`)');
-  const decoder = await loadDecoder(familyFor(lang3));
+async function selectBackend(lang3: string): Promise<AcousticBackend> {
+  const decoder = await loadDecoder(
+    familyFor(lang3),
+    process.env.TAZAMUN_EN_BAND === 'narrow' ? 'narrow' : 'full',
+  );
   return new HmmBackend(decoder, { espeakIpa, arabicLattice: arabicPronunciationLattice });
 }
 
@@ -51,7 +53,27 @@ export async function align(
   const t0 = performance.now();
   const precision = options.precision ?? 'standard';
   const inputKind = options.inputKind ?? 'orthography';
-  const language = resolveLanguage(options.lang);
+  const engine = options.engine ?? 'auto';
+  let language: ReturnType<typeof resolveLanguage>;
+  try {
+    language = resolveLanguage(options.lang);
+  } catch (err) {
+    // A language outside the eSpeak table can still be aligned by MMS (romanised letters, ISO 639-3).
+    if (engine === 'hmm') throw err;
+    return alignWithMms(
+      audio,
+      text,
+      options,
+      [`language "${options.lang}" has no hmm route: aligned with mms`],
+      err,
+    );
+  }
+  const choice = chooseEngine(engine, language.iso3);
+  if (choice.engine === 'mms' && (options.inputKind ?? 'orthography') === 'orthography') {
+    return alignWithMms(audio, text, options, engine === 'auto' ? [choice.reason] : []);
+  }
+  if (choice.engine === 'mms')
+    throw new Error('the mms engine aligns written text, not IPA: use --engine hmm for an IPA transcript');
   const lang3 = language.iso3;
   const warnings: string[] = [];
 
@@ -69,7 +91,7 @@ export async function align(
   if (stats.clippingRatio > 0.001)
     warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
 
-  const backend = await selectBackend(options.engine ?? 'auto', lang3);
+  const backend = await selectBackend(lang3);
   const norm = normalizeTranscript(text, options.lang, {
     normalize: options.normalize ?? true,
     numbersToWords: options.numbersToWords ?? true,
@@ -87,7 +109,7 @@ export async function align(
   const spans =
     process.env.TZ_REFINE === '0' ? rawSpans : refineEdges(rawSpans, energyTrack(samples), stats.duration);
 
-  const recog = options.recognition === false ? null : backend.recognise(samples, units);
+  const recog = options.recognition === false ? null : recogniseWindowed(backend, samples, units, spans);
   const byWord = new Map<number, UnitSpan[]>();
   for (const s of spans) {
     const w = units[s.unit]!.wordIndex;
@@ -163,6 +185,76 @@ export async function align(
       real_time_factor: stats.duration ? processing / stats.duration : 0,
     },
     warnings,
+  };
+}
+
+async function alignWithMms(
+  audio: string | Float32Array,
+  text: string,
+  options: AlignOptions,
+  notes: string[],
+  languageError?: unknown,
+): Promise<AlignmentResult> {
+  const { alignFileWithMms } = await import('./acoustic/mms/align-mms.ts');
+  try {
+    return await alignFileWithMms(audio, text, { ...options, lang: options.lang, notes });
+  } catch (err) {
+    // For `auto` on an unknown language, the language error is the clearer message.
+    if (languageError && /not installed/.test(String(err))) throw languageError;
+    throw err;
+  }
+}
+
+/**
+ * The recognition pass over windows of at most 30 s (cut at aligned word edges), each scored against the
+ * words the alignment put in it; counts are pooled. Keeps memory and the edit-distance cost linear.
+ */
+function recogniseWindowed(
+  backend: AcousticBackend,
+  samples: Float32Array,
+  units: Unit[],
+  spans: UnitSpan[],
+): Recognition {
+  const total = samples.length / SAMPLE_RATE;
+  if (total <= 45) return backend.recognise(samples, units);
+  const startOf = new Map<number, number>();
+  for (const s of spans) startOf.set(s.unit, s.start);
+  const cuts: number[] = [0];
+  for (const s of spans) if (s.end - cuts[cuts.length - 1]! >= 30) cuts.push(s.end);
+  cuts.push(total);
+  // Units without a span follow the window of the last placed unit before them.
+  const windowOf: number[] = [];
+  let w = 0;
+  units.forEach((u, i) => {
+    const t = startOf.get(i);
+    if (t !== undefined) while (w + 1 < cuts.length - 1 && t >= cuts[w + 1]!) w++;
+    windowOf[i] = w;
+  });
+  let pe = 0;
+  let ph = 0;
+  let ww = 0;
+  let wn = 0;
+  let method = '';
+  for (let k = 0; k < cuts.length - 1; k++) {
+    const us = units.filter((_, i) => windowOf[i] === k);
+    if (us.length === 0) continue;
+    const r = backend.recognise(
+      samples.subarray(Math.floor(cuts[k]! * SAMPLE_RATE), Math.ceil(cuts[k + 1]! * SAMPLE_RATE)),
+      us,
+    );
+    method = r.method;
+    if (!r.counts) continue;
+    pe += r.counts.phoneErrors;
+    ph += r.counts.phones;
+    ww += r.counts.wrongWords;
+    wn += r.counts.words;
+  }
+  if (ph === 0) return { wer: null, cer: null, method: 'no pronounceable words in the transcript' };
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    wer: r3(ww / Math.max(1, wn)),
+    cer: r3(Math.min(1, pe / ph)),
+    method: `${method} (pooled over 30 s windows)`,
   };
 }
 

@@ -46,6 +46,8 @@ export interface Recognition {
   wer: number | null;
   cer: number | null;
   method: string;
+  /** raw counts, so recognition over windows of a long file can be pooled */
+  counts?: { phoneErrors: number; phones: number; wrongWords: number; words: number };
 }
 
 export interface AcousticBackend {

@@ -2,59 +2,14 @@
 // with the eval set's own score.py and prints (and optionally writes) the figures.
 // Flags: --eval DIR (default ../shared/eval from the repo root), --sets a,b, --precision p, --plain (Arabic
 // text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { arg, evalDir, flag, loadSet, score } from './common.ts';
 import { align } from '../engine.ts';
 import type { Precision } from '../acoustic/backend.ts';
-
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-
-export interface RefUtt {
-  uid: string;
-  audio: string;
-  text: string;
-  text_plain?: string;
-  text_is?: string;
-  lang: string;
-  duration: number;
-  words: { w: string; start: number; end: number }[];
-  phones?: { p: string; start: number; end: number }[];
-}
-
-export function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : def;
-}
-export const flag = (name: string): boolean => process.argv.includes(`--${name}`);
-
-export function evalDir(): string {
-  const dir = resolve(arg('eval') ?? join(REPO_ROOT, '../shared/eval'));
-  if (!existsSync(join(dir, 'score.py'))) throw new Error(`eval set not found at ${dir} (give --eval DIR)`);
-  return dir;
-}
-
-export function loadSet(dir: string, set: string): RefUtt[] {
-  return readdirSync(join(dir, set))
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => {
-      const r = JSON.parse(readFileSync(join(dir, set, f), 'utf8')) as Omit<RefUtt, 'uid'>;
-      return { ...r, uid: f.slice(0, -5), audio: join(dir, set, r.audio) };
-    });
-}
-
-export function score(refDir: string, hypDir: string): Record<string, number | null> {
-  const r = spawnSync('python3', [join(evalDir(), 'score.py'), refDir, hypDir, '--json'], {
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`score.py failed: ${r.stderr}`);
-  const out = JSON.parse(r.stdout) as { sets: Record<string, Record<string, number | null>> };
-  return Object.values(out.sets)[0]!;
-}
 
 export interface SetRun {
   set: string;
@@ -85,6 +40,7 @@ export async function runSet(
       precision: opts.precision,
       inputKind: ipa ? 'ipa' : 'orthography',
       recognition: opts.recognition,
+      engine: (arg('engine', 'hmm') as 'hmm') ?? 'hmm',
     });
     wall += (performance.now() - t0) / 1000;
     audioSeconds += res.audio.duration;
@@ -124,6 +80,24 @@ export const HEADER =
 
 async function main(): Promise<void> {
   const precision = (arg('precision', 'high') as Precision) ?? 'high';
+  const mode = arg('mode', 'sets');
+  if (mode !== 'sets') {
+    const m = await import('./modes.ts');
+    const report =
+      mode === 'long'
+        ? await m.longMode(precision, Number(arg('times', '10')))
+        : mode === 'hours'
+          ? await m.hoursMode(precision, Number(arg('hours', '3')))
+          : mode === 'robust'
+            ? await m.robustMode(precision)
+            : mode === 'wer'
+              ? await m.werMode(precision)
+              : null;
+    if (!report) throw new Error(`unknown --mode ${mode} (sets, long, hours, robust, wer)`);
+    console.log(`## ${report.title}\n`);
+    for (const l of report.lines) console.log(`- ${l}`);
+    return;
+  }
   const sets = (arg('sets') ?? ALL_SETS.join(',')).split(',');
   const limit = arg('limit') ? Number(arg('limit')) : undefined;
   const recognition = !flag('no-recognition');

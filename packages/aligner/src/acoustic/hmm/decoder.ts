@@ -49,7 +49,7 @@ export class HmmDecoder {
       featparams: spec.featParams,
       dict: spec.dict,
       samprate: 16000,
-      loglevel: 'FATAL',
+      loglevel: process.env.TZ_SSLOG ?? 'FATAL',
       fillprob: Number(process.env.TZ_FILLPROB ?? 1e-8),
     };
     if (spec.noiseDict) config.fdict = spec.noiseDict;

@@ -51,6 +51,7 @@ export function recognisePhones(decoder: HmmDecoder, samples: Float32Array, unit
     wer: round(wrongWords / Math.max(1, words.size)),
     cer: round(Math.min(1, distance / ref.length)),
     method: PHONE_LOOP_METHOD,
+    counts: { phoneErrors: distance, phones: ref.length, wrongWords, words: words.size },
   };
 }
 
