@@ -23,6 +23,7 @@ import { OutboxEmailSender } from './email/email-sender.ts';
 import type { EmailSender } from './email/email-sender.ts';
 import { TokenService } from './accounts/tokens.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { rejectNulBytes } from './reliability/input-hygiene.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { adminRoutes } from './routes/admin/admin-routes.ts';
 import { accountRoutes } from './routes/auth/account-routes.ts';
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   registerErrorHandler(app);
+  rejectNulBytes(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

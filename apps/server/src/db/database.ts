@@ -11,6 +11,7 @@ import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
 import { isPostgres, openPostgres } from './postgres.ts';
+import { StripNulPlugin } from '../reliability/input-hygiene.ts';
 
 export type Db = Kysely<Database>;
 
@@ -29,14 +30,18 @@ class StaticMigrationProvider implements MigrationProvider {
 const sqliteFiles = new WeakMap<Db, string>();
 
 export function openDatabase(target: DatabaseTarget): Db {
-  if (target.kind === 'postgres') return openPostgres(target.url);
+  if (target.kind === 'postgres') return openPostgres(target.url).withPlugin(new StripNulPlugin());
   mkdirSync(dirname(target.file), { recursive: true });
   const sqlite = new SqliteDatabase(target.file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    // the same values land in both databases: PostgreSQL cannot store NUL in text
+    plugins: [new StripNulPlugin()],
+  });
   sqliteFiles.set(db, target.file);
   return db;
 }

@@ -29,7 +29,10 @@ export const TEST_PG_URL: string | null =
 
 async function ownPostgres(): Promise<string> {
   const server = await startPostgres();
-  // node:test runs each file in its own process; the cluster lives as long as that process.
+  // node:test runs each file in its own process; the cluster lives as long as that process, and must
+  // not be what keeps it alive.
+  server.process.unref();
+  (server.process.stderr as { unref?: () => void } | null)?.unref?.();
   process.on('exit', () => {
     server.process.kill('SIGQUIT'); // immediate shutdown: postgres takes its children down
     rmSync(server.dir, { recursive: true, force: true });

@@ -27,6 +27,7 @@ import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { decodeTranscript, normaliseTranscript } from '../../media/text-decode.ts';
 import { presentQuota } from '../../accounts/present-user.ts';
+import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
 
 const FORMATS = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
 const mb = (bytes: number): string => `${Math.round(bytes / MB)} MB`;
@@ -280,6 +281,12 @@ export async function acceptUpload(request: FastifyRequest, userId: string): Pro
     if (err instanceof AppError) throw err;
     if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
       throw err;
+    if (isMalformedMultipart(err))
+      throw createError(
+        'bad_request',
+        {},
+        { non_field_errors: ['The multipart body is incomplete or malformed.'] },
+      );
     request.log.error({ err }, 'upload failed');
     throw createError('upload_failed');
   }
