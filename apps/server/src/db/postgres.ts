@@ -36,6 +36,9 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Kysely<Da
   // An idle client whose backend is terminated (failover, pg_terminate_backend) emits 'error' on the
   // pool; unhandled it would crash the process. The pool drops that client and opens a new one.
   pool.on('error', () => undefined);
+  // The same for a client whose backend dies between queries while checked out: its next query fails
+  // (and the request answers 5xx), the pool discards it on release instead of the process crashing.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

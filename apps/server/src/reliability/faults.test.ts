@@ -1,0 +1,149 @@
+// Faults from outside the process: the database drops every connection mid-run, and the disk that
+// holds uploads fills up. Requests must recover or fail cleanly, and nothing half-stored may remain.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { ErrorBody } from '@tazamun/contracts/errors';
+import { buildApp } from '../app.ts';
+import { ManualClock } from '../clock.ts';
+import { loadJobConfig } from '../jobs/job-config.ts';
+import { startPostgres } from '../testing/postgres-server.ts';
+import { approvedUser, bearer, testConfig, testDatabase } from '../testing/test-app.ts';
+import { multipart } from '../routes/alignments/test-support.ts';
+
+function wav(seconds: number): Buffer {
+  const rate = 16_000;
+  const n = Math.round(rate * seconds);
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(36 + n * 2, 4);
+  h.write('WAVEfmt ', 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(rate, 24);
+  h.writeUInt32LE(rate * 2, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(n * 2, 40);
+  const data = Buffer.alloc(n * 2);
+  for (let i = 0; i < n; i++) data.writeInt16LE(Math.round(5000 * Math.sin(i / 7)), i * 2);
+  return Buffer.concat([h, data]);
+}
+
+const noWorkers = () => ({ ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null, seedDemos: false });
+
+test('PostgreSQL terminates every backend mid-run: requests recover without a restart', async (t) => {
+  const server = await startPostgres();
+  t.after(() => server.stop());
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-fault-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const config = testConfig(dir, { database: { kind: 'postgres', url: server.url } });
+  const app = await buildApp(config, { clock: new ManualClock(), logger: false, jobs: noWorkers() });
+  t.after(() => app.close());
+  const u = await approvedUser(app);
+  const profile = () => app.inject({ url: '/api/auth/profile/', headers: bearer(u.access) });
+  // warm the pool: several connections open and idle
+  await Promise.all(Array.from({ length: 8 }, profile));
+
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  const killed = await admin.query(
+    'select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid() and datname = current_database()',
+  );
+  await admin.end();
+  assert.ok(killed.rowCount! >= 1, 'the app held at least one connection');
+
+  const statuses: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const res = await profile();
+    statuses.push(res.statusCode);
+    // a request that lands on a dead connection fails in the contract's shape, never hangs
+    if (res.statusCode >= 500) ErrorBody.parse(res.json());
+    else assert.equal(res.statusCode, 200, res.body);
+  }
+  assert.ok(
+    statuses.slice(-20).every((s) => s === 200),
+    `requests after the first few all succeed: ${statuses.join(',')}`,
+  );
+  const ready = await app.inject({ url: '/api/ready/' });
+  assert.equal(ready.statusCode, 200);
+});
+
+test('the upload disk fills up: a clean error, no quota used, nothing half-stored, and it recovers', async (t) => {
+  if (process.getuid?.() !== 0)
+    throw new Error('this test mounts a small tmpfs to fill a real disk and must run as root');
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-enospc-'));
+  const data = join(dir, 'data');
+  mkdirSync(data);
+  // 3 MB of disk for DATA_DIR; the database lives outside it so only the files run out of room
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tazamun-enospc', data]);
+  t.after(() => {
+    execFileSync('umount', ['-l', data]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const config = testConfig(data, { database: testDatabase(dir) });
+  const app = await buildApp(config, { clock: new ManualClock(), logger: false, jobs: noWorkers() });
+  t.after(() => app.close());
+  const u = await approvedUser(app);
+  const send = (audio: Buffer) => {
+    const { payload, headers } = multipart([
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: 'hello world' },
+      { name: 'audio', filename: 'a.wav', content: audio, contentType: 'audio/wav' },
+    ]);
+    return app.inject({
+      method: 'POST',
+      url: '/api/alignments/',
+      payload,
+      headers: { ...headers, ...bearer(u.access) },
+    });
+  };
+  // files only: the upload may leave the user's (empty) folders, never bytes
+  const files = () =>
+    readdirSync(data, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .sort();
+  const rows = async () =>
+    Number(
+      (
+        await app.deps.db
+          .selectFrom('alignments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const quota = async () =>
+    (
+      await app.deps.db
+        .selectFrom('users')
+        .select('used_today')
+        .where('id', '=', u.id)
+        .executeTakeFirstOrThrow()
+    ).used_today;
+
+  const beforeFiles = files();
+  const res = await send(wav(120)); // 3.8 MB of PCM: more than the disk holds
+  // the server's own failure (500 upload_failed with a request id), not a client error
+  assert.equal(res.statusCode, 500, res.body);
+  const body = ErrorBody.parse(res.json());
+  assert.equal(body.code, 'upload_failed');
+  assert.ok(body.request_id);
+  assert.ok(body.detail.length > 0);
+  assert.ok(!/ENOSPC|no space/i.test(res.body), 'the internal error is not leaked');
+  assert.equal(await rows(), 0);
+  assert.equal(await quota(), 0, 'no quota used');
+  assert.deepEqual(files(), beforeFiles, 'nothing half-stored');
+
+  // room for a small file: the same process accepts it
+  const ok = await send(wav(1));
+  assert.equal(ok.statusCode, 202, ok.body);
+  assert.equal(await rows(), 1);
+  assert.equal(await quota(), 1);
+});
