@@ -24,6 +24,7 @@ import type { EmailSender } from './email/email-sender.ts';
 import { TokenService } from './accounts/tokens.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { rejectNulBytes } from './reliability/input-hygiene.ts';
+import { emailRateLimitFromEnv, limitAuthByEmail } from './reliability/email-rate-limit.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { adminRoutes } from './routes/admin/admin-routes.ts';
 import { accountRoutes } from './routes/auth/account-routes.ts';
@@ -56,6 +57,8 @@ export interface BuildOptions {
   logger?: boolean | Record<string, unknown>;
   /** queue, worker threads and demo seeding; read from the environment (without seeding) when absent */
   jobs?: JobConfig;
+  /** sign-in/reset attempts per e-mail address per minute; AUTH_EMAIL_RATE_LIMIT by default */
+  authEmailRateLimit?: number;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -116,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandler(app);
   rejectNulBytes(app);
+  limitAuthByEmail(app, options.authEmailRateLimit ?? emailRateLimitFromEnv());
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
