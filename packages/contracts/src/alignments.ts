@@ -136,6 +136,19 @@ export const AlignmentUpdate = z
   .partial()
   .strict();
 
+/** A short-lived URL that streams one alignment's audio without an Authorization header (for <audio src>). */
+export const AudioUrlResponse = z.object({
+  url: z.string().describe('/api/alignments/{id}/audio/?sig=…&exp=…, relative to the API origin'),
+  expires_at: z.string().describe('ISO 8601; the URL is refused (401 token_invalid) afterwards'),
+});
+export type AudioUrlResponse = z.infer<typeof AudioUrlResponse>;
+
+/** Query of the audio route: both present (signed URL) or both absent (Bearer owner). */
+export const SignedAudioQuery = z.object({
+  sig: z.string().max(128).optional(),
+  exp: z.string().max(16).optional(),
+});
+
 export const ShareResponse = z.object({
   token: z.string(),
   url: z.string().describe('public read-only page'),

@@ -1,6 +1,6 @@
 // Access tokens are short-lived HS256 JWTs naming the user (sub) and the session (sid); refresh tokens
 // are opaque random strings the database knows only by their SHA-256.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Clock } from '../clock.ts';
 
@@ -11,12 +11,30 @@ export interface AccessClaims {
 
 export class TokenService {
   private readonly key: Uint8Array;
+  // A key of its own for signed audio URLs, derived from the secret, so a URL signature can never
+  // be replayed as (or be computed from) a JWT signature.
+  private readonly audioKey: Buffer;
   constructor(
     secret: string,
     private readonly ttlMs: number,
     private readonly clock: Clock,
   ) {
     this.key = new TextEncoder().encode(secret);
+    this.audioKey = createHmac('sha256', secret).update('tazamun:signed-audio-url:v1').digest();
+  }
+
+  /** Signature (base64url HMAC-SHA256) letting anyone holding it read one alignment's audio until `exp` (unix s). */
+  signAudio(alignmentId: string, exp: number): string {
+    return createHmac('sha256', this.audioKey).update(`${alignmentId}\n${exp}`).digest('base64url');
+  }
+
+  /** True for a signature made by signAudio for this very id and expiry, while unexpired. */
+  verifyAudio(alignmentId: string, exp: string, sig: string): boolean {
+    if (!/^\d{1,12}$/.test(exp)) return false;
+    if (Number(exp) * 1000 <= this.clock.now().getTime()) return false;
+    const expected = Buffer.from(this.signAudio(alignmentId, Number(exp)));
+    const given = Buffer.from(sig);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   async signAccess(claims: AccessClaims): Promise<string> {

@@ -63,6 +63,11 @@ export function setApiBaseUrl(url: string): void {
   baseUrl = url.replace(/\/$/, '');
 }
 
+/** A URL of the API for the browser to load by itself (an <audio src>), not through api(). */
+export function apiUrl(path: string): string {
+  return `${baseUrl}${path}`;
+}
+
 let sessionExpiredHandler: () => void = () => window.location.assign('/');
 /** Called once a refresh has failed and the tokens are gone; the app navigates to the root. */
 export function setSessionExpiredHandler(handler: () => void): void {

@@ -10,7 +10,9 @@ import {
   AlignmentListResponse,
   AlignmentSummary,
   AlignmentUpdate,
+  AudioUrlResponse,
   Progress,
+  SignedAudioQuery,
 } from '@tazamun/contracts/alignments';
 import { findOwnedAlignment, latestJob, listAlignments, sharedIds } from '../../db/alignment-records.ts';
 import { withJobTables } from '../../db/jobs-schema.ts';
@@ -28,6 +30,9 @@ import { acceptUpload } from './upload.ts';
 
 export const IdParams = z.object({ id: z.string().min(1).max(64) });
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+// Long enough to listen to a long recording in one sitting (the player asks for byte ranges as it
+// plays), short enough that a leaked URL soon stops working.
+export const AUDIO_URL_TTL_SECONDS = 60 * 60;
 
 /** The row, or 404 for ids that do not exist and for other users' ids alike. */
 export async function ownedOr404(db: JDb, request: FastifyRequest, id: string): Promise<FullAlignmentRow> {
@@ -318,17 +323,48 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/:id/audio/',
+    '/:id/audio-url/',
     {
       onRequest: requireApproved,
       schema: {
         tags: ['alignments'],
-        summary: 'The uploaded audio, with HTTP Range support for seeking',
+        summary: 'A signed URL streaming the audio without a header (for the player), valid one hour',
         params: IdParams,
+        response: { 200: AudioUrlResponse },
+      },
+    },
+    async (request) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      const exp = Math.floor(deps.clock.now().getTime() / 1000) + AUDIO_URL_TTL_SECONDS;
+      const sig = deps.tokens.signAudio(row.id, exp);
+      return {
+        url: `/api/alignments/${encodeURIComponent(row.id)}/audio/?sig=${sig}&exp=${exp}`,
+        expires_at: new Date(exp * 1000).toISOString(),
+      };
+    },
+  );
+
+  app.get(
+    '/:id/audio/',
+    {
+      schema: {
+        tags: ['alignments'],
+        summary:
+          'The uploaded audio, with HTTP Range support for seeking (Bearer owner, or ?sig=&exp= from audio-url)',
+        description:
+          'With `sig` and `exp` (both from `GET /api/alignments/{id}/audio-url/`) no Authorization header is ' +
+          'needed; a signature that is wrong, expired or made for another alignment gets 401 `token_invalid`.',
+        security: [{ bearer: [] }, {}],
+        params: IdParams,
+        querystring: SignedAudioQuery,
       },
     },
     async (request, reply) => {
-      const row = await ownedOr404(db, request, request.params.id);
+      const { sig, exp } = request.query;
+      const row =
+        sig === undefined && exp === undefined
+          ? await requireApproved(request).then(() => ownedOr404(db, request, request.params.id))
+          : await signedOr404(request.params.id, sig, exp);
       return sendStoredFile(
         request,
         reply,
@@ -337,4 +373,12 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     },
   );
+
+  /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment is gone. */
+  async function signedOr404(id: string, sig?: string, exp?: string): Promise<FullAlignmentRow> {
+    if (!sig || !exp || !deps.tokens.verifyAudio(id, exp, sig)) throw createError('token_invalid');
+    const row = await db.selectFrom('alignments').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw createError('not_found');
+    return row;
+  }
 };

@@ -17,6 +17,12 @@ function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 }
 
+const waveColours = () => ({
+  waveColor: cssVar('--border'),
+  progressColor: cssVar('--accent'),
+  cursorColor: cssVar('--fg'),
+});
+
 /** The audio with its waveform (wavesurfer.js). Time runs left to right in every interface language. */
 export function WaveformPlayer({
   url,
@@ -38,20 +44,26 @@ export function WaveformPlayer({
   const [duration, setDuration] = useState(0);
   const [rate, setRate] = useState(1);
   const [failed, setFailed] = useState(false);
+  const audio = useRef<HTMLAudioElement>(null);
+  // Playable as soon as the stream's metadata is in, before the waveform is drawn.
+  const [playable, setPlayable] = useState(false);
 
   useEffect(() => {
     onTimeRef.current = onTime;
   }, [onTime]);
 
+  // The <audio> element streams the URL itself (byte ranges as it plays), so playback and seeking
+  // start at once; wavesurfer is given that element and only draws the waveform once it has fetched
+  // and decoded the file beside it. Given a URL of its own, wavesurfer would download the whole file
+  // before the first sound.
   useEffect(() => {
-    if (!container.current) return;
+    const media = audio.current;
+    if (!container.current || !media) return;
     const instance = WaveSurfer.create({
       container: container.current,
-      url,
+      media,
       height: 88,
-      waveColor: cssVar('--border'),
-      progressColor: cssVar('--accent'),
-      cursorColor: cssVar('--fg'),
+      ...waveColours(),
       barWidth: 2,
       barGap: 1,
       barRadius: 2,
@@ -78,8 +90,14 @@ export function WaveformPlayer({
       instance.destroy();
       ws.current = null;
       setReady(false);
+      setPlayable(false);
     };
-  }, [url, theme]);
+  }, [url]);
+
+  // A theme change repaints the waveform; it must not reload the audio.
+  useEffect(() => {
+    ws.current?.setOptions(waveColours());
+  }, [theme]);
 
   useImperativeHandle(ref, () => ({
     seek: (seconds, play = false) => {
@@ -94,6 +112,16 @@ export function WaveformPlayer({
   return (
     <div className="rounded-xl border border-border bg-surface-2/50 p-4">
       <div dir="ltr" className="relative min-h-[88px]">
+        <audio
+          ref={audio}
+          src={url}
+          preload="metadata"
+          data-testid="audio-stream"
+          onLoadedMetadata={(e) => {
+            setPlayable(true);
+            if (Number.isFinite(e.currentTarget.duration)) setDuration(e.currentTarget.duration);
+          }}
+        />
         <div ref={container} data-testid="waveform" />
         {!ready && !failed && (
           <div className="absolute inset-0 flex items-center justify-center text-accent">
@@ -106,7 +134,7 @@ export function WaveformPlayer({
         <button
           type="button"
           onClick={() => void ws.current?.playPause()}
-          disabled={!ready}
+          disabled={!ready && !playable}
           className="inline-flex size-10 items-center justify-center rounded-full bg-accent text-accent-fg disabled:opacity-50"
           aria-label={playing ? t('viewer.pause') : t('viewer.play')}
         >

@@ -1,4 +1,4 @@
-import { AlignmentDetail, AlignmentSummary, Progress } from '@tazamun/contracts/alignments';
+import { AlignmentDetail, AlignmentSummary, AudioUrlResponse, Progress } from '@tazamun/contracts/alignments';
 import { VideoStatus } from '@tazamun/contracts/exports';
 import type { VideoRequest } from '@tazamun/contracts/exports';
 import { api } from '../../../lib/api-client.ts';
@@ -22,8 +22,9 @@ export function cancelAlignment(id: string) {
   });
 }
 
-export function fetchAudio(id: string, signal?: AbortSignal): Promise<Blob> {
-  return api<Blob>(`/api/alignments/${encodeURIComponent(id)}/audio/`, { responseType: 'blob', signal });
+/** A signed audio URL the player streams without an Authorization header (valid for an hour). */
+export function getAudioUrl(id: string, signal?: AbortSignal) {
+  return api(`/api/alignments/${encodeURIComponent(id)}/audio-url/`, { schema: AudioUrlResponse, signal });
 }
 
 export function exportFile(id: string, format: string, options: Record<string, string>): Promise<Blob> {

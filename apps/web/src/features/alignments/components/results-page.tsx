@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
 import type { Progress } from '@tazamun/contracts/alignments';
 import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
-import { isApiError } from '../../../lib/api-client.ts';
+import { apiUrl, isApiError } from '../../../lib/api-client.ts';
 import {
   formatBytes,
   formatDateTime,
@@ -19,7 +19,7 @@ import { Alert, Card } from '../../../components/ui/card.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
-import { cancelAlignment, fetchAudio, getAlignment, getProgress } from '../api/alignments-api.ts';
+import { cancelAlignment, getAlignment, getAudioUrl, getProgress } from '../api/alignments-api.ts';
 import { ExportPanel } from './export-panel.tsx';
 import { ShareControls } from './share-controls.tsx';
 
@@ -82,26 +82,24 @@ function ProgressSteps({ progress }: { progress: Progress }) {
   );
 }
 
+// Keep a little margin so a URL handed to the player is never one that is about to lapse.
+const AUDIO_URL_MARGIN_MS = 5 * 60_000;
+
+/** The signed URL the player streams from; a page opened after it lapsed asks for a new one. */
 function useAudioUrl(id: string, enabled: boolean): string | null {
   const audio = useQuery({
-    queryKey: ['alignment-audio', id],
-    queryFn: ({ signal }) => fetchAudio(id, signal),
+    queryKey: ['alignment-audio-url', id],
+    queryFn: ({ signal }) => getAudioUrl(id, signal),
     enabled,
-    staleTime: Infinity,
+    // No background refetch: a new URL would restart the player mid-listen.
+    staleTime: (query) =>
+      query.state.data
+        ? Math.max(0, Date.parse(query.state.data.expires_at) - Date.now() - AUDIO_URL_MARGIN_MS)
+        : 0,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
   });
-  const url = useMemo(() => (audio.data ? URL.createObjectURL(audio.data) : null), [audio.data]);
-  const live = useRef<string | null>(null);
-  useEffect(() => {
-    live.current = url;
-    return () => {
-      live.current = null;
-      // Revoke only once the URL is really gone (not on StrictMode's simulated remount).
-      setTimeout(() => {
-        if (url && live.current !== url) URL.revokeObjectURL(url);
-      }, 0);
-    };
-  }, [url]);
-  return url;
+  return audio.data ? apiUrl(audio.data.url) : null;
 }
 
 export function ResultsPage() {

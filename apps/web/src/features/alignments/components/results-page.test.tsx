@@ -1,0 +1,130 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import type { AlignmentDetail } from '@tazamun/contracts/alignments';
+import { renderApp } from '../../../test/render-app.tsx';
+import { makeUser, serveShell, startTestApi } from '../../../test/test-api.ts';
+import type { TestApi } from '../../../test/test-api.ts';
+import { setTokens } from '../../../lib/token-storage.ts';
+
+const WORDS = ['she', 'had', 'your'];
+const EXP = Math.floor(Date.now() / 1000) + 3600;
+
+function completedAlignment(): AlignmentDetail {
+  const at = '2026-03-01T10:00:00.000Z';
+  return {
+    id: 'a1',
+    title: 'Dark suit',
+    file_name: 'clip.wav',
+    file_size: 96_000,
+    language: 'eng',
+    detected_language: null,
+    status: 'completed',
+    step: null,
+    progress: 100,
+    error: null,
+    options: {
+      precision: 'standard',
+      normalize: true,
+      remove_fillers: false,
+      numbers_to_words: true,
+      engine: 'auto',
+      input_kind: 'orthography',
+    },
+    duration: 1.5,
+    confidence: 0.9,
+    wer: null,
+    cer: null,
+    words: 3,
+    coverage: 1,
+    alignment_time: 0.4,
+    processing_speed: 3.75,
+    engine: 'hmm',
+    project_id: null,
+    shared: false,
+    created_at: at,
+    updated_at: at,
+    completed_at: at,
+    original_text: WORDS.join(' '),
+    processed_text: WORDS.join(' '),
+    result: {
+      schema_version: 1,
+      language: 'eng',
+      engine: { backend: 'hmm', model: 'test', version: '1', precision: 'standard', route: 'dictionary' },
+      audio: {
+        duration: 1.5,
+        sample_rate: 16_000,
+        channels: 1,
+        format: 'wav',
+        peak_dbfs: -3,
+        clipping_ratio: 0,
+        silence_ratio: 0.1,
+      },
+      text: { original: WORDS.join(' '), processed: WORDS.join(' '), input_kind: 'orthography' },
+      words: WORDS.map((word, index) => ({
+        index,
+        word,
+        normalized: word,
+        start: index * 0.5,
+        end: index * 0.5 + 0.4,
+        duration: 0.4,
+        confidence: 0.9,
+        status: 'aligned' as const,
+        phones: [],
+        char_start: index * 4,
+        char_end: index * 4 + word.length,
+      })),
+      segments: [
+        { index: 0, text: WORDS.join(' '), start: 0, end: 1.4, word_start: 0, word_end: 3, confidence: 0.9 },
+      ],
+      metrics: {
+        coverage: 1,
+        mean_confidence: 0.9,
+        wer: null,
+        cer: null,
+        wer_method: 'none',
+        words_total: 3,
+        words_aligned: 3,
+        audio_duration: 1.5,
+        processing_time: 0.4,
+        real_time_factor: 0.27,
+      },
+      warnings: [],
+    },
+  };
+}
+
+let api: TestApi;
+beforeEach(async () => {
+  api = await startTestApi();
+  serveShell(api, makeUser());
+  api.route('GET', '/api/alignments/a1/', () => ({ status: 200, body: completedAlignment() }));
+  api.route('GET', '/api/alignments/a1/audio-url/', () => ({
+    status: 200,
+    body: {
+      url: `/api/alignments/a1/audio/?sig=c2lnbmVk&exp=${EXP}`,
+      expires_at: new Date(EXP * 1000).toISOString(),
+    },
+  }));
+  setTokens({ access: 'a', refresh: 'r' });
+});
+afterEach(async () => {
+  await api.close();
+});
+
+describe('results viewer audio', () => {
+  it('streams the owner’s audio from a signed URL instead of downloading it with the token', async () => {
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { name: 'Dark suit', level: 1 });
+    const audio = await screen.findByTestId('audio-stream');
+    expect(audio.getAttribute('src')).toBe(`${api.url}/api/alignments/a1/audio/?sig=c2lnbmVk&exp=${EXP}`);
+    expect(audio.getAttribute('preload')).toBe('metadata');
+
+    const signing = api.requests.filter((r) => r.path === '/api/alignments/a1/audio-url/');
+    expect(signing).toHaveLength(1);
+    expect(signing[0]?.authorization).toBe('Bearer a');
+    // Whatever reads the audio itself (the waveform's fetch) goes by the signature, never the token.
+    await waitFor(() => expect(api.requests.some((r) => r.path === '/api/alignments/a1/audio/')).toBe(true));
+    for (const r of api.requests.filter((q) => q.path === '/api/alignments/a1/audio/'))
+      expect(r.authorization).toBeUndefined();
+  });
+});
