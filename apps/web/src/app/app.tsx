@@ -9,6 +9,7 @@ import { i18n, initI18n } from '../lib/i18n.ts';
 import { applyTheme } from '../lib/theme.ts';
 import { toast, useUiStore } from '../stores/ui-store.ts';
 import { LoadingOverlay } from '../components/ui/loading-overlay.tsx';
+import { useAccountPreferences } from './use-account-preferences.ts';
 
 type AppRouter = ReturnType<typeof createBrowserRouter>;
 
@@ -53,9 +54,10 @@ function StartupGate({ router }: { router: AppRouter }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [i18nReady, setI18nReady] = useState(i18n.isInitialized);
-  const { hasToken, isLoading, isError, error } = useUser();
+  const { hasToken, isLoading, isError, error, user } = useUser();
   const startupChecked = useRef(false);
   useThemeSync();
+  useAccountPreferences(i18nReady ? user : undefined);
 
   useEffect(() => {
     void initI18n().then(() => setI18nReady(true));

@@ -32,6 +32,15 @@ export function storedLanguage(): UiLanguage {
   }
 }
 
+/** True once this browser holds a language the visitor picked (or adopted from their account). */
+export function hasStoredLanguage(): boolean {
+  try {
+    return isUiLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
+  } catch {
+    return false;
+  }
+}
+
 function applyDocumentLanguage(lang: string): void {
   document.documentElement.lang = lang;
   document.documentElement.dir = directionOf(lang);

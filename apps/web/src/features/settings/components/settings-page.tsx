@@ -6,7 +6,7 @@ import { DEFAULT_PREFERENCES, FEEDBACK_TYPES } from '@tazamun/contracts/auth';
 import { UI_LANGUAGES } from '@tazamun/contracts/limits';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
-import { changeLanguage, currentLanguage } from '../../../lib/i18n.ts';
+import { changeLanguage, currentLanguage, i18n } from '../../../lib/i18n.ts';
 import type { Theme } from '../../../lib/theme.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardTitle, PageHeader } from '../../../components/ui/card.tsx';
@@ -28,12 +28,18 @@ function AppearanceCard() {
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
     onError: (e) => toast.error(e.message),
   });
+  // This browser takes the choice at once; the account keeps it for the user's other browsers. The
+  // success message waits for the server, whose failure has its own message (onError).
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setTheme(draftTheme);
     await changeLanguage(draftLanguage);
-    await mutation.mutateAsync({ theme: draftTheme, language: draftLanguage }).catch(() => undefined);
-    toast.success(t('settings.saved'));
+    const saved = await mutation.mutateAsync({ theme: draftTheme, language: draftLanguage }).then(
+      () => true,
+      () => false,
+    );
+    // i18n.t, not the render's t: the message speaks the language just chosen.
+    if (saved) toast.success(i18n.t('settings.saved'));
   };
   const reset = () => {
     setDraftLanguage(DEFAULT_PREFERENCES.language);

@@ -1,0 +1,29 @@
+// The account's saved interface language and theme follow the user to a browser that has no choice
+// of its own yet (a new device, a cleared browser). A choice already stored here wins: it was made
+// on this device, later than anything the server could say at sign-in.
+import { useEffect, useRef } from 'react';
+import type { User } from '@tazamun/contracts/auth';
+import { changeLanguage, hasStoredLanguage } from '../lib/i18n.ts';
+import { useUiStore } from '../stores/ui-store.ts';
+
+/** Applies (and stores, so it becomes this browser's choice) what is not chosen here yet. */
+export function adoptAccountPreferences(user: User): void {
+  const { language, theme } = user.preferences;
+  if (!hasStoredLanguage()) void changeLanguage(language);
+  const ui = useUiStore.getState();
+  if (!ui.themeStored) ui.setTheme(theme);
+}
+
+/** Once per signed-in user: at sign-in, and when a stored session's profile first loads. */
+export function useAccountPreferences(user: User | undefined): void {
+  const adoptedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!user) {
+      adoptedFor.current = null;
+      return;
+    }
+    if (adoptedFor.current === user.id) return;
+    adoptedFor.current = user.id;
+    adoptAccountPreferences(user);
+  }, [user]);
+}
