@@ -27,6 +27,11 @@ export const SYSTEM_DEPS = [
     pkg: 'postgresql',
     why: 'the server integration suite runs a second time on a real PostgreSQL server',
   },
+  {
+    probe: '/usr/bin/redis-server',
+    pkg: 'redis-server',
+    why: 'the job signals over Redis (REDIS_URL) and the scaled-out shape are tested on a real Redis',
+  },
 ];
 
 /** existsSync with one `*` path segment allowed (versioned directories). */

@@ -25,6 +25,7 @@ import { TokenService } from './accounts/tokens.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { rejectNulBytes } from './reliability/input-hygiene.ts';
 import { emailRateLimitFromEnv, limitAuthByEmail } from './reliability/email-rate-limit.ts';
+import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { adminRoutes } from './routes/admin/admin-routes.ts';
 import { accountRoutes } from './routes/auth/account-routes.ts';
@@ -59,6 +60,8 @@ export interface BuildOptions {
   jobs?: JobConfig;
   /** sign-in/reset attempts per e-mail address per minute; AUTH_EMAIL_RATE_LIMIT by default */
   authEmailRateLimit?: number;
+  /** REDIS_URL by default; null to run without Redis */
+  redisUrl?: string | null;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -116,6 +119,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (seedTimer) clearTimeout(seedTimer);
     await jobs.close();
   });
+  // REDIS_URL: wake-ups and progress reach the other processes at once (the database stays the queue)
+  const redisUrl = options.redisUrl === undefined ? redisUrlFromEnv() : options.redisUrl;
+  const signals = redisUrl ? new RedisSignals(redisUrl, jobs.queue, app.log) : null;
+  app.decorate('redisSignals', signals);
+  if (signals) {
+    app.addHook('onReady', async () => signals.start());
+    app.addHook('onClose', async () => signals.close());
+  }
 
   registerErrorHandler(app);
   rejectNulBytes(app);

@@ -8,6 +8,7 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { withJobTables } from './db/jobs-schema.ts';
 import { loadJobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
+import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
     log,
     () => new Date(),
   );
+  const redisUrl = redisUrlFromEnv();
+  const signals = redisUrl ? new RedisSignals(redisUrl, runtime.queue, log) : null;
+  await signals?.start();
   await runtime.queue.start();
   // The queue's timers are unref'd (they must not keep an API process alive); this one keeps the
   // worker process running until it is told to stop.
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
       clearInterval(keepAlive);
       void runtime
         .close()
+        .then(() => signals?.close())
         .then(() => db.destroy())
         .then(() => process.exit(0));
     });

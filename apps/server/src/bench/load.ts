@@ -227,20 +227,19 @@ async function main(): Promise<void> {
       await drain(url);
       console.error(`[bench:load] mixed soak: ${connections} connections for ${soakSeconds}s`);
       const from = memory.length;
-      const figures = await run('soak (profile, listing, upload 1 in 4)', {
+      const profile = { path: '/api/auth/profile/', headers: auth };
+      const listing = { path: '/api/alignments/?page_size=20', headers: auth };
+      const post = {
+        path: '/api/alignments/',
+        method: 'POST' as const,
+        headers: { ...auth, 'content-type': upload.type },
+        body: upload.body,
+      };
+      // one upload in eight requests: each upload is probed by ffprobe, a process per request
+      const figures = await run('soak (profile, listing; 1 in 8 an upload)', {
         url,
         duration: soakSeconds,
-        requests: [
-          { path: '/api/auth/profile/', headers: auth },
-          { path: '/api/alignments/?page_size=20', headers: auth },
-          { path: '/api/auth/profile/', headers: auth },
-          {
-            path: '/api/alignments/',
-            method: 'POST',
-            headers: { ...auth, 'content-type': upload.type },
-            body: upload.body,
-          },
-        ],
+        requests: [profile, listing, profile, listing, profile, listing, profile, post],
       });
       const window = memory.slice(from).map((m) => m.rssMb);
       // the first and last minute (or tenth) of the soak, averaged, show whether memory keeps climbing

@@ -36,12 +36,16 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['system'],
         security: [],
-        summary: 'Readiness: database reachable and fully migrated; 503 otherwise',
+        summary:
+          'Readiness: database reachable and fully migrated, Redis answering when REDIS_URL is set; 503 otherwise',
         response: { 200: z.object({ ready: z.literal(true) }) },
       },
     },
     async () => {
-      const ok = (await pingDatabase(deps.db)) && (await pendingMigrations(deps.db)) === 0;
+      const ok =
+        (await pingDatabase(deps.db)) &&
+        (await pendingMigrations(deps.db)) === 0 &&
+        (app.redisSignals ? await app.redisSignals.ping() : true);
       if (!ok) throw createError('service_unavailable');
       return { ready: true as const };
     },

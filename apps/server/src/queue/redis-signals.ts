@@ -1,0 +1,129 @@
+// REDIS_URL: the job queue's signals between processes over Redis pub/sub. The database stays the
+// queue of record (jobs are rows claimed with a lease, see jobs/db-job-queue.ts); Redis only carries
+// what would otherwise wait for a poll: "a job was queued" to idle workers on other machines, and
+// "this alignment changed" to the API process that holds the browser's event stream. Losing Redis
+// loses no job: workers fall back to polling and event streams to reading the row every second.
+import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobUpdate } from '../jobs/job-queue.ts';
+
+/** The part of JobQueue the relay needs. */
+export interface SignalledQueue {
+  readonly events: EventEmitter;
+  wake(): void;
+}
+
+interface Message {
+  from: string;
+  type: 'update' | 'wake';
+  update?: JobUpdate;
+}
+
+/** Updates that came from Redis carry this mark so they are not published back. */
+const RELAYED = Symbol('relayed');
+
+export class RedisSignals {
+  readonly id = randomUUID();
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly channel: string;
+  private readonly localWake: () => void;
+  private readonly onUpdate = (u: JobUpdate & { [RELAYED]?: true }): void => {
+    if (!u[RELAYED])
+      this.publish({
+        from: this.id,
+        type: 'update',
+        update: { alignmentId: u.alignmentId, videoId: u.videoId },
+      });
+  };
+
+  constructor(
+    url: string,
+    private readonly queue: SignalledQueue,
+    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    prefix = 'tazamun',
+  ) {
+    this.channel = `${prefix}:jobs`;
+    const options = {
+      // a command issued while Redis is away fails at once instead of piling up in memory
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+      lazyConnect: true,
+    };
+    this.pub = new Redis(url, options);
+    this.sub = new Redis(url, { ...options, enableOfflineQueue: true });
+    for (const c of [this.pub, this.sub])
+      c.on('error', (err: Error) => this.log.warn({ err: err.message }, 'redis'));
+    this.localWake = queue.wake.bind(queue);
+  }
+
+  /** Connects, subscribes, and makes the queue's wake() and updates travel to every process. */
+  async start(): Promise<void> {
+    await Promise.all([this.pub.connect(), this.sub.connect()]);
+    // ioredis resubscribes by itself after a reconnect
+    await this.sub.subscribe(this.channel);
+    this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
+    this.queue.events.on('update', this.onUpdate);
+    const queue = this.queue as { wake: () => void };
+    queue.wake = () => {
+      this.localWake();
+      this.publish({ from: this.id, type: 'wake' });
+    };
+  }
+
+  private receive(raw: string): void {
+    let m: Message;
+    try {
+      m = JSON.parse(raw) as Message;
+    } catch {
+      return;
+    }
+    if (m.from === this.id) return;
+    if (m.type === 'wake') this.localWake();
+    else if (m.type === 'update' && m.update)
+      this.queue.events.emit('update', { ...m.update, [RELAYED]: true });
+  }
+
+  private publish(m: Message): void {
+    this.pub.publish(this.channel, JSON.stringify(m)).catch((err: unknown) => {
+      // Redis away: the poll paths cover it; say so once per failure, never throw into the queue
+      this.log.warn({ err: (err as Error).message }, 'redis publish failed; relying on polling');
+    });
+  }
+
+  /** For readiness: true when Redis answers. */
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.pub.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.queue.events.off('update', this.onUpdate);
+    (this.queue as { wake: () => void }).wake = this.localWake;
+    await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+    this.pub.disconnect();
+    this.sub.disconnect();
+  }
+}
+
+/** REDIS_URL (redis:// or rediss://), or null when the queue runs on the database alone. */
+export function redisUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
+  const v = env.REDIS_URL?.trim();
+  if (!v) return null;
+  if (!/^rediss?:\/\//.test(v))
+    throw new Error(`REDIS_URL must start with redis:// or rediss://, got "${v}"`);
+  return v;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** null unless REDIS_URL is set */
+    redisSignals: RedisSignals | null;
+  }
+}
