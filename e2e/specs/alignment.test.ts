@@ -48,6 +48,13 @@ test(
       await page.getByRole('button', { name: 'Log in', exact: true }).click();
       await page.waitForURL(/\/dashboard$/);
 
+      // Every request for the alignment's audio, to check how the player reads it.
+      const audioRequests: Promise<Record<string, string>>[] = [];
+      page.on('request', (request) => {
+        if (/\/api\/alignments\/[^/]+\/audio\//.test(request.url()))
+          audioRequests.push(request.allHeaders().then((h) => ({ ...h, url: request.url() })));
+      });
+
       await page.getByRole('link', { name: /New alignment/ }).click();
       await page.waitForURL(/\/upload$/);
       await page.getByTestId('audio-input').setInputFiles(join(MEDIA, 'audio.wav'));
@@ -70,6 +77,27 @@ test(
         .waitFor({ timeout: 240_000 });
 
       await page.getByTestId('transcript').waitFor();
+      // The player streams from a signed URL: playable once the metadata is in, no token sent.
+      const audio = page.getByTestId('audio-stream');
+      assert.match((await audio.getAttribute('src')) ?? '', /\/audio\/\?sig=[\w-]+&exp=\d+$/);
+      // String expressions: this package is compiled without the DOM types.
+      await page.waitForFunction('document.querySelector(\'[data-testid="audio-stream"]\').readyState >= 1');
+      const duration = await page.evaluate(
+        'document.querySelector(\'[data-testid="audio-stream"]\').duration',
+      );
+      assert.ok(typeof duration === 'number' && duration > 0);
+      await page.locator('button[aria-label="Play"]:enabled').waitFor();
+      const sent = await Promise.all(audioRequests);
+      assert.ok(sent.length > 0);
+      for (const h of sent) {
+        assert.match(h.url!, /\?sig=/);
+        assert.equal(h.authorization, undefined);
+      }
+      assert.ok(
+        sent.some((h) => /^bytes=/.test(h.range ?? '')),
+        'the media element asks for byte ranges',
+      );
+
       await page.getByRole('tab', { name: 'Word table' }).click();
       const rows = page.getByTestId('word-table').locator('tr');
       assert.equal(await rows.count(), words);
