@@ -6,7 +6,8 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
-import { EmailField, PasswordField } from '../../../components/ui/field.tsx';
+import { EmailField } from '../../../components/ui/field.tsx';
+import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { confirmPasswordReset, requestPasswordReset } from '../api/auth-api.ts';
 import { fieldErrorKey } from '../api/field-errors.ts';
@@ -100,17 +101,11 @@ export function ResetPasswordForm({ token }: { token: string }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       {error && <Alert tone="danger">{error}</Alert>}
-      <PasswordField
-        label={t('auth.reset.newPassword')}
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-      />
-      <PasswordField
-        label={t('auth.fields.passwordConfirm')}
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
+      <NewPasswordFields
+        password={password}
+        confirm={confirm}
+        onPasswordChange={setPassword}
+        onConfirmChange={setConfirm}
       />
       <PasswordChecklist rules={rules} />
       <Button type="submit" className="w-full" size="lg" loading={mutation.isPending}>

@@ -11,6 +11,7 @@ import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
 import { InputField, PasswordField } from '../../../components/ui/field.tsx';
+import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { changePassword, removeAvatar, updateProfile, uploadAvatar } from '../api/profile-api.ts';
 
@@ -167,18 +168,12 @@ export function PasswordSection() {
           value={current}
           onChange={(e) => setCurrent(e.target.value)}
         />
-        <PasswordField
-          label={t('auth.reset.newPassword')}
-          autoComplete="new-password"
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
+        <NewPasswordFields
+          password={next}
+          confirm={confirm}
+          onPasswordChange={setNext}
+          onConfirmChange={setConfirm}
           hint={t('register.rules.length', { min: LIMITS.passwordMinLength })}
-        />
-        <PasswordField
-          label={t('auth.fields.passwordConfirm')}
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
         />
         <div>
           <Button type="submit" loading={mutation.isPending}>
