@@ -11,7 +11,14 @@ import { SignJWT } from 'jose';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { approvedUser, bearer, expectError, registerUser } from '../testing/test-app.ts';
-import { createJobsTestApp, evalClip, multipart, upload } from '../routes/alignments/test-support.ts';
+import { parseCsv, parseSrt, parseTextGrid, parseVtt, parseXml } from '@tazamun/aligner/formats/test-parsers';
+import {
+  createJobsTestApp,
+  evalClip,
+  multipart,
+  upload,
+  waitForStatus,
+} from '../routes/alignments/test-support.ts';
 import type { Part } from '../routes/alignments/test-support.ts';
 
 const TABLES = ['users', 'sessions', 'alignments', 'jobs', 'projects', 'shares', 'feedback'] as const;
@@ -411,4 +418,55 @@ test("another user's ids answer 404 on every route that takes one", async (t) =>
     assert.equal(ErrorBody.parse(res.json()).code, 'not_found');
   }
   assert.deepEqual(await snapshot(app, dir), before);
+});
+
+test('markup, quotes and bidi controls in a transcript leave every export well-formed', async (t) => {
+  const { app } = await createJobsTestApp(t, { concurrency: 1 });
+  const u = await approvedUser(app);
+  const clip = evalClip();
+  const hostile = `${clip.text} <script>alert(1)</script> "quoted" \u202Eevil\u202C =HYPERLINK("x") </cue>`;
+  const res = await upload(app, u.access, [
+    { name: 'language', value: 'eng' },
+    { name: 'title', value: '<img src=x onerror=alert(1)>' },
+    { name: 'text', value: hostile },
+    audioPart(readFileSync(clip.wav)),
+  ]);
+  assert.equal(res.statusCode, 202, res.body);
+  const id = res.json().id as string;
+  const end = await waitForStatus(app, u.access, id);
+  assert.equal(end.status, 'completed', JSON.stringify(end));
+  const get = async (format: string, qs = '') => {
+    const r = await app.inject({
+      url: `/api/alignments/${id}/export/${format}/?${qs}`,
+      headers: bearer(u.access),
+    });
+    assert.equal(r.statusCode, 200, `${format}: ${r.body.slice(0, 200)}`);
+    return r.body;
+  };
+  // XML: well-formed, and the markup is text, not elements
+  const eaf = await get('eaf');
+  const root = parseXml(eaf);
+  const names: string[] = [];
+  const walk = (e: { name: string; children?: unknown[] }): void => {
+    names.push(e.name.toLowerCase());
+    for (const c of e.children ?? []) if (c && typeof c === 'object' && 'name' in c) walk(c as typeof e);
+  };
+  walk(root as unknown as { name: string; children?: unknown[] });
+  assert.ok(!names.includes('script') && !names.includes('img'), names.join(','));
+  assert.ok(!eaf.includes('<script'));
+  // WebVTT cue text is markup: no raw tag may survive, and no cue ends early
+  const vtt = await get('vtt');
+  assert.ok(!/<script|<\/cue>|<img/i.test(vtt), vtt);
+  assert.ok(vtt.includes('&lt;script&gt;'), 'the words are kept, escaped');
+  assert.ok(!vtt.includes('\u202E'), 'bidi overrides do not reach the captions');
+  assert.ok(parseVtt(vtt).length > 0);
+  // TextGrid quotes are doubled: the file still parses into its tiers
+  assert.ok(parseTextGrid(await get('textgrid')).tiers.length > 0);
+  assert.ok(parseSrt(await get('srt')).length > 0);
+  const rows = parseCsv(await get('csv', 'separator=comma&headers=true'), ',');
+  assert.ok(rows.length > 1);
+  assert.ok(
+    rows.every((r) => r.length === rows[0]!.length),
+    'every CSV row has the same columns',
+  );
 });
