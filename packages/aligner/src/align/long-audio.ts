@@ -68,7 +68,8 @@ function windowed(
       break;
     }
     const perSecond = (units.length - u) / remaining;
-    let n = Math.min(units.length - u, Math.ceil(perSecond * win * 1.6) + 25);
+    // Enough text for a fast stretch of speech; more makes the open-ended graph (and the search) larger.
+    let n = Math.min(units.length - u, Math.ceil(perSecond * win * 1.3) + 10);
     let spans: UnitSpan[] = [];
     const to = Math.min(samples.length, from + Math.round(win * SAMPLE_RATE));
     for (let attempt = 0; attempt < 3 && spans.length === 0; attempt++) {
