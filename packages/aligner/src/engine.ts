@@ -38,10 +38,7 @@ function familyFor(lang3: string): ModelFamily {
 }
 
 async function selectBackend(lang3: string): Promise<AcousticBackend> {
-  const decoder = await loadDecoder(
-    familyFor(lang3),
-    process.env.TAZAMUN_EN_BAND === 'narrow' ? 'narrow' : 'full',
-  );
+  const decoder = await loadDecoder(familyFor(lang3), 'full');
   return new HmmBackend(decoder, { espeakIpa, arabicLattice: arabicPronunciationLattice });
 }
 
@@ -106,8 +103,7 @@ export async function align(
     precision,
     garbage: options.garbage ?? true,
   });
-  const spans =
-    process.env.TZ_REFINE === '0' ? rawSpans : refineEdges(rawSpans, energyTrack(samples), stats.duration);
+  const spans = refineEdges(rawSpans, energyTrack(samples), stats.duration);
 
   const recog = options.recognition === false ? null : recogniseWindowed(backend, samples, units, spans);
   const byWord = new Map<number, UnitSpan[]>();

@@ -21,13 +21,11 @@ export interface RefineOptions {
 }
 
 export const DEFAULT_REFINE: RefineOptions = {
-  fraction: Number(process.env.TZ_REFINE_FRACTION ?? 0.3),
+  fraction: 0.3,
   minPause: 0.03,
   maxInward: 0.15,
-  maxOutward: Number(process.env.TZ_REFINE_OUT ?? 0.04),
+  maxOutward: 0.04,
 };
-
-const PREEMPH = process.env.TZ_PREEMPH === '1';
 
 export function energyTrack(samples: Float32Array): Float32Array {
   const n = Math.max(0, Math.floor((samples.length - WIN) / HOP) + 1);
@@ -35,10 +33,10 @@ export function energyTrack(samples: Float32Array): Float32Array {
   for (let f = 0; f < n; f++) {
     let s = 0;
     const o = f * HOP;
-    // Pre-emphasis (TZ_PREEMPH=1) would favour fricatives but follows the hiss of old recordings: measured
-    // worse on VoxAngeles (55 vs 40 ms), so plain energy is the default.
+    // Plain energy: pre-emphasis would favour fricatives but follows the hiss of old recordings, and was
+    // measured worse on VoxAngeles (55 vs 40 ms mean), so it was dropped.
     for (let i = 0; i < WIN; i++) {
-      const x = PREEMPH ? samples[o + i]! - 0.97 * (samples[o + i - 1] ?? 0) : samples[o + i]!;
+      const x = samples[o + i]!;
       s += x * x;
     }
     out[f] = 10 * Math.log10(s / WIN + 1e-10);

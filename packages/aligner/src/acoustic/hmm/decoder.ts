@@ -49,8 +49,8 @@ export class HmmDecoder {
       featparams: spec.featParams,
       dict: spec.dict,
       samprate: 16000,
-      loglevel: process.env.TZ_SSLOG ?? 'FATAL',
-      fillprob: Number(process.env.TZ_FILLPROB ?? 1e-8),
+      loglevel: 'FATAL',
+      fillprob: 1e-8,
     };
     if (spec.noiseDict) config.fdict = spec.noiseDict;
     const decoder = new ss.Decoder(config);
