@@ -1,7 +1,8 @@
 // An alignment through the interface on the real server and engine: upload a read English recording
-// with its transcript, follow the processing steps, read the result, download a TextGrid export.
+// with its transcript, follow the processing steps, read the result, download every export (the MP4 too).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { admin, openBrowser, startServer } from '../src/harness.ts';
@@ -22,7 +23,7 @@ after(async () => {
 });
 
 test(
-  'upload → processing steps → result with word table → TextGrid export',
+  'upload → processing steps → result with word table → every export, video included',
   { timeout: 300_000 },
   async () => {
     admin(
@@ -116,6 +117,41 @@ test(
       const textGrid = readFileSync(path, 'utf8');
       assert.match(textGrid, /File type = "ooTextFile"/);
       assert.match(textGrid, /Object class = "TextGrid"/);
+
+      // Every other file export, each read back enough to know it is the format it claims.
+      const checks: Record<string, { ext: RegExp; body: RegExp }> = {
+        json: { ext: /\.json$/, body: /"schema_version": 1/ },
+        vtt: { ext: /\.vtt$/, body: /^WEBVTT/ },
+        srt: { ext: /\.srt$/, body: /^1\r?\n\d\d:\d\d:\d\d,\d{3} --> / },
+        csv: { ext: /\.csv$/, body: /dashwood/ },
+        eaf: { ext: /\.eaf$/, body: /<ANNOTATION_DOCUMENT[\s\S]*<\/ANNOTATION_DOCUMENT>\s*$/ },
+      };
+      for (const [format, check] of Object.entries(checks)) {
+        await page.getByLabel('Format').selectOption(format);
+        const [file] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: 'Download', exact: true }).click(),
+        ]);
+        assert.match(file.suggestedFilename(), check.ext, format);
+        assert.match(readFileSync(await file.path(), 'utf8'), check.body, format);
+      }
+
+      // The karaoke video: rendered as a job at SD, then downloaded and probed.
+      await page.getByLabel('Resolution').selectOption('sd');
+      await page.getByRole('button', { name: 'Render the video' }).click();
+      const downloadVideo = page.getByRole('button', { name: 'Download the video' });
+      await downloadVideo.waitFor({ timeout: 180_000 });
+      const [video] = await Promise.all([page.waitForEvent('download'), downloadVideo.click()]);
+      assert.match(video.suggestedFilename(), /\.mp4$/);
+      const probe = JSON.parse(
+        execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', await video.path()], {
+          encoding: 'utf8',
+        }),
+      ) as { streams: { codec_name: string; width?: number; height?: number }[] };
+      const codecs = probe.streams.map((st) => st.codec_name).sort();
+      assert.deepEqual(codecs, ['aac', 'h264']);
+      const picture = probe.streams.find((st) => st.codec_name === 'h264');
+      assert.deepEqual([picture?.width, picture?.height], [854, 480]);
 
       // A read-only link that works without an account.
       await page.getByRole('button', { name: 'Share a link' }).click();

@@ -138,6 +138,10 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<OpenBro
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.theme === 'light' ? 'light' : 'dark',
   });
+  // Playwright's 30 s default is reached on a loaded 2-core machine (seen in a logout navigation); the tests
+  // check behaviour, not speed, so only a real hang should time out.
+  context.setDefaultTimeout(120_000);
+  context.setDefaultNavigationTimeout(120_000);
   const settings: string[] = [];
   if (options.language)
     settings.push(`localStorage.setItem('language', ${JSON.stringify(options.language)});`);
