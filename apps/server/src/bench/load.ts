@@ -18,6 +18,7 @@ import autocannon from 'autocannon';
 import { parseDuration } from '../config.ts';
 import { freePort, startPostgres } from '../testing/postgres-server.ts';
 import type { PostgresServer } from '../testing/postgres-server.ts';
+import { pcmWav } from '../testing/wav.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../../../..');
@@ -41,25 +42,7 @@ if (args.db !== 'sqlite' && args.db !== 'postgres') throw new Error('--db is sql
 
 /** 0.25 s of a 440 Hz tone, 16 kHz mono 16-bit PCM: a real WAV the upload route sniffs and probes. */
 function smallWav(): Buffer {
-  const rate = 16_000;
-  const n = rate / 4;
-  const data = Buffer.alloc(n * 2);
-  for (let i = 0; i < n; i++)
-    data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + data.length, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(data.length, 40);
-  return Buffer.concat([h, data]);
+  return pcmWav(0.25, (i) => 8000 * Math.sin((2 * Math.PI * 440 * i) / 16_000));
 }
 
 function multipart(wav: Buffer): { body: Buffer; type: string } {

@@ -14,26 +14,10 @@ import { loadJobConfig } from '../jobs/job-config.ts';
 import { startPostgres } from '../testing/postgres-server.ts';
 import { approvedUser, bearer, testConfig, testDatabase } from '../testing/test-app.ts';
 import { multipart } from '../routes/alignments/test-support.ts';
+import { pcmWav } from '../testing/wav.ts';
 
 function wav(seconds: number): Buffer {
-  const rate = 16_000;
-  const n = Math.round(rate * seconds);
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + n * 2, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(n * 2, 40);
-  const data = Buffer.alloc(n * 2);
-  for (let i = 0; i < n; i++) data.writeInt16LE(Math.round(5000 * Math.sin(i / 7)), i * 2);
-  return Buffer.concat([h, data]);
+  return pcmWav(seconds, (i) => 5000 * Math.sin(i / 7));
 }
 
 const noWorkers = () => ({ ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null, seedDemos: false });

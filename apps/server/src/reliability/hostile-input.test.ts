@@ -20,6 +20,7 @@ import {
   waitForStatus,
 } from '../routes/alignments/test-support.ts';
 import type { Part } from '../routes/alignments/test-support.ts';
+import { pcmWav, wavHeader } from '../testing/wav.ts';
 
 const TABLES = ['users', 'sessions', 'alignments', 'jobs', 'projects', 'shares', 'feedback'] as const;
 
@@ -63,28 +64,7 @@ function clientError(res: LightMyRequestResponse): ReturnType<typeof ErrorBody.p
 }
 
 function wav(seconds = 0.5): Buffer {
-  const rate = 16_000;
-  const n = Math.round(rate * seconds);
-  const data = Buffer.alloc(n * 2);
-  for (let i = 0; i < n; i++) data.writeInt16LE(Math.round(6000 * Math.sin(i / 5)), i * 2);
-  return Buffer.concat([wavHeader(data.length, rate), data]);
-}
-
-function wavHeader(dataBytes: number, rate = 16_000): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(Math.min(0xffffffff, 36 + dataBytes), 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(Math.min(0xffffffff, dataBytes), 40);
-  return h;
+  return pcmWav(seconds, (i) => 6000 * Math.sin(i / 5));
 }
 
 const audioPart = (content: Buffer, filename = 'clip.wav'): Part => ({
