@@ -6,8 +6,8 @@ import type { AlignmentResult, Segment, WordTiming } from '@tazamun/contracts/al
 import type { AcousticBackend, Precision, Recognition, Unit, UnitSpan } from './acoustic/backend.ts';
 import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
-import { decodeAudio, SAMPLE_RATE } from './audio/decode.ts';
-import { assertAlignable, measureAudio } from './audio/measure.ts';
+import { SAMPLE_RATE } from './audio/decode.ts';
+import { loadAlignableAudio } from './audio/load.ts';
 import { alignLong } from './align/long-audio.ts';
 import { normalizeTranscript } from './text/normalize.ts';
 import { resolveLanguage } from './text/languages.ts';
@@ -74,17 +74,7 @@ export async function align(
   const lang3 = language.iso3;
   const warnings: string[] = [];
 
-  let samples: Float32Array;
-  let audioInfo = { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
-  if (typeof audio === 'string') {
-    const dec = await decodeAudio(audio);
-    samples = dec.samples;
-    audioInfo = { format: dec.probe.format, channels: dec.probe.channels, sampleRate: dec.probe.sampleRate };
-  } else {
-    samples = audio;
-  }
-  const stats = measureAudio(samples);
-  assertAlignable(stats);
+  const { samples, info: audioInfo, stats } = await loadAlignableAudio(audio);
   if (stats.clippingRatio > 0.001)
     warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
 

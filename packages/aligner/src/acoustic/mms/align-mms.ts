@@ -13,8 +13,9 @@ import { ctcWordSpans } from '../../align/ctc-spans.ts';
 import type { CtcSpanOptions } from '../../align/ctc-spans.ts';
 import { ctcViterbi } from '../../align/ctc-viterbi.ts';
 import { buildSegments } from '../../align/segments.ts';
-import { decodeAudio, SAMPLE_RATE } from '../../audio/decode.ts';
-import { assertAlignable, measureAudio } from '../../audio/measure.ts';
+import { SAMPLE_RATE } from '../../audio/decode.ts';
+import { loadAlignableAudio } from '../../audio/load.ts';
+import type { SourceAudioInfo } from '../../audio/load.ts';
 import { findInstalled, MODELS } from '../../models/registry.ts';
 import { romanizeWord } from '../../romanize/romanize.ts';
 import { resolveLanguage } from '../../text/languages.ts';
@@ -201,7 +202,7 @@ export interface MmsFileOptions extends MmsOptions {
   /** MMS aligns romanised orthography; an IPA transcript is refused with a clear message */
   inputKind?: 'orthography' | 'ipa';
   /** the source's format when `audio` is samples the caller already decoded */
-  audioInfo?: { format: string; channels: number; sampleRate: number };
+  audioInfo?: SourceAudioInfo;
   /** notes to put first in the result's warnings (e.g. why `auto` chose this engine) */
   notes?: string[];
 }
@@ -231,17 +232,7 @@ export async function alignFileWithMms(
   // Fail before decoding (possibly an hour of audio) when the model is missing or not the expected one.
   resolveModel(options);
   const warnings: string[] = [...(options.notes ?? [])];
-  let samples: Float32Array;
-  let info = options.audioInfo ?? { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
-  if (typeof audio === 'string') {
-    const dec = await decodeAudio(audio);
-    samples = dec.samples;
-    info = { format: dec.probe.format, channels: dec.probe.channels, sampleRate: dec.probe.sampleRate };
-  } else {
-    samples = audio;
-  }
-  const stats = measureAudio(samples);
-  assertAlignable(stats);
+  const { samples, info, stats } = await loadAlignableAudio(audio, options.audioInfo);
   const lang = languageOf(options.lang);
   let words: SourceWord[];
   let tokens: ModelToken[];
