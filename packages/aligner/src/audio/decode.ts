@@ -1,7 +1,7 @@
 // Decoding any container ffmpeg reads into 16 kHz mono Float32, streamed from the child process so a
 // long file never exists twice in memory as bytes and floats. ffprobe gives the source format first so
 // garbage and non-audio input fail with a clear message before decoding starts.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -39,6 +39,28 @@ function toolPath(name: 'ffmpeg' | 'ffprobe'): string {
 
 export const ffmpegPath = (): string => toolPath('ffmpeg');
 export const ffprobePath = (): string => toolPath('ffprobe');
+
+/**
+ * Writes a 16 kHz mono 16-bit WAV from a file of raw float32 samples (tests and the long-audio bench build
+ * their inputs this way). Throws with ffmpeg's message when the conversion fails.
+ */
+export function rawF32ToWav(rawPath: string, wavPath: string): void {
+  execFileSync(ffmpegPath(), [
+    '-v',
+    'error',
+    '-f',
+    'f32le',
+    '-ar',
+    String(SAMPLE_RATE),
+    '-ac',
+    '1',
+    '-i',
+    rawPath,
+    '-c:a',
+    'pcm_s16le',
+    wavPath,
+  ]);
+}
 
 function run(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

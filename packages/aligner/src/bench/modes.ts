@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { align } from '../engine.ts';
 import type { AlignOptions } from '../engine.ts';
-import { decodeAudio, SAMPLE_RATE } from '../audio/decode.ts';
+import { decodeAudio, rawF32ToWav, SAMPLE_RATE } from '../audio/decode.ts';
 import type { Precision } from '../acoustic/backend.ts';
 import { evalDir, loadSet, score } from './common.ts';
 import type { RefUtt } from './common.ts';
@@ -90,23 +90,7 @@ export async function hoursMode(precision: Precision, hours: number): Promise<Mo
   }
   closeSync(fd);
   const wav = join(dir, 'long.wav');
-  const { spawnSync } = await import('node:child_process');
-  const { ffmpegPath } = await import('../audio/decode.ts');
-  spawnSync(ffmpegPath(), [
-    '-v',
-    'error',
-    '-f',
-    'f32le',
-    '-ar',
-    '16000',
-    '-ac',
-    '1',
-    '-i',
-    raw,
-    '-c:a',
-    'pcm_s16le',
-    wav,
-  ]);
+  rawF32ToWav(raw, wav);
   (await import('node:fs')).rmSync(raw);
   parts.length = 0;
   const rssBefore = process.memoryUsage().rss / 2 ** 20;

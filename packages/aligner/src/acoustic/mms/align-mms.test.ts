@@ -17,7 +17,7 @@ import type { ToneSegment } from './tiny-model.ts';
 import { MMS_VOCAB } from './vocab.ts';
 import { greedyDecode } from '../../align/ctc-greedy.ts';
 import { romanizeWord } from '../../romanize/romanize.ts';
-import { ffmpegPath } from '../../audio/decode.ts';
+import { rawF32ToWav } from '../../audio/decode.ts';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -229,21 +229,7 @@ test('a real audio file decoded by ffmpeg aligns end to end', async (t) => {
   const raw = join(dir, 'a.f32');
   writeFileSync(raw, Buffer.from(audio.buffer));
   const wav = join(dir, 'a.wav');
-  execFileSync(ffmpegPath(), [
-    '-v',
-    'error',
-    '-f',
-    'f32le',
-    '-ar',
-    '16000',
-    '-ac',
-    '1',
-    '-i',
-    raw,
-    '-c:a',
-    'pcm_s16le',
-    wav,
-  ]);
+  rawF32ToWav(raw, wav);
   const r = await alignFileWithMms(wav, 'Salut monde', { lang: 'fra', env });
   assert.equal(r.audio.format, 'wav');
   assert.deepEqual(

@@ -11,7 +11,7 @@ import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { installTinyModel, synthesize } from './tiny-model.ts';
 import type { ToneSegment } from './tiny-model.ts';
 import { romanizeWord } from '../../romanize/romanize.ts';
-import { ffmpegPath } from '../../audio/decode.ts';
+import { rawF32ToWav } from '../../audio/decode.ts';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -45,7 +45,7 @@ test('CLI: `tazamun align --engine mms`, and `auto` picks mms for Arabic when it
     const raw = join(dir, `${name}.f32`);
     writeFileSync(raw, Buffer.from(audio.buffer));
     const wav = join(dir, `${name}.wav`);
-    execFileSync(ffmpegPath(), ['-v', 'error', '-f', 'f32le', '-ar', '16000', '-ac', '1', '-i', raw, wav]);
+    rawF32ToWav(raw, wav);
     return wav;
   };
   const cli = (args: string[]): AlignmentResult => {
