@@ -34,7 +34,8 @@ import { profileRoutes } from './routes/auth/profile-routes.ts';
 import { sessionRoutes } from './routes/auth/session-routes.ts';
 import { feedbackRoutes } from './routes/feedback/feedback-routes.ts';
 import { systemRoutes } from './routes/system/system-routes.ts';
-import { UserFiles } from './storage/user-files.ts';
+import { UserFiles, createFileStore } from './storage/user-files.ts';
+import { probeGateFor } from './routes/alignments/probe-gate.ts';
 import { loadJobConfig } from './jobs/job-config.ts';
 import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
@@ -91,9 +92,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     tokens: new TokenService(config.jwtSecret, config.accessTokenTtlMs, clock),
     email: options.email ?? new OutboxEmailSender(db, clock, app.log),
-    files: new UserFiles(config.dataDir),
+    files: new UserFiles(config.dataDir, createFileStore(config.dataDir, config.s3 ?? null)),
   };
   app.decorate('deps', deps);
+  app.decorate('probeGate', probeGateFor(config));
   app.decorateRequest('auth', null);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -101,7 +103,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (ownsDb) app.addHook('onClose', async () => db.destroy());
 
   const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
-  const jobs = createJobsRuntime(withJobTables(db), deps.files, jobConfig, app.log, () => clock.now());
+  // REDIS_URL: BullMQ dispatches the jobs, and wake-ups and progress reach the other processes at once
+  const redisUrl = options.redisUrl !== undefined ? options.redisUrl : (config.redisUrl ?? redisUrlFromEnv());
+  const jobs = createJobsRuntime(
+    withJobTables(db),
+    deps.files,
+    jobConfig,
+    app.log,
+    () => clock.now(),
+    redisUrl,
+  );
   app.decorate('jobs', jobs);
   let seedTimer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
@@ -119,8 +130,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (seedTimer) clearTimeout(seedTimer);
     await jobs.close();
   });
-  // REDIS_URL: wake-ups and progress reach the other processes at once (the database stays the queue)
-  const redisUrl = options.redisUrl === undefined ? redisUrlFromEnv() : options.redisUrl;
   const signals = redisUrl ? new RedisSignals(redisUrl, jobs.queue, app.log) : null;
   app.decorate('redisSignals', signals);
   if (signals) {
@@ -130,7 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandler(app);
   rejectNulBytes(app);
-  limitAuthByEmail(app, options.authEmailRateLimit ?? emailRateLimitFromEnv());
+  limitAuthByEmail(app, options.authEmailRateLimit ?? config.authEmailRateLimit ?? emailRateLimitFromEnv());
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -4,6 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig, parseDuration, resolveJwtSecret } from './config.ts';
+import { loadJobConfig } from './jobs/job-config.ts';
+import { redisUrlFromEnv } from './queue/redis-signals.ts';
+import { emailRateLimitFromEnv } from './reliability/email-rate-limit.ts';
+import { s3ConfigFromEnv } from './storage/s3-file-store.ts';
 
 test('defaults give a working configuration with no variables at all', () => {
   const c = loadConfig({});
@@ -94,4 +98,71 @@ test('variables set to an empty string take their defaults', () => {
   assert.equal(c.jwtSecret, null);
   assert.equal(c.autoApprove, false);
   assert.equal(c.database.file, join(resolve('./data'), 'tazamun.sqlite'));
+});
+
+test('bad variables of the job, Redis, storage, rate-limit and upload modules are listed together at boot', () => {
+  const err = (() => {
+    try {
+      loadConfig({
+        PORT: '-1',
+        JOB_LEASE: 'forever',
+        WORKER_CONCURRENCY: 'many',
+        REDIS_URL: 'http://cache:6379',
+        AUTH_EMAIL_RATE_LIMIT: '0',
+        S3_BUCKET: 'files',
+        S3_ENDPOINT: 'minio:9000',
+        S3_ACCESS_KEY_ID: 'only-the-id',
+        UPLOAD_PROBE_CONCURRENCY: 'lots',
+        DATABASE_POOL_MAX: '0',
+        DATABASE_URL: 'mysql://db/x',
+      });
+    } catch (e) {
+      return e;
+    }
+    return null;
+  })();
+  assert.ok(err instanceof ConfigError, String(err));
+  const fields = err.problems.map((p) => p.split(':')[0]).sort();
+  assert.deepEqual(fields, [
+    'AUTH_EMAIL_RATE_LIMIT',
+    'DATABASE_POOL_MAX',
+    'DATABASE_URL',
+    'JOB_LEASE',
+    'PORT',
+    'REDIS_URL',
+    'S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY',
+    'S3_ENDPOINT',
+    'UPLOAD_PROBE_CONCURRENCY',
+    'WORKER_CONCURRENCY',
+  ]);
+  // The modules read the same schema: what boot refuses, they refuse with the same words.
+  assert.throws(
+    () => redisUrlFromEnv({ REDIS_URL: 'http://cache:6379' }),
+    /REDIS_URL: must start with redis:\/\//,
+  );
+  assert.throws(() => loadJobConfig({ JOB_LEASE: 'forever' }, []), /JOB_LEASE: expected a duration/);
+  assert.throws(() => emailRateLimitFromEnv({ AUTH_EMAIL_RATE_LIMIT: '0' }), ConfigError);
+  assert.throws(() => s3ConfigFromEnv({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'x' }), /together/);
+});
+
+test('the modules read their parsed slice: defaults, values, empty means default', () => {
+  const c = loadConfig({
+    REDIS_URL: 'redis://127.0.0.1:6390',
+    AUTH_EMAIL_RATE_LIMIT: '7',
+    UPLOAD_PROBE_CONCURRENCY: '3',
+    UPLOAD_PROBE_QUEUE: '0',
+    S3_BUCKET: ' ',
+  });
+  assert.equal(c.redisUrl, 'redis://127.0.0.1:6390');
+  assert.equal(c.authEmailRateLimit, 7);
+  assert.deepEqual(c.uploadProbe, { concurrency: 3, queue: 0 });
+  assert.equal(c.s3, null);
+  assert.equal(redisUrlFromEnv({ REDIS_URL: '' }), null);
+  assert.equal(redisUrlFromEnv({ REDIS_URL: 'rediss://r:6380' }), 'rediss://r:6380');
+  assert.equal(emailRateLimitFromEnv({}), 20);
+  const jobs = loadJobConfig({ JOB_TIMEOUT_BASE: '2m', WORKER_CONCURRENCY: '3', DEMO_MEDIA_DIR: '' }, []);
+  assert.equal(jobs.timeoutBaseMs, 120_000);
+  assert.equal(jobs.concurrency, 3);
+  assert.equal(jobs.demoMediaDir, null);
+  assert.equal(loadJobConfig({ WORKER_CONCURRENCY: '3' }, ['--role=api']).concurrency, 0);
 });

@@ -1,10 +1,16 @@
-// Environment parsed once at boot. Every bad variable is reported together, so an operator fixes them
-// in one go instead of one restart per mistake.
+// Environment parsed once at boot. One schema holds every variable the server, the worker and the job,
+// Redis, storage and rate-limit modules read, so loadConfig() at start reports every bad variable
+// together (the entry points exit 78) instead of one restart per mistake, wherever it is used. Modules
+// that need only their slice (loadJobConfig, redisUrlFromEnv, …) parse it with readEnv() from the same
+// schema, so they accept and refuse exactly what the boot check did.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { availableParallelism } from 'node:os';
 import { LIMITS } from '@tazamun/contracts/limits';
+import { checkKey } from './storage/storage.ts';
+import type { S3StoreConfig } from './storage/s3-file-store.ts';
 
 const DURATION = /^(\d+)\s*(ms|s|m|h|d)?$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -44,6 +50,9 @@ const optionalText = z
   .optional()
   .transform((v) => (v && v.trim() !== '' ? v.trim() : null));
 
+const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(1).max(max).default(fallback);
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -66,7 +75,39 @@ const EnvSchema = z.object({
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   WEB_DIST: optionalText,
   TRUST_PROXY: bool(false),
+  // sign-in and reset attempts per e-mail address per minute (reliability/email-rate-limit.ts)
+  AUTH_EMAIL_RATE_LIMIT: positiveInt(20),
+  // each process's PostgreSQL pool (db/postgres.ts)
+  DATABASE_POOL_MAX: positiveInt(10, 1000),
+  // the job queue (jobs/job-config.ts)
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).optional(),
+  JOB_TIMEOUT_BASE: duration('60s'),
+  JOB_TIMEOUT_PER_AUDIO_SECOND: z.coerce.number().min(0).max(100).default(2),
+  JOB_LEASE: duration('30s'),
+  JOB_MAX_ATTEMPTS: positiveInt(3, 10),
+  DEMO_MEDIA_DIR: z.string().optional(),
+  FONTS_DIR: z.string().optional(),
+  // Redis signals and queue (queue/redis-signals.ts)
+  REDIS_URL: optionalText.refine((v) => v === null || /^rediss?:\/\/./.test(v), {
+    message: 'must start with redis:// or rediss://',
+  }),
+  // files in an S3-compatible bucket (storage/s3-file-store.ts)
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: optionalText.refine((v) => v === null || /^https?:\/\/./.test(v), {
+    message: 'must be an http:// or https:// URL',
+  }),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_FORCE_PATH_STYLE: bool(false),
+  S3_PREFIX: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  // upload checks: ffprobe runs at once and waiting uploads (routes/alignments/probe-gate.ts)
+  UPLOAD_PROBE_CONCURRENCY: positiveInt(2 * availableParallelism(), 256),
+  UPLOAD_PROBE_QUEUE: z.coerce.number().int().min(0).max(100_000).default(64),
 });
+
+export type Env = z.infer<typeof EnvSchema>;
+export type EnvKey = keyof typeof EnvSchema.shape;
 
 export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
@@ -96,6 +137,14 @@ export interface Config {
   authRateLimitPerMinute: number;
   webDist: string | null;
   trustProxy: boolean;
+  /** S3_BUCKET and friends: files in an S3-compatible bucket; null or absent: DATA_DIR/files */
+  s3?: S3StoreConfig | null;
+  /** REDIS_URL; absent in hand-built configs (tests) */
+  redisUrl?: string | null;
+  /** AUTH_EMAIL_RATE_LIMIT */
+  authEmailRateLimit?: number;
+  /** UPLOAD_PROBE_CONCURRENCY / UPLOAD_PROBE_QUEUE */
+  uploadProbe?: { concurrency: number; queue: number };
 }
 
 export class ConfigError extends Error {
@@ -124,20 +173,82 @@ export function parseDatabaseUrl(url: string | undefined, dataDir: string): Data
   return { kind: 'sqlite', file: isAbsolute(path) ? path : resolve(path) };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // `VAR=` (set but empty, as compose files often leave them) means "use the default".
-  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
-  const parsed = EnvSchema.safeParse(given);
+// `VAR=` (set but empty, as compose files often leave them) means "use the default".
+function given(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1].trim() !== ''),
+  );
+}
+
+const problemsOf = (error: z.ZodError): string[] =>
+  error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+
+/** Parses only `keys` of the one schema; throws a ConfigError naming each bad variable among them. */
+export function readEnv<K extends EnvKey>(env: NodeJS.ProcessEnv, keys: readonly K[]): Pick<Env, K> {
+  const mask = Object.fromEntries(keys.map((k) => [k, true]));
+  const slice: z.ZodType = EnvSchema.pick(mask as never);
+  const parsed = slice.safeParse(given(env));
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  return parsed.data as Pick<Env, K>;
+}
+
+export const S3_KEYS = [
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PREFIX',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+] as const;
+
+/** The S3 rules that span variables; on raw values, so they are listed even beside schema problems. */
+function s3Problems(v: { [K in (typeof S3_KEYS)[number]]?: string | null | boolean }): string[] {
+  if (!v.S3_BUCKET) return [];
   const problems: string[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(problems);
+  if (!v.S3_ACCESS_KEY_ID !== !v.S3_SECRET_ACCESS_KEY)
+    problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: must be given together');
+  if (typeof v.S3_PREFIX === 'string' && v.S3_PREFIX.trim()) {
+    try {
+      checkKey(v.S3_PREFIX.trim(), { prefix: true });
+    } catch (err) {
+      problems.push(`S3_PREFIX: ${(err as Error).message}`);
+    }
   }
-  const e = parsed.data;
-  const dataDir = resolve(e.DATA_DIR);
-  const database = parseDatabaseUrl(e.DATABASE_URL, dataDir);
+  return problems;
+}
+
+/** S3_BUCKET switches files to S3; the rest is optional. Returns null when S3 is not configured. */
+export function s3ConfigOf(e: Pick<Env, (typeof S3_KEYS)[number]>): S3StoreConfig | null {
+  if (!e.S3_BUCKET) return null;
+  const problems = s3Problems(e);
+  if (problems.length) throw new ConfigError(problems);
+  const id = e.S3_ACCESS_KEY_ID;
+  const secret = e.S3_SECRET_ACCESS_KEY;
+  const prefix = e.S3_PREFIX ?? '';
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION.trim() || 'us-east-1',
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+    credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : null,
+  };
+}
+
+/** Every variable checked at once; the server, the worker and the CLI call this first. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = given(env);
+  const parsed = EnvSchema.safeParse(raw);
+  const problems = parsed.success ? [] : problemsOf(parsed.error);
+  // The checks beyond the schema run even when it failed, so their problems are listed too.
+  const dataDir = resolve(parsed.data?.DATA_DIR ?? raw.DATA_DIR ?? './data');
+  const database = parseDatabaseUrl(raw.DATABASE_URL, dataDir);
   if (typeof database === 'string') problems.push(`DATABASE_URL: ${database}`);
-  if (problems.length > 0) throw new ConfigError(problems);
+  problems.push(...s3Problems(raw));
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+  const s3 = s3ConfigOf(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -160,6 +271,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT,
     webDist: e.WEB_DIST ? resolve(e.WEB_DIST) : null,
     trustProxy: e.TRUST_PROXY,
+    s3,
+    redisUrl: e.REDIS_URL,
+    authEmailRateLimit: e.AUTH_EMAIL_RATE_LIMIT,
+    uploadProbe: { concurrency: e.UPLOAD_PROBE_CONCURRENCY, queue: e.UPLOAD_PROBE_QUEUE },
   };
 }
 

@@ -13,7 +13,17 @@ const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'server.ts');
 
 test('a bad environment lists every bad variable and exits 78', async () => {
   const err = await promisify(execFile)(process.execPath, ['--import', 'tsx', SERVER], {
-    env: { ...process.env, PORT: 'http', AUTO_APPROVE: 'perhaps', DATABASE_URL: 'postgres://db/tazamun' },
+    env: {
+      ...process.env,
+      PORT: 'http',
+      AUTO_APPROVE: 'perhaps',
+      DATABASE_URL: 'postgres://db/tazamun',
+      // read by the job, Redis and storage modules, checked by the same boot parse
+      JOB_LEASE: 'never',
+      REDIS_URL: 'http://cache',
+      S3_BUCKET: 'b',
+      S3_ACCESS_KEY_ID: 'id-without-secret',
+    },
   }).then(
     () => null,
     (e: { code: number; stderr: string }) => e,
@@ -22,6 +32,9 @@ test('a bad environment lists every bad variable and exits 78', async () => {
   assert.equal(err.code, 78);
   assert.match(err.stderr, /PORT:/);
   assert.match(err.stderr, /AUTO_APPROVE:/);
+  assert.match(err.stderr, /JOB_LEASE:/);
+  assert.match(err.stderr, /REDIS_URL:/);
+  assert.match(err.stderr, /S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY:/);
 });
 
 test('with no configuration it generates a secret, listens, answers and stops on SIGTERM', async (t) => {

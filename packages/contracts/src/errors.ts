@@ -166,6 +166,14 @@ export const ERRORS = {
       ar: 'الخدمة غير متاحة مؤقتًا؛ ربما يُعاد تشغيل الخادم.',
     },
   },
+  server_busy: {
+    status: 503,
+    messages: {
+      en: 'The server is busy checking other uploads. Please try again in {seconds} seconds.',
+      fr: "Le serveur est occupé à vérifier d'autres envois. Veuillez réessayer dans {seconds} secondes.",
+      ar: 'الخادم مشغول بفحص ملفات أخرى مرفوعة. يرجى المحاولة مجددًا بعد {seconds} ثانية.',
+    },
+  },
   // ---- Alignment uploads, jobs, exports, sharing (spec section 8's upload and alignment entries) ----
   audio_required: {
     status: 400,

@@ -2,8 +2,8 @@
 // gallery's system account, aligned by the engine as an ordinary background job. Idempotent by the
 // entry's key; media are copied into DATA_DIR (never into the repository).
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +13,7 @@ import { DemoManifest } from '@tazamun/contracts/demos';
 import type { DemoManifestEntry } from '@tazamun/contracts/demos';
 import { withJobTables } from '../db/jobs-schema.ts';
 import type { JDb } from '../db/jobs-schema.ts';
-import { alignmentDir, alignmentSubdir } from '../jobs/alignment-files.ts';
+import { alignmentFile, removeAlignmentFiles } from '../jobs/alignment-files.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
 import { sniffAudio } from '../media/audio-sniff.ts';
 import { normaliseTranscript } from '../media/text-decode.ts';
@@ -115,11 +115,11 @@ export async function seedDemos(app: FastifyInstance, dir: string): Promise<Seed
     const text = await transcriptOf(base, entry);
     const duration = (await probeAudio(audioSrc)).duration;
     const id = randomUUID();
-    const folder = alignmentDir(deps.files, DEMO_USER_ID, id);
-    await mkdir(folder, { recursive: true });
+    const audioFile = alignmentFile(id, `audio.${format}`);
+    const textFile = alignmentFile(id, 'text.txt');
     try {
-      await copyFile(audioSrc, join(folder, `audio.${format}`));
-      await writeFile(join(folder, 'text.txt'), text);
+      await deps.files.store.put(deps.files.key(DEMO_USER_ID, audioFile), createReadStream(audioSrc));
+      await deps.files.store.put(deps.files.key(DEMO_USER_ID, textFile), Buffer.from(text));
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('alignments')
@@ -141,9 +141,9 @@ export async function seedDemos(app: FastifyInstance, dir: string): Promise<Seed
             file_name: audioSrc.split('/').pop() ?? 'audio',
             file_size: (await readFile(audioSrc)).length,
             options: JSON.stringify({}),
-            audio_file: join(alignmentSubdir(id), `audio.${format}`),
+            audio_file: audioFile,
             audio_format: format,
-            text_file: join(alignmentSubdir(id), 'text.txt'),
+            text_file: textFile,
             result_file: null,
             processed_text: null,
             engine: null,
@@ -181,7 +181,7 @@ export async function seedDemos(app: FastifyInstance, dir: string): Promise<Seed
       });
       report.created.push(entry.key);
     } catch (err) {
-      await rm(folder, { recursive: true, force: true });
+      await removeAlignmentFiles(deps.files, DEMO_USER_ID, id);
       throw err;
     }
   }

@@ -1,13 +1,12 @@
 // The alignment job: the spec's five steps around one engine run on a worker thread, the result file
 // and figures written at the end, and the quota unit given back when a failure is not the user's.
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { AlignmentOptions, ProcessingStep } from '@tazamun/contracts/alignments';
 import type { JDb, JobRow } from '../db/jobs-schema.ts';
+import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
-import { alignmentDir, userPath, writeAtomic } from './alignment-files.ts';
+import { alignmentFile, readUserText } from './alignment-files.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { AlignThreadPool } from './thread-pool.ts';
@@ -47,20 +46,20 @@ export class AlignJobHandler implements JobHandler {
     if (!row) return; // deleted while queued: nothing left to do
     await this.setStep(row.id, 'preparation', 5, ctx);
     const options = JSON.parse(row.options ?? '{}') as AlignmentOptions;
-    const text = await readFile(userPath(this.files, row.user_id, row.text_file!), 'utf8');
+    const text = await readUserText(this.files, row.user_id, row.text_file!);
 
     await this.setStep(row.id, 'upload', 15, ctx);
-    const audioPath = userPath(this.files, row.user_id, row.audio_file!);
-    const size = await stat(audioPath).then(
-      (s) => s.size,
-      () => -1,
-    );
+    const audioKey = this.files.key(row.user_id, row.audio_file!);
+    const size = (await this.files.store.stat(audioKey))?.size ?? -1;
     if (size !== row.file_size) throw new JobFailure('upload_failed', {}, { refund: true });
 
-    const outcome = await this.pool.run(
-      { audioPath, text, language: row.language, options },
-      ctx.signal,
-      (m) => void this.setStep(row.id, m.step, m.percent, ctx),
+    // The engine reads a path: the stored file itself on the local disk, a temp copy from S3.
+    const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audioPath) =>
+      this.pool.run(
+        { audioPath, text, language: row.language, options },
+        ctx.signal,
+        (m) => void this.setStep(row.id, m.step, m.percent, ctx),
+      ),
     );
     switch (outcome.type) {
       case 'aborted':
@@ -80,8 +79,13 @@ export class AlignJobHandler implements JobHandler {
 
     await this.setStep(row.id, 'finalisation', 92, ctx);
     const result = JSON.parse(outcome.json) as AlignmentResult;
-    const rel = join('alignments', row.id, 'result.json');
-    await writeAtomic(join(alignmentDir(this.files, row.user_id, row.id), 'result.json'), outcome.json);
+    // Deleted while the engine ran: writing the result would recreate the alignment's folder.
+    if (ctx.signal.aborted) throw new Error('aborted');
+    const rel = alignmentFile(row.id, 'result.json');
+    // whole or nothing: a reader never sees half a result
+    await this.files.store.put(this.files.key(row.user_id, rel), Buffer.from(outcome.json), {
+      contentType: 'application/json',
+    });
     const m = result.metrics;
     const nowIso = this.now().toISOString();
     await this.db

@@ -1,32 +1,30 @@
-// Where an alignment's files live: DATA_DIR/files/users/<user>/alignments/<alignment>/, so deleting a
-// user or an alignment is one directory removal and the personal data export finds them all.
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// Where an alignment's files live: the store prefix users/<user>/alignments/<alignment>/, so deleting a
+// user or an alignment is one prefix removal and the personal data export finds them all. The database
+// keeps paths relative to the user's folder (`alignments/<id>/audio.wav`); UserFiles.key() maps them.
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import { readStoredText } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 
-export const alignmentSubdir = (alignmentId: string): string => join('alignments', alignmentId);
-
-export function alignmentDir(files: UserFiles, userId: string, alignmentId: string): string {
+export const alignmentSubdir = (alignmentId: string): string => {
   if (!/^[A-Za-z0-9-]+$/.test(alignmentId)) throw new Error('unsafe alignment id');
-  return join(files.root(userId), alignmentSubdir(alignmentId));
-}
+  return `alignments/${alignmentId}`;
+};
 
-/** A stored relative path (from the user's root) back to an absolute one. */
-export function userPath(files: UserFiles, userId: string, rel: string): string {
-  if (rel.includes('..')) throw new Error('unsafe stored path');
-  return join(files.root(userId), rel);
+/** The stored relative path of one of an alignment's files. */
+export const alignmentFile = (alignmentId: string, name: string): string =>
+  `${alignmentSubdir(alignmentId)}/${name}`;
+
+/** A stored relative path (from the user's folder) as a store key. */
+export function userKey(files: UserFiles, userId: string, rel: string): string {
+  return files.key(userId, rel);
 }
 
 export async function removeAlignmentFiles(files: UserFiles, userId: string, alignmentId: string) {
-  await rm(alignmentDir(files, userId, alignmentId), { recursive: true, force: true });
+  await files.store.deletePrefix(`${files.prefix(userId)}${alignmentSubdir(alignmentId)}/`);
 }
 
-/** Write then rename, so a reader never sees half a file and a crash leaves the old one. */
-export async function writeAtomic(path: string, content: string | Buffer): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, content);
-  await rename(tmp, path);
+export async function readUserText(files: UserFiles, userId: string, rel: string): Promise<string> {
+  return readStoredText(files.store, files.key(userId, rel));
 }
 
 export async function readResult(
@@ -35,5 +33,5 @@ export async function readResult(
   rel: string | null,
 ): Promise<AlignmentResult | null> {
   if (!rel) return null;
-  return JSON.parse(await readFile(userPath(files, userId, rel), 'utf8')) as AlignmentResult;
+  return JSON.parse(await readUserText(files, userId, rel)) as AlignmentResult;
 }

@@ -1,12 +1,11 @@
-// Settings of the job queue, the worker pool and demo seeding, parsed from the environment once at boot
-// (every bad variable listed together, like config.ts). Kept apart from config.ts, which the accounts
-// code owns; buildApp takes it as an option and reads the environment only when none is given.
+// Settings of the job queue, the worker pool and demo seeding. The variables are declared in config.ts's
+// one schema (checked whole at boot by loadConfig); this reads their slice. buildApp takes the result as
+// an option and reads the environment only when none is given.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
-import { ConfigError, parseDuration } from '../config.ts';
+import { readEnv } from '../config.ts';
 
 export interface JobConfig {
   /** worker threads running jobs in this process; 0 = this process only enqueues (role=api) */
@@ -32,42 +31,26 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..'
 export const DEFAULT_DEMO_MEDIA_DIR = resolve(REPO_ROOT, '../shared/demo-media');
 const NOTO = '/usr/share/fonts/truetype/noto';
 
-const positiveDuration = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((v, ctx) => {
-      const ms = parseDuration(v);
-      if (ms === null || ms <= 0) {
-        ctx.addIssue({ code: 'custom', message: `expected a duration like 60s or 2m, got "${v}"` });
-        return z.NEVER;
-      }
-      return ms;
-    });
-
-const JobEnv = z.object({
-  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).optional(),
-  JOB_TIMEOUT_BASE: positiveDuration('60s'),
-  JOB_TIMEOUT_PER_AUDIO_SECOND: z.coerce.number().min(0).max(100).default(2),
-  JOB_LEASE: positiveDuration('30s'),
-  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
-  DEMO_MEDIA_DIR: z.string().optional(),
-  FONTS_DIR: z.string().optional(),
-});
+const JOB_KEYS = [
+  'WORKER_CONCURRENCY',
+  'JOB_TIMEOUT_BASE',
+  'JOB_TIMEOUT_PER_AUDIO_SECOND',
+  'JOB_LEASE',
+  'JOB_MAX_ATTEMPTS',
+  'DEMO_MEDIA_DIR',
+  'FONTS_DIR',
+] as const;
 
 export function loadJobConfig(
   env: NodeJS.ProcessEnv = process.env,
   argv: readonly string[] = process.argv,
 ): JobConfig {
-  const parsed = JobEnv.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
-  }
-  const e = parsed.data;
+  const e = readEnv(env, JOB_KEYS);
   const apiOnly = argv.includes('--role=api');
   let demoMediaDir: string | null;
-  if (e.DEMO_MEDIA_DIR !== undefined) {
-    demoMediaDir = e.DEMO_MEDIA_DIR.trim() === '' ? null : resolve(e.DEMO_MEDIA_DIR);
+  // DEMO_MEDIA_DIR= (set but empty) turns seeding off; unset means the default folder when present.
+  if (env.DEMO_MEDIA_DIR !== undefined) {
+    demoMediaDir = e.DEMO_MEDIA_DIR ? resolve(e.DEMO_MEDIA_DIR) : null;
   } else demoMediaDir = existsSync(DEFAULT_DEMO_MEDIA_DIR) ? DEFAULT_DEMO_MEDIA_DIR : null;
   return {
     concurrency: apiOnly ? 0 : (e.WORKER_CONCURRENCY ?? availableParallelism()),

@@ -1,12 +1,13 @@
 // The video job: renders the karaoke MP4 of a completed alignment into the alignment's folder, so it
 // can be downloaded again later and disappears with the alignment.
-import { rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoRequest } from '@tazamun/contracts/exports';
 import type { JDb, JobRow } from '../db/jobs-schema.ts';
+import { moveIntoStore, withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { renderKaraokeVideo } from '../media/render-video.ts';
-import { alignmentDir, readResult, userPath } from './alignment-files.ts';
+import { alignmentFile, readResult } from './alignment-files.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 
@@ -41,44 +42,58 @@ export class VideoJobHandler implements JobHandler {
     await ctx.progress(null, 1);
     const result = await readResult(this.files, row.user_id, row.result_file);
     if (!result) throw new JobFailure('video_failed', {}, { refund: false });
-    const workDir = alignmentDir(this.files, row.user_id, row.id);
+    // ffmpeg writes into a private temp folder; the finished MP4 then moves into the store.
+    await mkdir(this.files.tmpDir, { recursive: true });
+    const workDir = await mkdtemp(join(this.files.tmpDir, 'video-'));
     const output = videoFileName(video.id);
+    const rel = alignmentFile(row.id, output);
     let last = 0;
+    let size: number;
     try {
-      await renderKaraokeVideo({
-        result,
-        audioPath: userPath(this.files, row.user_id, row.audio_file!),
-        workDir,
-        output,
-        options: JSON.parse(video.options) as VideoRequest,
-        fontsDir: this.fontsDir,
-        signal: ctx.signal,
-        onProgress: (f) => {
-          const pct = Math.max(1, Math.min(99, Math.round(f * 100)));
-          if (pct - last < 5) return;
-          last = pct;
-          void this.db
-            .updateTable('videos')
-            .set({ progress: pct })
-            .where('id', '=', video.id)
-            .execute()
-            .then(() => ctx.progress(null, pct));
-        },
-      });
+      await withLocalFile(
+        this.files.store,
+        this.files.key(row.user_id, row.audio_file!),
+        this.files.tmpDir,
+        (audioPath) =>
+          renderKaraokeVideo({
+            result,
+            audioPath,
+            workDir,
+            output,
+            options: JSON.parse(video.options) as VideoRequest,
+            fontsDir: this.fontsDir,
+            signal: ctx.signal,
+            onProgress: (f) => {
+              const pct = Math.max(1, Math.min(99, Math.round(f * 100)));
+              if (pct - last < 5) return;
+              last = pct;
+              void this.db
+                .updateTable('videos')
+                .set({ progress: pct })
+                .where('id', '=', video.id)
+                .execute()
+                .then(() => ctx.progress(null, pct));
+            },
+          }),
+      );
+      if (ctx.signal.aborted) throw new Error('aborted');
+      size = (
+        await moveIntoStore(this.files.store, this.files.key(row.user_id, rel), join(workDir, output), {
+          contentType: 'video/mp4',
+        })
+      ).size;
     } catch (err) {
-      await rm(join(workDir, output), { force: true });
       if (ctx.signal.aborted) throw err;
       throw new JobFailure('video_failed', { reason: (err as Error).message }, { refund: false });
     } finally {
-      await rm(join(workDir, `${output}.ass`), { force: true });
+      await rm(workDir, { recursive: true, force: true });
     }
-    const size = (await stat(join(workDir, output))).size;
     await this.db
       .updateTable('videos')
       .set({
         status: 'completed',
         progress: 100,
-        file: join('alignments', row.id, output),
+        file: rel,
         file_size: size,
         render_time: (Date.now() - t0) / 1000,
         completed_at: this.now().toISOString(),

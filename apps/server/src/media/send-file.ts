@@ -1,22 +1,23 @@
-// Serves a stored file with HTTP Range support (the audio player seeks with byte ranges).
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+// Serves a stored file with HTTP Range support (the audio player seeks with byte ranges); on S3 the
+// range is passed on to GetObject, so a seek never downloads the whole file.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createError } from '../errors.ts';
+import type { FileStore } from '../storage/storage.ts';
 
 export async function sendStoredFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  path: string,
+  store: FileStore,
+  key: string,
   mimeType: string,
   downloadName?: string,
 ): Promise<FastifyReply> {
-  const info = await stat(path).catch(() => null);
+  const info = await store.stat(key);
   if (!info) throw createError('not_found');
   const size = info.size;
   reply.header('accept-ranges', 'bytes');
   reply.header('cache-control', 'private, max-age=0, must-revalidate');
-  reply.header('last-modified', info.mtime.toUTCString());
+  reply.header('last-modified', info.modified.toUTCString());
   if (downloadName) reply.header('content-disposition', contentDisposition(downloadName));
   reply.type(mimeType);
   const range = request.headers.range;
@@ -36,10 +37,10 @@ export async function sendStoredFile(
     reply.code(206);
     reply.header('content-range', `bytes ${start}-${end}/${size}`);
     reply.header('content-length', end - start + 1);
-    return reply.send(createReadStream(path, { start, end }));
+    return reply.send(await store.get(key, { start, end }));
   }
   reply.header('content-length', size);
-  return reply.send(createReadStream(path));
+  return reply.send(await store.get(key));
 }
 
 function rangeError(size: number) {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { readEnv } from '../config.ts';
 import type { JobUpdate } from '../jobs/job-queue.ts';
 
 /** The part of JobQueue the relay needs. */
@@ -114,11 +115,7 @@ export class RedisSignals {
 
 /** REDIS_URL (redis:// or rediss://), or null when the queue runs on the database alone. */
 export function redisUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
-  const v = env.REDIS_URL?.trim();
-  if (!v) return null;
-  if (!/^rediss?:\/\//.test(v))
-    throw new Error(`REDIS_URL must start with redis:// or rediss://, got "${v}"`);
-  return v;
+  return readEnv(env, ['REDIS_URL']).REDIS_URL;
 }
 
 declare module 'fastify' {

@@ -5,17 +5,14 @@
 // Counts live in this process: with several API processes behind a balancer each one counts apart,
 // so the effective limit is the limit times the processes (see docs/reliability.md).
 import type { FastifyInstance } from 'fastify';
+import { readEnv } from '../config.ts';
 import { createError } from '../errors.ts';
 
 export const EMAIL_LIMITED_ROUTES = ['/api/auth/login/', '/api/auth/password-reset/'];
 
 /** AUTH_EMAIL_RATE_LIMIT: attempts per address per minute (default 20). */
 export function emailRateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const v = env.AUTH_EMAIL_RATE_LIMIT?.trim();
-  const n = v ? Number(v) : 20;
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`AUTH_EMAIL_RATE_LIMIT must be a positive integer, got "${v}"`);
-  return n;
+  return readEnv(env, ['AUTH_EMAIL_RATE_LIMIT']).AUTH_EMAIL_RATE_LIMIT;
 }
 
 export class FixedWindowCounter {

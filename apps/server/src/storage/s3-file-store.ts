@@ -13,8 +13,9 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { S3_KEYS, readEnv, s3ConfigOf } from '../config.ts';
 import { StorageNotFound, checkKey } from './storage.ts';
-import type { FileStore, StoredObject } from './storage.ts';
+import type { ByteRange, FileStore, StoredObject } from './storage.ts';
 
 export interface S3StoreConfig {
   bucket: string;
@@ -29,25 +30,9 @@ export interface S3StoreConfig {
   credentials: { accessKeyId: string; secretAccessKey: string } | null;
 }
 
-/** S3_BUCKET switches files to S3; the rest is optional. Returns null when S3 is not configured. */
+/** S3_BUCKET switches files to S3 (parsed by config.ts's schema); null when S3 is not configured. */
 export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3StoreConfig | null {
-  const val = (k: string) => (env[k] && env[k]!.trim() !== '' ? env[k]!.trim() : null);
-  const bucket = val('S3_BUCKET');
-  if (!bucket) return null;
-  const id = val('S3_ACCESS_KEY_ID');
-  const secret = val('S3_SECRET_ACCESS_KEY');
-  if ((id === null) !== (secret === null))
-    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be given together');
-  const prefix = val('S3_PREFIX') ?? '';
-  if (prefix) checkKey(prefix, { prefix: true });
-  return {
-    bucket,
-    endpoint: val('S3_ENDPOINT'),
-    region: val('S3_REGION') ?? 'us-east-1',
-    forcePathStyle: ['1', 'true', 'yes'].includes((val('S3_FORCE_PATH_STYLE') ?? 'false').toLowerCase()),
-    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
-    credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : null,
-  };
+  return s3ConfigOf(readEnv(env, S3_KEYS));
 }
 
 export class S3FileStore implements FileStore {
@@ -98,10 +83,14 @@ export class S3FileStore implements FileStore {
     return s;
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     try {
       const r = await this.client.send(
-        new GetObjectCommand({ Bucket: this.config.bucket, Key: this.k(key) }),
+        new GetObjectCommand({
+          Bucket: this.config.bucket,
+          Key: this.k(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
       );
       return r.Body as Readable;
     } catch (err) {

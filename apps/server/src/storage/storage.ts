@@ -18,8 +18,11 @@ export interface StoredObject {
 export interface FileStore {
   /** Writes the whole body or nothing: a failed write (disk full, aborted stream) leaves no object. */
   put(key: string, body: Readable | Buffer, options?: { contentType?: string }): Promise<StoredObject>;
-  /** A stream of the object's bytes; rejects with a StorageNotFound error when absent. */
-  get(key: string): Promise<Readable>;
+  /**
+   * A stream of the object's bytes (or of the inclusive byte range, for the player's seeks); rejects
+   * with a StorageNotFound error when absent.
+   */
+  get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<StoredObject | null>;
   /** Objects whose key starts with `prefix` (a folder prefix ends with "/"), sorted by key. */
   list(prefix: string): Promise<StoredObject[]>;
@@ -27,6 +30,12 @@ export interface FileStore {
   delete(key: string): Promise<void>;
   /** Removes every object under a folder prefix (account deletion). */
   deletePrefix(prefix: string): Promise<void>;
+}
+
+/** Inclusive, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 export class StorageNotFound extends Error {
@@ -75,10 +84,10 @@ export class LocalFileStore implements FileStore {
     return { key, size: s.size, modified: s.mtime };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     const p = this.path(key);
     if (!(await this.stat(key))) throw new StorageNotFound(key);
-    return createReadStream(p);
+    return createReadStream(p, range ? { start: range.start, end: range.end } : {});
   }
 
   async stat(key: string): Promise<StoredObject | null> {

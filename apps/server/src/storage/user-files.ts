@@ -1,57 +1,50 @@
-// Every file that belongs to a user lives under DATA_DIR/files/users/<user id>/, so deleting or
-// exporting an account is one directory walk. Alignment uploads and results go under the same root.
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { LocalFileStore } from './storage.ts';
+// Every file that belongs to a user lives under the key prefix `users/<user id>/` of the FileStore (the
+// local disk under DATA_DIR/files by default, or an S3-compatible bucket), so deleting or exporting an
+// account is one prefix. Work files that tools need on disk go to DATA_DIR/tmp and are removed after use.
+import { join } from 'node:path';
+import { LocalFileStore, checkKey } from './storage.ts';
 import type { FileStore } from './storage.ts';
+import { S3FileStore, s3ConfigFromEnv } from './s3-file-store.ts';
+import type { S3StoreConfig } from './s3-file-store.ts';
+
+const SAFE_ID = /^[A-Za-z0-9-]+$/;
+
+/** The store a deployment configured: S3 when S3_BUCKET is set, else the local disk. */
+export function createFileStore(dataDir: string, s3: S3StoreConfig | null): FileStore {
+  return s3 ? new S3FileStore(s3) : new LocalFileStore(join(dataDir, 'files'));
+}
 
 export class UserFiles {
-  /**
-   * The same files as keys (`users/<id>/…`) behind the FileStore interface, so code moved onto it runs
-   * unchanged on an S3-compatible store. The path-based methods below remain for the local disk.
-   */
   readonly store: FileStore;
+  /** Temp files for uploads in flight and for tools that read by path (ffprobe, ffmpeg, the aligner). */
+  readonly tmpDir: string;
 
-  constructor(
-    private readonly dataDir: string,
-    store?: FileStore,
-  ) {
-    this.store = store ?? new LocalFileStore(join(dataDir, 'files'));
+  constructor(dataDir: string, store?: FileStore) {
+    // Callers that pass only DATA_DIR (the worker, the admin CLI) still get the configured store.
+    this.store = store ?? createFileStore(dataDir, s3ConfigFromEnv());
+    this.tmpDir = join(dataDir, 'tmp');
   }
 
-  root(userId: string): string {
-    if (!/^[A-Za-z0-9-]+$/.test(userId)) throw new Error('unsafe user id');
-    return join(this.dataDir, 'files', 'users', userId);
+  prefix(userId: string): string {
+    if (!SAFE_ID.test(userId)) throw new Error('unsafe user id');
+    return `users/${userId}/`;
   }
 
-  async dir(userId: string, ...sub: string[]): Promise<string> {
-    const d = join(this.root(userId), ...sub);
-    await mkdir(d, { recursive: true });
-    return d;
+  /** A path stored in the database (relative to the user's folder) as a store key. */
+  key(userId: string, rel: string): string {
+    return checkKey(this.prefix(userId) + rel);
   }
 
   async removeAll(userId: string): Promise<void> {
-    await rm(this.root(userId), { recursive: true, force: true });
+    await this.store.deletePrefix(this.prefix(userId));
   }
 
-  /** Paths relative to the user's root, for the personal data export. */
-  async list(userId: string): Promise<{ path: string; abs: string; size: number }[]> {
-    const root = this.root(userId);
-    const out: { path: string; abs: string; size: number }[] = [];
-    const walk = async (d: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(d, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries) {
-        const abs = join(d, e.name);
-        if (e.isDirectory()) await walk(abs);
-        else if (e.isFile()) out.push({ path: relative(root, abs), abs, size: (await stat(abs)).size });
-      }
-    };
-    await walk(root);
-    return out.sort((a, b) => a.path.localeCompare(b.path));
+  /** Keys and paths relative to the user's folder, for the personal data export. */
+  async list(userId: string): Promise<{ path: string; key: string; size: number }[]> {
+    const prefix = this.prefix(userId);
+    const objects = await this.store.list(prefix);
+    return objects
+      .map((o) => ({ path: o.key.slice(prefix.length), key: o.key, size: o.size }))
+      .sort((a, b) => a.path.localeCompare(b.path));
   }
 }

@@ -1,6 +1,5 @@
 // /api/alignments/: upload, list, read, rename/move, delete, progress (poll and server-sent events),
 // cancel, and the audio for the player. Every route is scoped to the caller's own alignments.
-import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -17,8 +16,8 @@ import {
 import { findOwnedAlignment, latestJob, listAlignments, sharedIds } from '../../db/alignment-records.ts';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { FullAlignmentRow, JDb } from '../../db/jobs-schema.ts';
-import { createError, fieldError } from '../../errors.ts';
-import { readResult, removeAlignmentFiles, userPath } from '../../jobs/alignment-files.ts';
+import { AppError, createError, fieldError } from '../../errors.ts';
+import { readResult, readUserText, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
 import type { JobUpdate } from '../../jobs/job-queue.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
@@ -68,6 +67,7 @@ export async function deleteAlignment(app: FastifyInstance, row: FullAlignmentRo
 export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const db = withJobTables(deps.db);
+  const gate = app.probeGate;
 
   app.post(
     '/',
@@ -90,9 +90,17 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       if (!request.isMultipart())
         throw createError('bad_request', {}, { non_field_errors: ['Send multipart/form-data.'] });
-      const row = await acceptUpload(request, auth(request).user.id);
-      reply.code(202).header('location', `/api/alignments/${row.id}/`);
-      return presentAlignment(row, requestLanguage(request), false);
+      try {
+        // Refused before the body is read when even the wait queue is full: the client keeps its bytes.
+        if (gate.full) throw gate.busyError();
+        const row = await acceptUpload(request, auth(request).user.id, gate);
+        reply.code(202).header('location', `/api/alignments/${row.id}/`);
+        return presentAlignment(row, requestLanguage(request), false);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'server_busy')
+          reply.header('retry-after', String(err.params.seconds));
+        throw err;
+      }
     },
   );
 
@@ -143,7 +151,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const row = await ownedOr404(db, request, request.params.id);
       const original = row.text_file
-        ? await readFile(userPath(deps.files, row.user_id, row.text_file), 'utf8').catch(() => '')
+        ? await readUserText(deps.files, row.user_id, row.text_file!).catch(() => '')
         : '';
       return {
         ...presentAlignment(row, requestLanguage(request), await isShared(db, row.id)),
@@ -368,7 +376,8 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendStoredFile(
         request,
         reply,
-        userPath(deps.files, row.user_id, row.audio_file!),
+        deps.files.store,
+        deps.files.key(row.user_id, row.audio_file!),
         AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
       );
     },

@@ -1,11 +1,11 @@
 // POST /api/alignments/: the multipart body is streamed part by part; the audio goes straight to a
-// file in the new alignment's folder (never whole in memory), is checked by its bytes and by ffprobe,
-// and only then are the quota unit, the row and the job written in one transaction. Any failure
-// removes the folder, so a refused upload leaves nothing behind.
+// temp file under DATA_DIR/tmp (never whole in memory), is checked by its bytes and by ffprobe, is
+// moved into the file store (a rename on the local disk, an upload to S3), and only then are the quota
+// unit, the row and the job written in one transaction. Any failure removes the temp file and the
+// alignment's stored files, so a refused upload leaves nothing behind.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -21,13 +21,15 @@ import { withJobTables } from '../../db/jobs-schema.ts';
 import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { consumeQuota, findUserById } from '../../db/users.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
-import { alignmentDir, alignmentSubdir } from '../../jobs/alignment-files.ts';
+import { alignmentFile, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
+import { moveIntoStore, tempPath } from '../../storage/local-copy.ts';
 import { jobTimeoutMs } from '../../jobs/job-config.ts';
-import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
+import { AUDIO_MIME, SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { decodeTranscript, normaliseTranscript } from '../../media/text-decode.ts';
 import { presentQuota } from '../../accounts/present-user.ts';
 import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
+import type { ProbeGate } from './probe-gate.ts';
 
 const FORMATS = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
 const mb = (bytes: number): string => `${Math.round(bytes / MB)} MB`;
@@ -48,7 +50,7 @@ function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_format_i
   return createError(code, params, { audio: [messages[code]] });
 }
 
-async function receive(request: FastifyRequest, dir: string): Promise<Received> {
+async function receive(request: FastifyRequest, tmp: string): Promise<Received> {
   const out: Received = { audio: null, text: null, fields: {} };
   const parts = request.parts({
     limits: {
@@ -66,7 +68,6 @@ async function receive(request: FastifyRequest, dir: string): Promise<Received> 
       continue;
     }
     if (part.fieldname === 'audio' && !out.audio) {
-      const tmp = join(dir, 'upload.part');
       let head = Buffer.alloc(0);
       let size = 0;
       const tap = new Transform({
@@ -162,14 +163,16 @@ function parseOptions(fields: Record<string, string>): UploadOptionsT {
 
 async function checkAudio(
   audio: NonNullable<Received['audio']>,
+  gate: ProbeGate,
 ): Promise<{ format: SniffedFormat; duration: number }> {
   if (audio.size === 0) throw audioError('audio_format_invalid', { formats: FORMATS });
   const format = sniffAudio(audio.head);
   if (!format) throw audioError('audio_format_invalid', { formats: FORMATS });
   let duration: number;
   try {
-    duration = (await probeAudio(audio.tmp)).duration;
-  } catch {
+    duration = (await gate.run(() => probeAudio(audio.tmp))).duration;
+  } catch (err) {
+    if (err instanceof AppError) throw err; // server_busy
     throw audioError('audio_format_invalid', { formats: FORMATS });
   }
   if (!(duration > 0)) throw audioError('audio_format_invalid', { formats: FORMATS });
@@ -182,7 +185,11 @@ async function checkAudio(
   return { format, duration };
 }
 
-export async function acceptUpload(request: FastifyRequest, userId: string): Promise<FullAlignmentRow> {
+export async function acceptUpload(
+  request: FastifyRequest,
+  userId: string,
+  gate: ProbeGate,
+): Promise<FullAlignmentRow> {
   const app = request.server;
   const { deps } = app;
   const db = withJobTables(deps.db);
@@ -195,15 +202,15 @@ export async function acceptUpload(request: FastifyRequest, userId: string): Pro
     throw createError('quota_exhausted', { limit: user.daily_limit }, { quota });
 
   const id = randomUUID();
-  const dir = alignmentDir(deps.files, userId, id);
-  await mkdir(dir, { recursive: true });
+  const tmp = await tempPath(deps.files.tmpDir, '.upload');
+  let stored = false;
   try {
-    const got = await receive(request, dir);
+    const got = await receive(request, tmp);
     if (!got.audio) throw audioError('audio_required');
     const text = got.text ?? (got.fields.text !== undefined ? normaliseTranscript(got.fields.text) : null);
     if (!text || !text.trim()) throw createError('text_required', {}, { text: ['This field is required.'] });
     const options = parseOptions(got.fields);
-    const { format, duration } = await checkAudio(got.audio);
+    const { format, duration } = await checkAudio(got.audio, gate);
     if (options.project_id) {
       const project = await db
         .selectFrom('projects')
@@ -213,9 +220,15 @@ export async function acceptUpload(request: FastifyRequest, userId: string): Pro
         .executeTakeFirst();
       if (!project) throw fieldError({ project_id: ['This value is invalid: no such project.'] });
     }
-    const audioName = `audio.${format}`;
-    await rename(got.audio.tmp, join(dir, audioName));
-    await writeFile(join(dir, 'text.txt'), text);
+    const audioFile = alignmentFile(id, `audio.${format}`);
+    const textFile = alignmentFile(id, 'text.txt');
+    stored = true;
+    await moveIntoStore(deps.files.store, deps.files.key(userId, audioFile), got.audio.tmp, {
+      contentType: AUDIO_MIME[format],
+    });
+    await deps.files.store.put(deps.files.key(userId, textFile), Buffer.from(text), {
+      contentType: 'text/plain; charset=utf-8',
+    });
 
     const nowIso = now.toISOString();
     const { title, project_id, language, ...alignOptions } = options;
@@ -250,9 +263,9 @@ export async function acceptUpload(request: FastifyRequest, userId: string): Pro
           file_name: got.audio!.fileName,
           file_size: got.audio!.size,
           options: JSON.stringify(alignOptions),
-          audio_file: join(alignmentSubdir(id), audioName),
+          audio_file: audioFile,
           audio_format: format,
-          text_file: join(alignmentSubdir(id), 'text.txt'),
+          text_file: textFile,
           result_file: null,
           processed_text: null,
           engine: null,
@@ -277,7 +290,8 @@ export async function acceptUpload(request: FastifyRequest, userId: string): Pro
     app.jobs.queue.wake();
     return row;
   } catch (err) {
-    await rm(dir, { recursive: true, force: true });
+    await rm(tmp, { force: true });
+    if (stored) await removeAlignmentFiles(deps.files, userId, id).catch(() => undefined);
     if (err instanceof AppError) throw err;
     if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
       throw err;

@@ -72,7 +72,14 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       zip.addBuffer(json(await getPreferences(deps.db, user.id)), 'preferences.json', { mtime });
       zip.addBuffer(json(await listFeedback(deps.db, user.id)), 'feedback.json', { mtime });
       zip.addBuffer(json(await listUserAlignments(deps.db, user.id)), 'alignments.json', { mtime });
-      for (const f of await deps.files.list(user.id)) zip.addFile(f.abs, `files/${f.path}`, { mtime });
+      // Opened one at a time as the zip reaches them, so a big account never holds many streams open.
+      for (const f of await deps.files.list(user.id))
+        zip.addReadStreamLazy(`files/${f.path}`, { mtime, size: f.size }, (cb) => {
+          deps.files.store.get(f.key).then(
+            (stream) => cb(null, stream),
+            (err: unknown) => cb(err, null as never),
+          );
+        });
       zip.end();
       const stamp = now.toISOString().slice(0, 10);
       return reply

@@ -1,9 +1,6 @@
 // Avatars: the upload is decoded by sharp (so a renamed text file is refused), re-encoded as a
 // 256x256 WebP and stored under the user's folder with a random name that doubles as cache buster.
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
 import { z } from 'zod';
@@ -61,16 +58,16 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const webp = await toAvatar(input);
       const name = `${randomBytes(12).toString('hex')}.webp`;
-      const dir = await deps.files.dir(user.id, 'avatar');
-      const path = join(dir, name);
-      await writeFile(path, webp);
+      const key = deps.files.key(user.id, `avatar/${name}`);
+      await deps.files.store.put(key, webp, { contentType: 'image/webp' });
       try {
         await updateUser(deps.db, user.id, { avatar_file: name, updated_at: deps.clock.now().toISOString() });
       } catch (err) {
-        await rm(path, { force: true }); // the row failed: do not leave an orphan file
+        await deps.files.store.delete(key); // the row failed: do not leave an orphan file
         throw err;
       }
-      if (user.avatar_file) await rm(join(dir, user.avatar_file), { force: true });
+      if (user.avatar_file)
+        await deps.files.store.delete(deps.files.key(user.id, `avatar/${user.avatar_file}`));
       return presentUser(deps, (await findUserById(deps.db, user.id))!);
     },
   );
@@ -85,7 +82,7 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = auth(request);
       if (user.avatar_file) {
         await updateUser(deps.db, user.id, { avatar_file: null, updated_at: deps.clock.now().toISOString() });
-        await rm(join(deps.files.root(user.id), 'avatar', user.avatar_file), { force: true });
+        await deps.files.store.delete(deps.files.key(user.id, `avatar/${user.avatar_file}`));
       }
       return presentUser(deps, (await findUserById(deps.db, user.id))!);
     },
@@ -109,14 +106,14 @@ export const avatarRoutes: FastifyPluginAsyncZod = async (app) => {
       const { userId, file } = request.params;
       const user = await findUserById(deps.db, userId);
       if (!user || user.avatar_file !== file) throw createError('not_found');
-      const path = join(deps.files.root(userId), 'avatar', file);
-      const info = await stat(path).catch(() => null);
+      const key = deps.files.key(userId, `avatar/${file}`);
+      const info = await deps.files.store.stat(key);
       if (!info) throw createError('not_found');
       return reply
         .type('image/webp')
         .header('content-length', info.size)
         .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(createReadStream(path));
+        .send(await deps.files.store.get(key));
     },
   );
 };

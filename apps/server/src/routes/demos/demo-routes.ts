@@ -1,6 +1,5 @@
 // The public demo gallery, and publishing an administrator's own alignment into it.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +7,7 @@ import { Demo, DemoDetail, DemoList, DemoListQuery, DemoPublish } from '@tazamun
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { JDb } from '../../db/jobs-schema.ts';
 import { createError, fieldError } from '../../errors.ts';
-import { readResult, userPath } from '../../jobs/alignment-files.ts';
+import { readResult, readUserText } from '../../jobs/alignment-files.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { sendStoredFile } from '../../media/send-file.ts';
@@ -123,7 +122,7 @@ export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
       const r = await one(request.params.id);
       return {
         ...present(r),
-        original_text: await readFile(userPath(deps.files, r.user_id, r.text_file!), 'utf8'),
+        original_text: await readUserText(deps.files, r.user_id, r.text_file!),
         processed_text: r.processed_text,
         result: (await readResult(deps.files, r.user_id, r.result_file))!,
       };
@@ -138,7 +137,8 @@ export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendStoredFile(
         request,
         reply,
-        userPath(deps.files, r.user_id, r.audio_file!),
+        deps.files.store,
+        deps.files.key(r.user_id, r.audio_file!),
         AUDIO_MIME[r.audio_format as SniffedFormat] ?? 'application/octet-stream',
       );
     },

@@ -1,5 +1,4 @@
 // Export options from the query string mapped onto the aligner's writers.
-import { readFile } from 'node:fs/promises';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { ExportQuery } from '@tazamun/contracts/exports';
 import { exportResult } from '@tazamun/aligner/formats/export';
@@ -11,15 +10,14 @@ export async function buildExport(
   result: AlignmentResult,
   format: ExportFormat,
   q: ExportQuery,
-  audio: { path: string; mimeType: string },
+  /** `read` runs only when the JSON embeds the audio */
+  audio: { read: () => Promise<Buffer>; mimeType: string },
 ): Promise<ExportedFile> {
   return exportResult(result, format, {
     json: {
       pretty: q.pretty,
       includeMetrics: q.include_metrics,
-      audio: q.include_audio
-        ? { bytes: new Uint8Array(await readFile(audio.path)), mimeType: audio.mimeType }
-        : null,
+      audio: q.include_audio ? { bytes: new Uint8Array(await audio.read()), mimeType: audio.mimeType } : null,
     },
     textgrid: {
       wordTierName: q.tier_name,

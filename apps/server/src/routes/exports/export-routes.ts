@@ -1,6 +1,5 @@
 // /api/alignments/{id}/export/{format}/ and the karaoke video (a render job, downloadable again).
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorMessage } from '@tazamun/contracts/errors';
@@ -17,7 +16,7 @@ import type { UiLanguage } from '@tazamun/contracts/limits';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { VideoRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
-import { readResult, userPath } from '../../jobs/alignment-files.ts';
+import { readResult } from '../../jobs/alignment-files.ts';
 import { jobTimeoutMs } from '../../jobs/job-config.ts';
 import { VIDEO_FPS } from '../../media/render-video.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
@@ -27,6 +26,7 @@ import { requireApproved } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
 import { buildExport } from './export-file.ts';
+import { readStoredBytes } from '../../storage/local-copy.ts';
 
 function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
   const options = JSON.parse(v.options) as VideoRequestT;
@@ -83,7 +83,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
       const result = (await readResult(deps.files, row.user_id, row.result_file))!;
       const file = await buildExport(result, request.params.format, request.query, {
-        path: userPath(deps.files, row.user_id, row.audio_file!),
+        read: () => readStoredBytes(deps.files.store, deps.files.key(row.user_id, row.audio_file!)),
         mimeType: AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
       });
       const name = `${safeBaseName(row.title ?? 'alignment')}.${file.extension}`;
@@ -144,7 +144,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
           timeoutMs: jobTimeoutMs(app.jobs.config, (row.duration ?? 60) * 4),
         });
       });
-      for (const v of old) if (v.file) await rm(userPath(deps.files, row.user_id, v.file), { force: true });
+      for (const v of old) if (v.file) await deps.files.store.delete(deps.files.key(row.user_id, v.file));
       app.jobs.queue.wake();
       const created = (await latestVideo(row.id))!;
       return reply.code(202).send(presentVideo(created, row.id, lang));
@@ -188,7 +188,14 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (v.status !== 'completed' || !v.file) throw createError('video_not_ready', { status: v.status });
       const name =
         request.query.inline === 'true' ? undefined : `${safeBaseName(row.title ?? 'alignment')}.mp4`;
-      return sendStoredFile(request, reply, userPath(deps.files, row.user_id, v.file), 'video/mp4', name);
+      return sendStoredFile(
+        request,
+        reply,
+        deps.files.store,
+        deps.files.key(row.user_id, v.file),
+        'video/mp4',
+        name,
+      );
     },
   );
 };

@@ -1,14 +1,13 @@
 // Share links: the owner creates or revokes a token; anyone with it reads the result and hears the
 // audio, nothing else. A revoked token is gone (a new share makes a new token).
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ShareResponse, SharedAlignment } from '@tazamun/contracts/alignments';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
-import { readResult, userPath } from '../../jobs/alignment-files.ts';
+import { readResult, readUserText } from '../../jobs/alignment-files.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { sendStoredFile } from '../../media/send-file.ts';
@@ -123,7 +122,7 @@ export const publicShareRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const row = await byToken(request.params.token);
-      const text = await readFile(userPath(deps.files, row.user_id, row.text_file!), 'utf8');
+      const text = await readUserText(deps.files, row.user_id, row.text_file!);
       return {
         title: row.title ?? row.file_name ?? '',
         language: row.language,
@@ -157,7 +156,8 @@ export const publicShareRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendStoredFile(
         request,
         reply,
-        userPath(deps.files, row.user_id, row.audio_file!),
+        deps.files.store,
+        deps.files.key(row.user_id, row.audio_file!),
         AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
       );
     },

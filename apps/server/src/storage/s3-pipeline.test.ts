@@ -1,0 +1,204 @@
+// The whole file path of an alignment with S3 configured: upload → real aligner → result → exports →
+// audio byte ranges → karaoke video → personal data export → avatar → deletion, against s3rver (a real
+// S3 API on loopback) through the AWS SDK. Nothing may land in DATA_DIR/files, and the temp copies the
+// tools read (ffprobe, the aligner, ffmpeg) must be gone afterwards.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import S3rver from 's3rver';
+import sharp from 'sharp';
+import { approvedUser, bearer } from '../testing/test-app.ts';
+import { readZip } from '../testing/zip-reader.ts';
+import {
+  createJobsTestApp,
+  evalClip,
+  multipart,
+  upload,
+  waitForStatus,
+} from '../routes/alignments/test-support.ts';
+import { S3FileStore, s3ConfigFromEnv } from './s3-file-store.ts';
+
+function walkFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+  } catch {
+    return [];
+  }
+}
+
+async function s3rver(t: TestContext) {
+  const directory = mkdtempSync(join(tmpdir(), 'tazamun-s3rver-'));
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: 'tazamun-pipeline', configs: [] }],
+  });
+  const { port } = await server.run();
+  t.after(async () => {
+    await server.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+  const config = s3ConfigFromEnv({
+    S3_BUCKET: 'tazamun-pipeline',
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_FORCE_PATH_STYLE: 'true',
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_PREFIX: 'tazamun',
+  })!;
+  return config;
+}
+
+test(
+  'with S3 configured, uploads, results, exports, audio ranges, video, avatars and the data export use the bucket',
+  { timeout: 300_000 },
+  async (t) => {
+    const s3 = await s3rver(t);
+    const { app, dir } = await createJobsTestApp(t, {}, { s3 });
+    // an independent client on the same bucket, to see what the server stored
+    const bucket = new S3FileStore(s3);
+    t.after(() => bucket.client.destroy());
+    const keys = async (prefix: string) => (await bucket.list(prefix)).map((o) => o.key);
+
+    const u = await approvedUser(app);
+    const clip = evalClip();
+    const wav = readFileSync(clip.wav);
+    const res = await upload(app, u.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: clip.text },
+      { name: 'audio', filename: 'clip.wav', content: wav, contentType: 'audio/wav' },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    const id = res.json().id as string;
+    const folder = `users/${u.id}/alignments/${id}/`;
+    assert.ok((await keys(folder)).includes(`${folder}audio.wav`));
+    assert.equal((await bucket.stat(`${folder}audio.wav`))?.size, wav.length);
+
+    const done = await waitForStatus(app, u.access, id);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.deepEqual(await keys(folder), [`${folder}audio.wav`, `${folder}result.json`, `${folder}text.txt`]);
+
+    const detail = await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(u.access) });
+    assert.equal(detail.statusCode, 200);
+    const body = detail.json() as { result: { words: unknown[] }; original_text: string };
+    assert.ok(body.result.words.length > 3);
+    assert.equal(body.original_text, clip.text);
+
+    // exports read the result (and, embedded in the JSON, the audio) from the bucket
+    const json = await app.inject({
+      url: `/api/alignments/${id}/export/json/?include_audio=true`,
+      headers: bearer(u.access),
+    });
+    assert.equal(json.statusCode, 200, json.body);
+    const exported = json.json() as { audio_data: { base64: string } };
+    assert.ok(Buffer.from(exported.audio_data.base64, 'base64').equals(wav));
+    const grid = await app.inject({
+      url: `/api/alignments/${id}/export/textgrid/`,
+      headers: bearer(u.access),
+    });
+    assert.equal(grid.statusCode, 200);
+    assert.match(grid.body, /File type = "ooTextFile"/);
+
+    // the player's byte ranges reach GetObject as ranges
+    const signed = (
+      await app.inject({ url: `/api/alignments/${id}/audio-url/`, headers: bearer(u.access) })
+    ).json() as { url: string };
+    const full = await app.inject({ url: signed.url });
+    assert.equal(full.statusCode, 200);
+    assert.ok(full.rawPayload.equals(wav));
+    const part = await app.inject({ url: signed.url, headers: { range: 'bytes=1000-1999' } });
+    assert.equal(part.statusCode, 206);
+    assert.equal(part.headers['content-range'], `bytes 1000-1999/${wav.length}`);
+    assert.ok(part.rawPayload.equals(wav.subarray(1000, 2000)));
+    const tail = await app.inject({ url: signed.url, headers: { range: 'bytes=-10' } });
+    assert.ok(tail.rawPayload.equals(wav.subarray(wav.length - 10)));
+    assert.equal(
+      (await app.inject({ url: signed.url, headers: { range: `bytes=${wav.length}-` } })).statusCode,
+      416,
+    );
+
+    // the karaoke video: ffmpeg reads a temp copy of the audio, the MP4 is uploaded
+    const post = await app.inject({
+      method: 'POST',
+      url: `/api/alignments/${id}/video/`,
+      headers: bearer(u.access),
+      payload: { resolution: 'sd' },
+    });
+    assert.equal(post.statusCode, 202, post.body);
+    let video = post.json() as { status: string; download_url: string; file_size: number; id: string };
+    while (video.status === 'queued' || video.status === 'processing') {
+      await new Promise((r) => setTimeout(r, 200));
+      video = (await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) })).json();
+    }
+    assert.equal(video.status, 'completed', JSON.stringify(video));
+    const mp4Key = (await keys(folder)).find((k) => k.endsWith('.mp4'));
+    assert.ok(mp4Key, 'the MP4 is in the bucket');
+    const mp4 = await app.inject({ url: video.download_url, headers: bearer(u.access) });
+    assert.equal(mp4.statusCode, 200);
+    assert.equal(mp4.rawPayload.length, video.file_size);
+    assert.equal(mp4.rawPayload.subarray(4, 8).toString('latin1'), 'ftyp');
+
+    // avatar: stored, served, replaced
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c8285a' } })
+      .png()
+      .toBuffer();
+    const form = multipart([{ name: 'avatar', filename: 'me.png', content: png, contentType: 'image/png' }]);
+    const av = await app.inject({
+      method: 'POST',
+      url: '/api/auth/avatar/',
+      payload: form.payload,
+      headers: { ...form.headers, ...bearer(u.access) },
+    });
+    assert.equal(av.statusCode, 200, av.body);
+    const avatarUrl = av.json().avatar as string;
+    const img = await app.inject({ url: avatarUrl });
+    assert.equal(img.statusCode, 200);
+    assert.equal(img.headers['content-type'], 'image/webp');
+    assert.equal((await keys(`users/${u.id}/avatar/`)).length, 1);
+
+    // the personal data export streams every object of the account from the bucket
+    const zipRes = await app.inject({ url: '/api/auth/export/', headers: bearer(u.access) });
+    assert.equal(zipRes.statusCode, 200);
+    const zip = readZip(zipRes.rawPayload);
+    assert.ok(zip.get(`files/alignments/${id}/audio.wav`)!.equals(wav));
+    assert.ok(zip.get(`files/alignments/${id}/result.json`)!.length > 100);
+    assert.ok([...zip.keys()].some((k) => k.startsWith('files/avatar/') && k.endsWith('.webp')));
+
+    // nothing went to the local disk, and no temp copy survived
+    assert.deepEqual(walkFiles(join(dir, 'files')), []);
+    assert.deepEqual(walkFiles(join(dir, 'tmp')), []);
+
+    // deleting the alignment removes its objects
+    const del = await app.inject({
+      method: 'DELETE',
+      url: `/api/alignments/${id}/`,
+      headers: bearer(u.access),
+    });
+    assert.equal(del.statusCode, 204);
+    assert.deepEqual(await keys(folder), []);
+    assert.equal((await keys(`users/${u.id}/`)).length, 1, 'only the avatar is left');
+  },
+);
+
+test('a refused upload leaves nothing in the bucket or in the temp folder', async (t) => {
+  const s3 = await s3rver(t);
+  const { app, dir } = await createJobsTestApp(t, {}, { s3 });
+  const bucket = new S3FileStore(s3);
+  t.after(() => bucket.client.destroy());
+  const u = await approvedUser(app);
+  const res = await upload(app, u.access, [
+    { name: 'language', value: 'eng' },
+    { name: 'text', value: 'hello' },
+    { name: 'audio', filename: 'fake.wav', content: Buffer.from('RIFF....WAVEnot really audio') },
+  ]);
+  assert.equal(res.statusCode, 415, res.body);
+  assert.deepEqual(await bucket.list('users/'), []);
+  assert.deepEqual(walkFiles(join(dir, 'tmp')), []);
+});
