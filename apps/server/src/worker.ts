@@ -1,6 +1,7 @@
 // `npm run worker`: runs queued jobs against the same DATA_DIR (and database) as the API, without
 // serving HTTP. Several workers and API processes can share one database: jobs are claimed atomically
-// and leased (see jobs/db-job-queue.ts).
+// and leased (see jobs/db-job-queue.ts). With REDIS_URL, BullMQ hands the jobs out instead of the
+// database poll (jobs/bull-job-queue.ts), so workers may run on other machines than the API.
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { UserFiles } from './storage/user-files.ts';
@@ -27,21 +28,25 @@ async function main(): Promise<void> {
   if (jobConfig.concurrency === 0) jobConfig.concurrency = 1;
   const db = openDatabase(config.database);
   await migrateToLatest(db);
+  const redisUrl = redisUrlFromEnv();
   const runtime = createJobsRuntime(
     withJobTables(db),
     new UserFiles(config.dataDir),
     jobConfig,
     log,
     () => new Date(),
+    redisUrl,
   );
-  const redisUrl = redisUrlFromEnv();
   const signals = redisUrl ? new RedisSignals(redisUrl, runtime.queue, log) : null;
   await signals?.start();
   await runtime.queue.start();
   // The queue's timers are unref'd (they must not keep an API process alive); this one keeps the
   // worker process running until it is told to stop.
   const keepAlive = setInterval(() => undefined, 60_000);
-  log.info({ concurrency: jobConfig.concurrency, worker: runtime.queue.workerId }, 'worker started');
+  log.info(
+    { concurrency: jobConfig.concurrency, worker: runtime.queue.workerId, queue: runtime.kind },
+    'worker started',
+  );
   let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
@@ -49,11 +54,18 @@ async function main(): Promise<void> {
       closing = true;
       log.info({ signal }, 'worker shutting down');
       clearInterval(keepAlive);
+      // running jobs are handed back (queued again, attempt returned) for another worker
       void runtime
         .close()
         .then(() => signals?.close())
         .then(() => db.destroy())
-        .then(() => process.exit(0));
+        .then(
+          () => process.exit(0),
+          (err: unknown) => {
+            log.error({ err }, 'error during shutdown');
+            process.exit(1);
+          },
+        );
     });
   }
 }

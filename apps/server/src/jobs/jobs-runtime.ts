@@ -1,15 +1,20 @@
-// Builds the queue with its handlers for one process (the API server or `npm run worker`).
+// Builds the queue with its handlers for one process (the API server or `npm run worker`): the
+// embedded database queue, or BullMQ when a Redis URL is given (REDIS_URL).
 import type { FastifyBaseLogger } from 'fastify';
 import type { JDb } from '../db/jobs-schema.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { AlignJobHandler } from './align-job.ts';
+import { BullJobQueue } from './bull-job-queue.ts';
 import { DbJobQueue } from './db-job-queue.ts';
 import type { JobConfig } from './job-config.ts';
+import type { JobHandler, JobKind, JobQueue } from './job-queue.ts';
 import { AlignThreadPool } from './thread-pool.ts';
 import { VideoJobHandler } from './video-job.ts';
 
 export interface JobsRuntime {
-  queue: DbJobQueue;
+  queue: JobQueue & { readonly workerId: string };
+  /** 'bullmq' when REDIS_URL carries the dispatch, 'database' for the embedded queue */
+  kind: 'database' | 'bullmq';
   config: JobConfig;
   close(): Promise<void>;
 }
@@ -20,19 +25,19 @@ export function createJobsRuntime(
   config: JobConfig,
   log: FastifyBaseLogger,
   now: () => Date,
+  redisUrl: string | null = null,
 ): JobsRuntime {
   const pool = new AlignThreadPool();
-  const queue = new DbJobQueue(
-    db,
-    config,
-    {
-      align: new AlignJobHandler(db, files, pool, now),
-      video: new VideoJobHandler(db, files, config.fontsDir, now),
-    },
-    log,
-  );
+  const handlers: Record<JobKind, JobHandler> = {
+    align: new AlignJobHandler(db, files, pool, now),
+    video: new VideoJobHandler(db, files, config.fontsDir, now),
+  };
+  const queue = redisUrl
+    ? new BullJobQueue(db, config, handlers, log, { redisUrl })
+    : new DbJobQueue(db, config, handlers, log);
   return {
     queue,
+    kind: redisUrl ? 'bullmq' : 'database',
     config,
     async close() {
       await queue.stop();

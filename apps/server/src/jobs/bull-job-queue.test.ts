@@ -1,0 +1,155 @@
+// The BullMQ queue against a real redis-server, in one process: an API app that runs no jobs and a
+// worker app sharing its database. A queued cancel takes the job out of BullMQ and gives the unit
+// back; rows that BullMQ lost (a dead runner's, a failed add) are found by the reconciler, taken over
+// once, and failed cleanly with the unit back when they already ran as often as allowed.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { Queue } from 'bullmq';
+import { buildApp } from '../app.ts';
+import { ManualClock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { withJobTables } from '../db/jobs-schema.ts';
+import { startRedis } from '../testing/redis-server.ts';
+import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
+import { evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import { BULL_QUEUE_NAME } from './bull-job-queue.ts';
+import { loadJobConfig } from './job-config.ts';
+
+/** Closers run last-in first-out in one hook, so the apps let go of Redis before it stops. */
+function closers(t: TestContext): (close: () => Promise<unknown> | void) => void {
+  const all: (() => Promise<unknown> | void)[] = [];
+  t.after(async () => {
+    for (const c of all.reverse()) await c();
+  });
+  return (c) => all.push(c);
+}
+
+async function app(
+  onClose: (close: () => Promise<unknown>) => void,
+  config: Config,
+  redisUrl: string,
+  concurrency: number,
+) {
+  const a = await buildApp(config, {
+    clock: new ManualClock(new Date().toISOString()),
+    logger: false,
+    redisUrl,
+    jobs: {
+      ...loadJobConfig({}, []),
+      concurrency,
+      leaseMs: 3000,
+      demoMediaDir: null,
+      seedDemos: false,
+    },
+  });
+  await a.ready();
+  onClose(() => a.close());
+  return a;
+}
+
+test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up after max attempts', async (t) => {
+  const onClose = closers(t);
+  const redis = await startRedis();
+  onClose(() => redis.stop());
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-bull-'));
+  onClose(() => rmSync(dir, { recursive: true, force: true }));
+  const config = testConfig(dir);
+  const api = await app(onClose, config, redis.url, 0);
+  assert.equal(api.jobs.kind, 'bullmq');
+  const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
+  onClose(() => bull.close());
+  const db = withJobTables(api.deps.db);
+
+  const u = await approvedUser(api);
+  const clip = evalClip();
+  const send = async () => {
+    const res = await upload(api, u.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: clip.text },
+      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    const id = res.json().id as string;
+    const job = await db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('alignment_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { id, job: job.id };
+  };
+  const used = async () =>
+    (await api.inject({ url: '/api/auth/quota/', headers: bearer(u.access) })).json().quota
+      .used_today as number;
+  const bullState = async (jobId: string) => (await bull.getJob(jobId))?.getState() ?? 'absent';
+
+  // no worker runs yet: every upload waits in BullMQ under its row's id
+  const cancelled = await send();
+  assert.equal(await bullState(cancelled.job), 'waiting');
+  const res = await api.inject({
+    method: 'POST',
+    url: `/api/alignments/${cancelled.id}/cancel/`,
+    headers: bearer(u.access),
+  });
+  assert.equal(res.json().status, 'cancelled');
+  assert.equal(await bullState(cancelled.job), 'absent', 'the cancelled job left BullMQ');
+  assert.equal(await used(), 0, 'a job cancelled before it ran gives its unit back');
+
+  // a runner died holding this job and Redis lost it: processing, lease over, nothing in BullMQ
+  const orphan = await send();
+  await bull.remove(orphan.job);
+  const past = new Date(Date.now() - 60_000).toISOString();
+  await db
+    .updateTable('jobs')
+    .set({ status: 'processing', attempts: 1, worker_id: 'gone:1:dead', lease_until: past })
+    .where('id', '=', orphan.job)
+    .execute();
+  // the same, after it already ran as often as allowed
+  const spent = await send();
+  await db
+    .updateTable('jobs')
+    .set({ status: 'processing', attempts: 3, worker_id: 'gone:1:dead', lease_until: past })
+    .where('id', '=', spent.job)
+    .execute();
+  // an upload whose add never reached Redis
+  const lost = await send();
+  await bull.remove(lost.job);
+  assert.equal(await used(), 3);
+
+  const worker = await app(onClose, { ...config }, redis.url, 1);
+  const workerId = worker.jobs.queue.workerId;
+  for (const a of [orphan, lost])
+    assert.equal((await waitForStatus(api, u.access, a.id)).status, 'completed');
+  const failed = await waitForStatus(api, u.access, spent.id);
+  assert.equal(failed.status, 'failed');
+  const error = failed.error as { code: string; quota_refunded: boolean };
+  assert.equal(error.code, 'job_interrupted');
+  assert.equal(error.quota_refunded, true);
+
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['id', 'status', 'attempts', 'worker_id'])
+    .where('id', 'in', [orphan.job, spent.job, lost.job])
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  assert.deepEqual(byId.get(orphan.job), {
+    id: orphan.job,
+    status: 'completed',
+    attempts: 2,
+    worker_id: workerId,
+  });
+  assert.deepEqual(byId.get(lost.job), {
+    id: lost.job,
+    status: 'completed',
+    attempts: 1,
+    worker_id: workerId,
+  });
+  assert.equal(byId.get(spent.job)!.status, 'failed');
+  assert.equal(byId.get(spent.job)!.attempts, 3, 'not run a fourth time');
+  assert.equal(await used(), 2, 'the interrupted job gave its unit back; the two completed ones kept theirs');
+  for (const j of [orphan.job, spent.job, lost.job])
+    assert.equal(await bullState(j), 'absent', 'BullMQ keeps nothing once the row is final');
+});
