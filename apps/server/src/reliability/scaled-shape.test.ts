@@ -1,18 +1,23 @@
-// The scaled-out shape as separate processes on loopback: PostgreSQL, Redis, two API processes
-// (server.ts, no workers) and two workers (worker.ts) sharing one DATA_DIR. Jobs accepted by either API
-// spread over both workers, progress is seen through the other API process, and a worker killed
-// mid-job (SIGKILL) has its job finished by the survivor once the lease runs out.
+// The scaled-out shape as separate processes on loopback: Redis (BullMQ hands out the jobs, pub/sub
+// carries progress), two API processes (server.ts, no workers) and two workers (worker.ts) sharing one
+// DATA_DIR and one database (a SQLite file on the SQLite run, a PostgreSQL cluster on the PostgreSQL
+// run). Jobs accepted by either API spread over both workers, progress reaches the event stream of the
+// other API process, a worker stopped with SIGTERM hands its job back (finished elsewhere, attempt not
+// counted), and a worker killed mid-job (SIGKILL) has its job finished by the survivor exactly once
+// with the quota used once.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { startPostgres } from '../testing/postgres-server.ts';
 import { startRedis } from '../testing/redis-server.ts';
-import { GOOD_PASSWORD } from '../testing/test-app.ts';
+import { GOOD_PASSWORD, TEST_DB } from '../testing/test-app.ts';
 import { evalClip, longClip, tempDir } from '../routes/alignments/test-support.ts';
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,15 +51,63 @@ async function until<T>(what: string, probe: () => Promise<T | null>, ms = 240_0
   }
 }
 
-test('two API processes and two workers on PostgreSQL and Redis', { timeout: 480_000 }, async (t) => {
-  const pgServer = await startPostgres();
-  t.after(() => pgServer.stop());
+/** Reads the shared database from the test: `?` placeholders on both engines. */
+interface Reader {
+  rows<T>(query: string, params: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+async function sharedDatabase(
+  t: TestContext,
+  dataDir: string,
+): Promise<{ env: Record<string, string>; open: () => Promise<Reader> }> {
+  if (TEST_DB === 'postgres') {
+    const server = await startPostgres();
+    t.after(() => server.stop());
+    return {
+      env: { DATABASE_URL: server.url },
+      open: async () => {
+        const c = new pg.Client({ connectionString: server.url });
+        // t.after hooks run in order, so the cluster may stop before this client ends
+        c.on('error', () => undefined);
+        await c.connect();
+        return {
+          rows: async <T>(q: string, params: unknown[]) => {
+            let i = 0;
+            return (
+              await c.query(
+                q.replace(/\?/g, () => `$${++i}`),
+                params,
+              )
+            ).rows as T[];
+          },
+          close: () => c.end(),
+        };
+      },
+    };
+  }
+  // one SQLite file in DATA_DIR for every process (WAL, busy timeout: see db/database.ts)
+  return {
+    env: { DATABASE_URL: '' },
+    open: async () => {
+      const db = new Database(join(dataDir, 'tazamun.sqlite'), { fileMustExist: true });
+      db.pragma('busy_timeout = 5000');
+      return {
+        rows: async <T>(q: string, params: unknown[]) => db.prepare(q).all(...params) as T[],
+        close: async () => void db.close(),
+      };
+    },
+  };
+}
+
+test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeout: 480_000 }, async (t) => {
   const redis = await startRedis();
   t.after(() => redis.stop());
   const dataDir = tempDir(t);
+  const database = await sharedDatabase(t, dataDir);
   const env = {
     DATA_DIR: dataDir,
-    DATABASE_URL: pgServer.url,
+    ...database.env,
     REDIS_URL: redis.url,
     JWT_SECRET: 'scaled-shape-test-secret-that-is-long-enough-0123',
     AUTO_APPROVE: 'true',
@@ -75,7 +128,11 @@ test('two API processes and two workers on PostgreSQL and Redis', { timeout: 480
     return s.match[1]!;
   };
   const worker = async () => {
-    const s = await start('worker.ts', { ...env, WORKER_CONCURRENCY: '1' }, /worker started/);
+    const s = await start(
+      'worker.ts',
+      { ...env, WORKER_CONCURRENCY: '1' },
+      /"queue":"bullmq","msg":"worker started"/,
+    );
     procs.push(s.child);
     return s.child;
   };
@@ -113,6 +170,22 @@ test('two API processes and two workers on PostgreSQL and Redis', { timeout: 480
       status: string;
       step: string | null;
     };
+  const used = async (url: string) =>
+    (
+      (await (await fetch(`${url}/api/auth/quota/`, { headers: auth })).json()) as {
+        quota: { used_today: number };
+      }
+    ).quota.used_today;
+  const db = await database.open();
+  t.after(() => db.close());
+  const jobOf = async (alignment: string) =>
+    (
+      await db.rows<{ status: string; worker_id: string | null; attempts: number }>(
+        'select status, worker_id, attempts from jobs where alignment_id = ?',
+        [alignment],
+      )
+    )[0];
+  const pidOf = (workerId: string | null | undefined) => workerId?.split(':')[1] ?? null;
 
   // four jobs, accepted by both API processes
   const clip = evalClip();
@@ -122,50 +195,78 @@ test('two API processes and two workers on PostgreSQL and Redis', { timeout: 480
     await send(api1, clip),
     await send(api2, clip),
   ];
-  // progress of a job accepted by api1, followed through api2's event stream
-  const stream = await (await fetch(`${api2}/api/alignments/${ids[0]}/events/`, { headers: auth })).text();
-  assert.match(stream, /event: end\ndata: .*"status":"completed"/);
+  // each job's progress followed through the event stream of the API process that did not accept it
+  const streams = await Promise.all([
+    fetch(`${api2}/api/alignments/${ids[0]}/events/`, { headers: auth }).then((r) => r.text()),
+    fetch(`${api1}/api/alignments/${ids[1]}/events/`, { headers: auth }).then((r) => r.text()),
+  ]);
+  for (const stream of streams) assert.match(stream, /event: end\ndata: .*"status":"completed"/);
   for (const id of ids)
     await until(`job ${id} completed`, async () =>
       (await status(api1, id)).status === 'completed' ? true : null,
     );
-
-  const db = new pg.Client({ connectionString: pgServer.url });
-  // t.after hooks run in order, so the cluster stops before a hook here could end this client
-  db.on('error', () => undefined);
-  await db.connect();
-  const workers = await db.query<{ worker_id: string }>(
-    'select distinct worker_id from jobs where status = $1',
+  const ran = await db.rows<{ worker_id: string; attempts: number }>(
+    'select worker_id, attempts from jobs where status = ?',
     ['completed'],
   );
-  const pids = new Set(workers.rows.map((r) => r.worker_id.split(':')[1]));
+  assert.equal(ran.length, 4);
+  assert.ok(
+    ran.every((r) => Number(r.attempts) === 1),
+    'each job ran once',
+  );
   assert.deepEqual(
-    [...pids].sort(),
+    [...new Set(ran.map((r) => pidOf(r.worker_id)))].sort(),
     [String(w1.pid), String(w2.pid)].sort(),
-    `jobs ran on both workers: ${workers.rows.map((r) => r.worker_id).join(', ')}`,
+    `jobs ran on both workers: ${ran.map((r) => r.worker_id).join(', ')}`,
   );
+  assert.equal(await used(api2), 4);
 
-  // a worker dies mid-job: the other one runs the job again after the lease and completes it
-  const long = await send(api1, longClip(tempDir(t)));
-  const holder = await until('the long job is running', async () => {
-    const r = await db.query<{ worker_id: string | null; status: string }>(
-      'select worker_id, status from jobs where alignment_id = $1',
-      [long],
+  const long = longClip(tempDir(t));
+  const runningOn = (alignment: string) =>
+    until(`${alignment} is running`, async () => {
+      const row = await jobOf(alignment);
+      return row?.status === 'processing' ? pidOf(row.worker_id) : null;
+    });
+  const exited = (w: ChildProcess) =>
+    new Promise<number | null>((r) =>
+      w.exitCode !== null ? r(w.exitCode) : w.once('exit', (code) => r(code)),
     );
-    const row = r.rows[0];
-    return row?.status === 'processing' && row.worker_id ? row.worker_id.split(':')[1]! : null;
-  });
-  const victim = [w1, w2].find((w) => String(w.pid) === holder)!;
-  const survivor = [w1, w2].find((w) => w !== victim)!;
+
+  // SIGTERM: the worker hands its running job back and exits; the other one runs it, the attempt
+  // given back
+  const handed = await send(api1, long);
+  const holder1 = await runningOn(handed);
+  const [leaving, staying] = String(w1.pid) === holder1 ? [w1, w2] : [w2, w1];
+  leaving.kill('SIGTERM');
+  assert.equal(await exited(leaving), 0, 'the worker shut down cleanly');
+  await until('the handed-back job completed', async () =>
+    (await status(api2, handed)).status === 'completed' ? true : null,
+  );
+  const handedRow = await jobOf(handed);
+  assert.equal(pidOf(handedRow!.worker_id), String(staying.pid));
+  assert.equal(Number(handedRow!.attempts), 1, 'a shutdown does not use up an attempt');
+
+  // SIGKILL: a worker dies mid-job; BullMQ's stalled check gives the job to the other worker once
+  // the lease ran out, which completes it, once
+  const w3 = await worker();
+  const killedJob = await send(api2, long);
+  const holder2 = await runningOn(killedJob);
+  const [victim, survivor] = String(staying.pid) === holder2 ? [staying, w3] : [w3, staying];
   victim.kill('SIGKILL');
-  await until('the long job completed by the survivor', async () =>
-    (await status(api2, long)).status === 'completed' ? true : null,
+  await until('the killed job completed by the survivor', async () =>
+    (await status(api1, killedJob)).status === 'completed' ? true : null,
   );
-  const final = await db.query<{ worker_id: string; attempts: number }>(
-    'select worker_id, attempts from jobs where alignment_id = $1',
-    [long],
-  );
-  assert.equal(final.rows[0]!.worker_id.split(':')[1], String(survivor.pid));
-  assert.equal(final.rows[0]!.attempts, 2);
-  await db.end();
+  const final = await jobOf(killedJob);
+  assert.equal(final!.status, 'completed');
+  assert.equal(pidOf(final!.worker_id), String(survivor.pid));
+  assert.equal(Number(final!.attempts), 2, 'the killed run and the one that completed');
+  const detail = (await (await fetch(`${api2}/api/alignments/${killedJob}/`, { headers: auth })).json()) as {
+    status: string;
+    result: { words: unknown[] };
+  };
+  assert.equal(detail.status, 'completed');
+  assert.equal(detail.result.words.length, long.text.split(/\s+/).length);
+  assert.equal(await used(api1), 6, 'six uploads, six units: none used twice, none lost');
+  const [count] = await db.rows<{ n: number | string }>('select count(*) as n from jobs', []);
+  assert.equal(Number(count!.n), 6, 'one job row per upload');
 });
