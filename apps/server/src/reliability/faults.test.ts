@@ -1,7 +1,9 @@
-// Faults from outside the process: the database drops every connection mid-run, and the disk that
-// holds uploads fills up. Requests must recover or fail cleanly, and nothing half-stored may remain.
+// Faults from outside the process: the database drops every connection mid-run, the disk that holds
+// uploads fills up, and Redis (BullMQ and pub/sub) goes away for 10 s while a job runs and an upload
+// comes in. Requests must recover or fail cleanly, nothing half-stored may remain, no upload is lost
+// and no job runs twice.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -12,8 +14,17 @@ import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { loadJobConfig } from '../jobs/job-config.ts';
 import { startPostgres } from '../testing/postgres-server.ts';
+import { startRedis } from '../testing/redis-server.ts';
 import { approvedUser, bearer, testConfig, testDatabase } from '../testing/test-app.ts';
-import { multipart } from '../routes/alignments/test-support.ts';
+import {
+  evalClip,
+  longClip,
+  multipart,
+  tempDir,
+  upload,
+  waitForStatus,
+} from '../routes/alignments/test-support.ts';
+import { withJobTables } from '../db/jobs-schema.ts';
 import { pcmWav } from '../testing/wav.ts';
 
 function wav(seconds: number): Buffer {
@@ -131,3 +142,75 @@ test('the upload disk fills up: a clean error, no quota used, nothing half-store
   assert.equal(await rows(), 1);
   assert.equal(await quota(), 1);
 });
+
+test(
+  'Redis stops for 10 s while a BullMQ job runs and an upload comes in: nothing lost, nothing run twice',
+  { timeout: 300_000 },
+  async (t) => {
+    // one hook, last-in first-out: the app lets go of Redis before Redis stops
+    const closers: (() => Promise<unknown> | void)[] = [];
+    t.after(async () => {
+      for (const c of closers.reverse()) await c();
+    });
+    const redis = await startRedis();
+    closers.push(() => redis.stop());
+    const dir = mkdtempSync(join(tmpdir(), 'tazamun-redis-fault-'));
+    closers.push(() => rmSync(dir, { recursive: true, force: true }));
+    const app = await buildApp(testConfig(dir), {
+      clock: new ManualClock(new Date().toISOString()),
+      logger: false,
+      redisUrl: redis.url,
+      jobs: { ...noWorkers(), concurrency: 1, leaseMs: 3000 },
+    });
+    await app.ready();
+    closers.push(() => app.close());
+    assert.equal(app.jobs.kind, 'bullmq');
+    const u = await approvedUser(app);
+    const send = async (c: { wav: string; text: string }) => {
+      const res = await upload(app, u.access, [
+        { name: 'language', value: 'eng' },
+        { name: 'text', value: c.text },
+        { name: 'audio', filename: 'a.wav', content: readFileSync(c.wav) },
+      ]);
+      assert.equal(res.statusCode, 202, res.body);
+      return res.json().id as string;
+    };
+
+    const long = longClip(tempDir(t));
+    const running = await send(long);
+    await waitForStatus(app, u.access, running, ['processing']);
+    await redis.down();
+    const downAt = Date.now();
+    // readiness says so, the upload is still taken: its row is the queue's record
+    assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 503);
+    const clip = evalClip();
+    const during = await send(clip);
+    await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - downAt))));
+    // back empty (no persistence): BullMQ lost every key; the rows say what is left to do
+    await redis.restart();
+
+    for (const id of [running, during])
+      assert.equal((await waitForStatus(app, u.access, id)).status, 'completed', id);
+    const jobs = await withJobTables(app.deps.db)
+      .selectFrom('jobs')
+      .select(['alignment_id', 'status', 'attempts'])
+      .execute();
+    assert.deepEqual(
+      jobs
+        .map((j) => ({ ...j, attempts: Number(j.attempts) }))
+        .sort((a, b) => (a.alignment_id < b.alignment_id ? -1 : 1)),
+      [
+        { alignment_id: running, status: 'completed', attempts: 1 },
+        { alignment_id: during, status: 'completed', attempts: 1 },
+      ].sort((a, b) => (a.alignment_id < b.alignment_id ? -1 : 1)),
+      'each job ran once',
+    );
+    const quota = (await app.inject({ url: '/api/auth/quota/', headers: bearer(u.access) })).json();
+    assert.equal(quota.quota.used_today, 2, 'two uploads, two units');
+    const detail = (
+      await app.inject({ url: `/api/alignments/${during}/`, headers: bearer(u.access) })
+    ).json();
+    assert.equal(detail.result.words.length, clip.text.split(/\s+/).length);
+    assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 200);
+  },
+);
