@@ -246,12 +246,16 @@ export class BullJobQueue implements JobQueue {
         .orderBy('created_at')
         .limit(500)
         .execute();
-      for (const row of rows) {
-        if (this.running.has(row.id)) continue;
-        const existing = await this.queue.getJob(row.id);
-        const state = existing ? await existing.getState() : null;
-        if (state && state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
-        if (existing) await existing.remove().catch(() => undefined);
+      const candidates = rows.filter((r) => !this.running.has(r.id));
+      if (candidates.length === 0) return 0;
+      // One round trip for the common case: every row's BullMQ job is there (finished jobs are
+      // removed at once, so a key that exists is a job still waiting, delayed or running).
+      const pipeline = this.producer!.pipeline();
+      for (const r of candidates) pipeline.exists(this.queue.toKey(r.id));
+      const exists = (await pipeline.exec()) ?? [];
+      for (const [i, row] of candidates.entries()) {
+        const [err, found] = exists[i] ?? [null, 0];
+        if (err || found === 1) continue;
         await this.add(row.id, row.kind);
         added += 1;
         this.log.warn({ job: row.id, status: row.status }, 'job row had no BullMQ job: added');

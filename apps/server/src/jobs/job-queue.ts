@@ -1,6 +1,6 @@
 // The queue as the routes see it. The embedded implementation (db-job-queue.ts) keeps jobs in the
-// database and runs them on worker threads; a BullMQ implementation for REDIS_URL can replace it
-// behind this interface (jobs stay rows: BullMQ would only carry the wake-ups and the leases).
+// database and runs them on worker threads; with REDIS_URL, bull-job-queue.ts replaces it behind this
+// interface (jobs stay rows: BullMQ carries the dispatch and notices dead workers).
 import type { EventEmitter } from 'node:events';
 import type { ErrorCode } from '@tazamun/contracts/errors';
 import type { ProcessingStep } from '@tazamun/contracts/alignments';

@@ -214,6 +214,9 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
     ran.every((r) => Number(r.attempts) === 1),
     'each job ran once',
   );
+  const perWorker = new Map<string | null, number>();
+  for (const r of ran) perWorker.set(pidOf(r.worker_id), (perWorker.get(pidOf(r.worker_id)) ?? 0) + 1);
+  t.diagnostic(`jobs per worker: ${[...perWorker.values()].sort().join(' + ')}`);
   assert.deepEqual(
     [...new Set(ran.map((r) => pidOf(r.worker_id)))].sort(),
     [String(w1.pid), String(w2.pid)].sort(),
