@@ -6,6 +6,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
@@ -139,7 +140,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandler(app);
   rejectNulBytes(app);
-  limitAuthByEmail(app, options.authEmailRateLimit ?? config.authEmailRateLimit ?? emailRateLimitFromEnv());
+  // REDIS_URL: rate-limit counters shared by every API process (per IP and per e-mail address)
+  const limitRedis = redisUrl
+    ? new Redis(redisUrl, {
+        maxRetriesPerRequest: 1,
+        // a request waits at most this long for a counter before the limiter lets it through
+        commandTimeout: 1000,
+        connectTimeout: 2000,
+        retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+      })
+    : null;
+  if (limitRedis) {
+    limitRedis.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis (rate limits)'));
+    // counters have nothing to flush, and QUIT would wait for a Redis that may be gone
+    app.addHook('onClose', async () => limitRedis.disconnect());
+  }
+  limitAuthByEmail(
+    app,
+    options.authEmailRateLimit ?? config.authEmailRateLimit ?? emailRateLimitFromEnv(),
+    limitRedis,
+  );
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -165,7 +185,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     credentials: false,
     methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'],
   });
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(limitRedis
+      ? // skipOnError: with Redis away a sign-in is let through (the database lockout still applies)
+        { redis: limitRedis, nameSpace: 'tazamun:rl:ip:', skipOnError: true }
+      : {}),
+  });
   await app.register(fastifyMultipart, { limits: { fileSize: LIMITS.audioMaxBytes, files: 1, fields: 20 } });
   await app.register(fastifySwagger, {
     openapi: {
