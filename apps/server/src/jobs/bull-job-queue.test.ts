@@ -13,6 +13,7 @@ import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { withJobTables } from '../db/jobs-schema.ts';
+import { jobRowsFinal } from '../testing/job-rows.ts';
 import { startRedis } from '../testing/redis-server.ts';
 import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
 import { evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
@@ -129,11 +130,8 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
   assert.equal(error.code, 'job_interrupted');
   assert.equal(error.quota_refunded, true);
 
-  const rows = await db
-    .selectFrom('jobs')
-    .select(['id', 'status', 'attempts', 'worker_id'])
-    .where('id', 'in', [orphan.job, spent.job, lost.job])
-    .execute();
+  // the handler completes the alignment, then the queue its job row: wait for the rows too
+  const rows = await jobRowsFinal(db, [orphan.job, spent.job, lost.job]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   assert.deepEqual(byId.get(orphan.job), {
     id: orphan.job,

@@ -186,6 +186,13 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
       )
     )[0];
   const pidOf = (workerId: string | null | undefined) => workerId?.split(':')[1] ?? null;
+  // the handler completes the alignment, then the queue its job row: wait for both
+  const completed = (url: string, id: string) =>
+    until(`job ${id} completed`, async () =>
+      (await status(url, id)).status === 'completed' && (await jobOf(id))?.status === 'completed'
+        ? true
+        : null,
+    );
 
   // four jobs, accepted by both API processes
   const clip = evalClip();
@@ -201,10 +208,7 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
     fetch(`${api1}/api/alignments/${ids[1]}/events/`, { headers: auth }).then((r) => r.text()),
   ]);
   for (const stream of streams) assert.match(stream, /event: end\ndata: .*"status":"completed"/);
-  for (const id of ids)
-    await until(`job ${id} completed`, async () =>
-      (await status(api1, id)).status === 'completed' ? true : null,
-    );
+  for (const id of ids) await completed(api1, id);
   const ran = await db.rows<{ worker_id: string; attempts: number }>(
     'select worker_id, attempts from jobs where status = ?',
     ['completed'],
@@ -242,9 +246,7 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
   const [leaving, staying] = String(w1.pid) === holder1 ? [w1, w2] : [w2, w1];
   leaving.kill('SIGTERM');
   assert.equal(await exited(leaving), 0, 'the worker shut down cleanly');
-  await until('the handed-back job completed', async () =>
-    (await status(api2, handed)).status === 'completed' ? true : null,
-  );
+  await completed(api2, handed);
   const handedRow = await jobOf(handed);
   assert.equal(pidOf(handedRow!.worker_id), String(staying.pid));
   assert.equal(Number(handedRow!.attempts), 1, 'a shutdown does not use up an attempt');
@@ -256,9 +258,7 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
   const holder2 = await runningOn(killedJob);
   const [victim, survivor] = String(staying.pid) === holder2 ? [staying, w3] : [w3, staying];
   victim.kill('SIGKILL');
-  await until('the killed job completed by the survivor', async () =>
-    (await status(api1, killedJob)).status === 'completed' ? true : null,
-  );
+  await completed(api1, killedJob);
   const final = await jobOf(killedJob);
   assert.equal(final!.status, 'completed');
   assert.equal(pidOf(final!.worker_id), String(survivor.pid));
