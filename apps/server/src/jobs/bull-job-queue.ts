@@ -43,6 +43,8 @@ export interface BullQueueOptions {
 }
 
 export const BULL_QUEUE_NAME = 'jobs';
+/** how long a BullMQ job may wait for its row to appear (an enqueuing transaction still open) */
+const YOUNG_MS = 10_000;
 const iso = (ms: number = Date.now()): string => new Date(ms).toISOString();
 const retry = (attempt: number): number => Math.min(attempt * 200, 2000);
 
@@ -272,6 +274,12 @@ export class BullJobQueue implements JobQueue {
   private async process(bull: Job<BullData>, token?: string): Promise<void> {
     const id = bull.id!;
     const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row && Date.now() - bull.timestamp < YOUNG_MS) {
+      // A wake() flushes every pending add of its process, possibly one whose transaction has not
+      // committed yet: look again shortly instead of leaving the row to the reconciler.
+      await bull.moveToDelayed(Date.now() + 500, token);
+      throw new DelayedError();
+    }
     // deleted, cancelled or already finished: nothing to do
     if (!row || (row.status !== 'queued' && row.status !== 'processing')) return;
     if (row.status === 'processing') {
