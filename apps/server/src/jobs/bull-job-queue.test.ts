@@ -1,7 +1,8 @@
 // The BullMQ queue against a real redis-server, in one process: an API app that runs no jobs and a
 // worker app sharing its database. A queued cancel takes the job out of BullMQ and gives the unit
 // back; rows that BullMQ lost (a dead runner's, a failed add) are found by the reconciler, taken over
-// once, and failed cleanly with the unit back when they already ran as often as allowed.
+// once, and failed cleanly with the unit back when they already ran as often as allowed. A cancel sent
+// to the API stops the job running in the worker.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import { withJobTables } from '../db/jobs-schema.ts';
 import { jobRowsFinal } from '../testing/job-rows.ts';
 import { startRedis } from '../testing/redis-server.ts';
 import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
-import { evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import { evalClip, longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
 import { BULL_QUEUE_NAME } from './bull-job-queue.ts';
 import { loadJobConfig } from './job-config.ts';
 
@@ -67,11 +68,11 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
 
   const u = await approvedUser(api);
   const clip = evalClip();
-  const send = async () => {
+  const send = async (c: { wav: string; text: string } = clip) => {
     const res = await upload(api, u.access, [
       { name: 'language', value: 'eng' },
-      { name: 'text', value: clip.text },
-      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+      { name: 'text', value: c.text },
+      { name: 'audio', filename: 'a.wav', content: readFileSync(c.wav) },
     ]);
     assert.equal(res.statusCode, 202, res.body);
     const id = res.json().id as string;
@@ -150,4 +151,20 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
   assert.equal(await used(), 2, 'the interrupted job gave its unit back; the two completed ones kept theirs');
   for (const j of [orphan.job, spent.job, lost.job])
     assert.equal(await bullState(j), 'absent', 'BullMQ keeps nothing once the row is final');
+
+  // a cancel sent to the API reaches the job running in the worker app (relayed wake, or its heartbeat)
+  const long = await send(longClip(tempDir(t)));
+  await waitForStatus(api, u.access, long.id, ['processing']);
+  const cancel = await api.inject({
+    method: 'POST',
+    url: `/api/alignments/${long.id}/cancel/`,
+    headers: bearer(u.access),
+  });
+  assert.equal(cancel.statusCode, 200, cancel.body);
+  assert.equal((await waitForStatus(api, u.access, long.id)).status, 'cancelled');
+  const [longRow] = await jobRowsFinal(db, [long.job]);
+  assert.equal(longRow!.status, 'cancelled');
+  assert.equal(longRow!.attempts, 1);
+  assert.equal(await used(), 3, 'a job cancelled while running keeps its unit');
+  assert.equal(await bullState(long.job), 'absent');
 });
