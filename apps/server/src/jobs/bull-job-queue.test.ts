@@ -1,7 +1,8 @@
 // The BullMQ queue against a real redis-server, in one process: an API app that runs no jobs and a
 // worker app sharing its database. A queued cancel takes the job out of BullMQ and gives the unit
 // back; rows that BullMQ lost (a dead runner's, a failed add) are found by the reconciler, taken over
-// once, and failed cleanly with the unit back when they already ran as often as allowed. A cancel sent
+// once, and failed cleanly with the unit back when they already ran as often as allowed; a delivery
+// for a job whose runner still renews its lease waits instead of running it twice. A cancel sent
 // to the API stops the job running in the worker.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,15 @@ function closers(t: TestContext): (close: () => Promise<unknown> | void) => void
     for (const c of all.reverse()) await c();
   });
   return (c) => all.push(c);
+}
+
+/** Waits for a condition driven by the apps; the deadline only turns a hang into a failure. */
+async function until(what: string, cond: () => Promise<boolean>, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function app(
@@ -119,11 +129,36 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
   // an upload whose add never reached Redis
   const lost = await send();
   await bull.remove(lost.job);
-  assert.equal(await used(), 3);
+  // BullMQ hands out a job whose runner still renews its lease (Redis was away, not the runner)
+  const alive = await send();
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'processing',
+      attempts: 1,
+      worker_id: 'alive:1:busy',
+      lease_until: new Date(Date.now() + 600_000).toISOString(),
+    })
+    .where('id', '=', alive.job)
+    .execute();
+  assert.equal(await used(), 4);
 
   const worker = await app(onClose, { ...config }, redis.url, 1);
   const workerId = worker.jobs.queue.workerId;
-  for (const a of [orphan, lost])
+
+  // the delivery waits for the lease instead of running the job a second time beside its runner
+  await until('the live runner job is delayed', async () => (await bullState(alive.job)) === 'delayed');
+  const untouched = await db.selectFrom('jobs').selectAll().where('id', '=', alive.job).executeTakeFirst();
+  assert.equal(untouched!.worker_id, 'alive:1:busy');
+  assert.equal(Number(untouched!.attempts), 1);
+  // then that runner dies: its lease runs out, and the delayed delivery (brought forward) takes over
+  await db
+    .updateTable('jobs')
+    .set({ lease_until: new Date(Date.now() - 1000).toISOString() })
+    .where('id', '=', alive.job)
+    .execute();
+  await (await bull.getJob(alive.job))!.promote();
+  for (const a of [orphan, lost, alive])
     assert.equal((await waitForStatus(api, u.access, a.id)).status, 'completed');
   const failed = await waitForStatus(api, u.access, spent.id);
   assert.equal(failed.status, 'failed');
@@ -132,7 +167,7 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
   assert.equal(error.quota_refunded, true);
 
   // the handler completes the alignment, then the queue its job row: wait for the rows too
-  const rows = await jobRowsFinal(db, [orphan.job, spent.job, lost.job]);
+  const rows = await jobRowsFinal(db, [orphan.job, spent.job, lost.job, alive.job]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   assert.deepEqual(byId.get(orphan.job), {
     id: orphan.job,
@@ -146,10 +181,16 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
     attempts: 1,
     worker_id: workerId,
   });
+  assert.deepEqual(byId.get(alive.job), {
+    id: alive.job,
+    status: 'completed',
+    attempts: 2,
+    worker_id: workerId,
+  });
   assert.equal(byId.get(spent.job)!.status, 'failed');
   assert.equal(byId.get(spent.job)!.attempts, 3, 'not run a fourth time');
-  assert.equal(await used(), 2, 'the interrupted job gave its unit back; the two completed ones kept theirs');
-  for (const j of [orphan.job, spent.job, lost.job])
+  assert.equal(await used(), 3, 'the interrupted job gave its unit back; the completed ones kept theirs');
+  for (const j of [orphan.job, spent.job, lost.job, alive.job])
     assert.equal(await bullState(j), 'absent', 'BullMQ keeps nothing once the row is final');
 
   // a cancel sent to the API reaches the job running in the worker app (relayed wake, or its heartbeat)
@@ -165,6 +206,6 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
   const [longRow] = await jobRowsFinal(db, [long.job]);
   assert.equal(longRow!.status, 'cancelled');
   assert.equal(longRow!.attempts, 1);
-  assert.equal(await used(), 3, 'a job cancelled while running keeps its unit');
+  assert.equal(await used(), 4, 'a job cancelled while running keeps its unit');
   assert.equal(await bullState(long.job), 'absent');
 });
