@@ -117,6 +117,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('jobs', jobs);
   let seedTimer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
+    // temp copies a crashed process left in DATA_DIR/tmp (uploads being checked, tool inputs)
+    void deps.files
+      .sweepTemp()
+      .then((n) => n && app.log.info({ removed: n }, 'old temp files removed'))
+      .catch((err: unknown) => app.log.warn({ err }, 'temp sweep failed'));
     await jobs.queue.start();
     const dir = jobConfig.demoMediaDir;
     if (jobConfig.seedDemos && dir) {

@@ -1,6 +1,7 @@
 // Every file that belongs to a user lives under the key prefix `users/<user id>/` of the FileStore (the
 // local disk under DATA_DIR/files by default, or an S3-compatible bucket), so deleting or exporting an
 // account is one prefix. Work files that tools need on disk go to DATA_DIR/tmp and are removed after use.
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LocalFileStore, checkKey } from './storage.ts';
 import type { FileStore } from './storage.ts';
@@ -46,5 +47,28 @@ export class UserFiles {
     return objects
       .map((o) => ({ path: o.key.slice(prefix.length), key: o.key, size: o.size }))
       .sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /**
+   * Removes temp files a crashed process left behind. Only old ones: with a shared DATA_DIR another
+   * process may be writing a fresh one right now. Returns how many entries went.
+   */
+  async sweepTemp(maxAgeMs = 24 * 3_600_000, now = Date.now()): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.tmpDir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const p = join(this.tmpDir, name);
+      const s = await stat(p).catch(() => null);
+      if (s && now - s.mtimeMs > maxAgeMs) {
+        await rm(p, { recursive: true, force: true });
+        removed += 1;
+      }
+    }
+    return removed;
   }
 }
