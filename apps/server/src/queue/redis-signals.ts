@@ -1,8 +1,8 @@
-// REDIS_URL: the job queue's signals between processes over Redis pub/sub. The database stays the
-// queue of record (jobs are rows claimed with a lease, see jobs/db-job-queue.ts); Redis only carries
-// what would otherwise wait for a poll: "a job was queued" to idle workers on other machines, and
-// "this alignment changed" to the API process that holds the browser's event stream. Losing Redis
-// loses no job: workers fall back to polling and event streams to reading the row every second.
+// REDIS_URL: the job queue's signals between processes over Redis pub/sub. The rows stay the record
+// (jobs/db-job-queue.ts, or jobs/bull-job-queue.ts where BullMQ hands the jobs out); this relay carries
+// "look at the rows" wakes (idle database-queue workers; a cancel for the BullMQ worker holding a job)
+// and "this alignment changed" to the API process that holds the browser's event stream. Losing Redis
+// loses no signal that matters: the queues poll or reconcile, event streams read the row every second.
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
