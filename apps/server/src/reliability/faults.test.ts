@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { Queue } from 'bullmq';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
@@ -26,6 +27,7 @@ import {
 } from '../routes/alignments/test-support.ts';
 import { withJobTables } from '../db/jobs-schema.ts';
 import { jobRowsFinal } from '../testing/job-rows.ts';
+import { BULL_QUEUE_NAME } from '../jobs/bull-job-queue.ts';
 import { pcmWav } from '../testing/wav.ts';
 
 function wav(seconds: number): Buffer {
@@ -144,73 +146,84 @@ test('the upload disk fills up: a clean error, no quota used, nothing half-store
   assert.equal(await quota(), 1);
 });
 
-test(
-  'Redis stops for 10 s while a BullMQ job runs and an upload comes in: nothing lost, nothing run twice',
-  { timeout: 300_000 },
-  async (t) => {
-    // one hook, last-in first-out: the app lets go of Redis before Redis stops
-    const closers: (() => Promise<unknown> | void)[] = [];
-    t.after(async () => {
-      for (const c of closers.reverse()) await c();
-    });
-    const redis = await startRedis();
-    closers.push(() => redis.stop());
-    const dir = mkdtempSync(join(tmpdir(), 'tazamun-redis-fault-'));
-    closers.push(() => rmSync(dir, { recursive: true, force: true }));
-    const app = await buildApp(testConfig(dir), {
-      clock: new ManualClock(new Date().toISOString()),
-      logger: false,
-      redisUrl: redis.url,
-      jobs: { ...noWorkers(), concurrency: 1, leaseMs: 3000 },
-    });
-    await app.ready();
-    closers.push(() => app.close());
-    assert.equal(app.jobs.kind, 'bullmq');
-    const u = await approvedUser(app);
-    const send = async (c: { wav: string; text: string }) => {
-      const res = await upload(app, u.access, [
-        { name: 'language', value: 'eng' },
-        { name: 'text', value: c.text },
-        { name: 'audio', filename: 'a.wav', content: readFileSync(c.wav) },
-      ]);
-      assert.equal(res.statusCode, 202, res.body);
-      return res.json().id as string;
-    };
+for (const persist of [false, true])
+  test(
+    `Redis stops for 10 s while a BullMQ job runs and an upload comes in (${persist ? 'append-only file: BullMQ keeps its keys' : 'no persistence: BullMQ loses every key'}): nothing lost, nothing run twice`,
+    { timeout: 300_000 },
+    async (t) => {
+      // one hook, last-in first-out: the app lets go of Redis before Redis stops
+      const closers: (() => Promise<unknown> | void)[] = [];
+      t.after(async () => {
+        for (const c of closers.reverse()) await c();
+      });
+      const redis = await startRedis({ persist });
+      closers.push(() => redis.stop());
+      const dir = mkdtempSync(join(tmpdir(), 'tazamun-redis-fault-'));
+      closers.push(() => rmSync(dir, { recursive: true, force: true }));
+      const app = await buildApp(testConfig(dir), {
+        clock: new ManualClock(new Date().toISOString()),
+        logger: false,
+        redisUrl: redis.url,
+        jobs: { ...noWorkers(), concurrency: 1, leaseMs: 3000 },
+      });
+      await app.ready();
+      closers.push(() => app.close());
+      assert.equal(app.jobs.kind, 'bullmq');
+      const u = await approvedUser(app);
+      const send = async (c: { wav: string; text: string }) => {
+        const res = await upload(app, u.access, [
+          { name: 'language', value: 'eng' },
+          { name: 'text', value: c.text },
+          { name: 'audio', filename: 'a.wav', content: readFileSync(c.wav) },
+        ]);
+        assert.equal(res.statusCode, 202, res.body);
+        return res.json().id as string;
+      };
 
-    const long = longClip(tempDir(t));
-    const running = await send(long);
-    await waitForStatus(app, u.access, running, ['processing']);
-    await redis.down();
-    const downAt = Date.now();
-    // readiness says so, the upload is still taken: its row is the queue's record
-    assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 503);
-    const clip = evalClip();
-    const during = await send(clip);
-    await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - downAt))));
-    // back empty (no persistence): BullMQ lost every key; the rows say what is left to do
-    await redis.restart();
+      const long = longClip(tempDir(t));
+      const running = await send(long);
+      await waitForStatus(app, u.access, running, ['processing']);
+      await redis.down();
+      const downAt = Date.now();
+      // readiness says so, the upload is still taken: its row is the queue's record
+      assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 503);
+      const clip = evalClip();
+      const during = await send(clip);
+      await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - downAt))));
+      // Back. Without persistence BullMQ lost every key and the rows say what is left to do; with it, the
+      // running job's lock ran out meanwhile and BullMQ's stalled check hands it out again, while its
+      // runner (which kept renewing the row's lease) may still be at work.
+      await redis.restart();
 
-    for (const id of [running, during])
-      assert.equal((await waitForStatus(app, u.access, id)).status, 'completed', id);
-    // the handler completes the alignment, then the queue its job row: wait for the rows too
-    const jdb = withJobTables(app.deps.db);
-    const ids = (await jdb.selectFrom('jobs').select('id').execute()).map((j) => j.id);
-    assert.equal(ids.length, 2, 'one job row per upload');
-    const jobs = await jobRowsFinal(jdb, ids);
-    assert.deepEqual(
-      jobs.map((j) => [j.status, j.attempts]),
-      [
-        ['completed', 1],
-        ['completed', 1],
-      ],
-      'each job ran once',
-    );
-    const quota = (await app.inject({ url: '/api/auth/quota/', headers: bearer(u.access) })).json();
-    assert.equal(quota.quota.used_today, 2, 'two uploads, two units');
-    const detail = (
-      await app.inject({ url: `/api/alignments/${during}/`, headers: bearer(u.access) })
-    ).json();
-    assert.equal(detail.result.words.length, clip.text.split(/\s+/).length);
-    assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 200);
-  },
-);
+      for (const id of [running, during])
+        assert.equal((await waitForStatus(app, u.access, id)).status, 'completed', id);
+      // the handler completes the alignment, then the queue its job row: wait for the rows too
+      const jdb = withJobTables(app.deps.db);
+      const ids = (await jdb.selectFrom('jobs').select('id').execute()).map((j) => j.id);
+      assert.equal(ids.length, 2, 'one job row per upload');
+      const jobs = await jobRowsFinal(jdb, ids);
+      assert.deepEqual(
+        jobs.map((j) => [j.status, j.attempts]),
+        [
+          ['completed', 1],
+          ['completed', 1],
+        ],
+        'each job ran once',
+      );
+      const quota = (await app.inject({ url: '/api/auth/quota/', headers: bearer(u.access) })).json();
+      assert.equal(quota.quota.used_today, 2, 'two uploads, two units');
+      const detail = (
+        await app.inject({ url: `/api/alignments/${during}/`, headers: bearer(u.access) })
+      ).json();
+      assert.equal(detail.result.words.length, clip.text.split(/\s+/).length);
+      assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 200);
+      // and BullMQ keeps nothing of them once they are final
+      const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
+      closers.push(() => bull.close());
+      const giveUp = Date.now() + 60_000;
+      while ((await Promise.all(ids.map((id) => bull.getJob(id)))).some(Boolean)) {
+        if (Date.now() > giveUp) throw new Error('BullMQ still holds a finished job');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+  );

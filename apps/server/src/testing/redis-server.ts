@@ -1,5 +1,6 @@
 // A throwaway redis-server from Debian's `redis-server` package on a free loopback port, without
-// persistence. restart() brings it back on the same port, for outage tests.
+// persistence unless asked (an append-only file, as production should run it). restart() brings it back
+// on the same port and folder, for outage tests.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +32,7 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-export async function startRedis(): Promise<RedisTestServer> {
+export async function startRedis(options: { persist?: boolean } = {}): Promise<RedisTestServer> {
   if (!existsSync(REDIS_SERVER))
     throw new Error(
       `${REDIS_SERVER} not found: install the Debian package redis-server (npm test does this as root)`,
@@ -42,7 +43,18 @@ export async function startRedis(): Promise<RedisTestServer> {
   const launch = async (): Promise<void> => {
     child = spawn(
       REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        options.persist ? 'yes' : 'no',
+        '--dir',
+        dir,
+      ],
       { stdio: 'ignore' },
     );
     for (let i = 0; i < 300; i++) {
