@@ -2,20 +2,24 @@
 // audio byte ranges → karaoke video → personal data export → avatar → deletion, against s3rver (a real
 // S3 API on loopback) through the AWS SDK. Nothing may land in DATA_DIR/files, and the temp copies the
 // tools read (ffprobe, the aligner, ffmpeg) must be gone afterwards.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { approvedUser, bearer } from '../testing/test-app.ts';
+import { GOOD_PASSWORD, approvedUser, bearer } from '../testing/test-app.ts';
 import { readZip } from '../testing/zip-reader.ts';
 import {
   createJobsTestApp,
   evalClip,
   multipart,
+  tempDir,
   upload,
   waitForStatus,
 } from '../routes/alignments/test-support.ts';
@@ -202,3 +206,107 @@ test('a refused upload leaves nothing in the bucket or in the temp folder', asyn
   assert.deepEqual(await bucket.list('users/'), []);
   assert.deepEqual(walkFiles(join(dir, 'tmp')), []);
 });
+
+function start(entry: string, env: Record<string, string>, ready: RegExp) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), '..', entry)],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  return new Promise<{ child: ChildProcess; match: RegExpExecArray }>((resolve, reject) => {
+    const onData = (c: Buffer): void => {
+      out += c.toString();
+      const m = ready.exec(out);
+      if (m) resolve({ child, match: m });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${entry} exited (${code}):\n${out}`)));
+  });
+}
+
+test(
+  'an API process and a worker process with separate DATA_DIRs share files only through the bucket',
+  { timeout: 180_000 },
+  async (t) => {
+    const s3 = await s3rver(t);
+    const shared = tempDir(t);
+    const apiDir = tempDir(t);
+    const workerDir = tempDir(t);
+    const env = {
+      DATABASE_URL: `sqlite:${join(shared, 'tazamun.sqlite')}`,
+      JWT_SECRET: 'worker-test-secret-that-is-long-enough-0123456789',
+      AUTO_APPROVE: 'true',
+      DEMO_MEDIA_DIR: '',
+      LOG_LEVEL: 'info',
+      REDIS_URL: '',
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint!,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_PREFIX: s3.prefix,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    };
+    const api = await start(
+      'server.ts',
+      {
+        ...env,
+        DATA_DIR: apiDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        WORKER_CONCURRENCY: '0',
+        WEB_DIST: join(apiDir, 'no-web'),
+      },
+      /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    t.after(() => api.child.kill('SIGKILL'));
+    const url = api.match[1]!;
+    // the worker builds its UserFiles from DATA_DIR alone: the bucket must come from the environment
+    const worker = await start(
+      'worker.ts',
+      { ...env, DATA_DIR: workerDir, WORKER_CONCURRENCY: '1' },
+      /worker started/,
+    );
+    t.after(() => worker.child.kill('SIGKILL'));
+
+    const reg = (await (
+      await fetch(`${url}/api/auth/register/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          first_name: 'Rania',
+          last_name: 'Bensaid',
+          email: 'rania@example.org',
+          password: GOOD_PASSWORD,
+          password_confirm: GOOD_PASSWORD,
+        }),
+      })
+    ).json()) as { tokens: { access: string } };
+    const auth = { authorization: `Bearer ${reg.tokens.access}` };
+    const clip = evalClip();
+    const form = new FormData();
+    form.set('language', 'eng');
+    form.set('text', clip.text);
+    form.set('audio', new Blob([readFileSync(clip.wav)]), 'a.wav');
+    const res = await fetch(`${url}/api/alignments/`, { method: 'POST', headers: auth, body: form });
+    assert.equal(res.status, 202, await res.clone().text());
+    const id = ((await res.json()) as { id: string }).id;
+    const stream = await (await fetch(`${url}/api/alignments/${id}/events/`, { headers: auth })).text();
+    assert.match(stream, /event: end\ndata: .*"status":"completed"/);
+    const detail = (await (await fetch(`${url}/api/alignments/${id}/`, { headers: auth })).json()) as {
+      result: { words: { start: number | null }[] };
+    };
+    assert.ok(detail.result.words.filter((w) => w.start !== null).length > 3);
+
+    // neither process kept a file of its own
+    assert.deepEqual(walkFiles(join(apiDir, 'files')), []);
+    assert.deepEqual(walkFiles(join(workerDir, 'files')), []);
+    assert.deepEqual(walkFiles(join(apiDir, 'tmp')), []);
+    assert.deepEqual(walkFiles(join(workerDir, 'tmp')), []);
+    const bucket = new S3FileStore(s3);
+    t.after(() => bucket.client.destroy());
+    const keys = (await bucket.list('users/')).map((o) => o.key.split('/').slice(-1)[0]).sort();
+    assert.deepEqual(keys, ['audio.wav', 'result.json', 'text.txt']);
+  },
+);
