@@ -62,6 +62,8 @@ export interface AcousticBackend {
   ): Promise<{ units: Unit[]; route: string; warnings: string[] }>;
   /** Spans for the units found in the window, in order; units not found are absent. */
   alignWindow(req: WindowRequest): UnitSpan[];
+  /** Word-level spans only (no phones), quicker and sturdier: the first pass over long recordings. */
+  segmentWindow?(req: WindowRequest): UnitSpan[];
   /** An independent recognition pass scored against the transcript (see docs/engines.md). */
   recognise(samples: Float32Array, units: Unit[]): Recognition;
 }

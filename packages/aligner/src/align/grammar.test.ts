@@ -1,33 +1,118 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildGrammar } from './grammar.ts';
+import { buildGrammar, closeEmpty, MAX_EMPTY_HOPS, wordLoop } from './grammar.ts';
+import type { Fsg, FsgArc } from './grammar.ts';
 
-test('a plain sequence with pronunciation alternatives', () => {
-  const g = buildGrammar([{ alternatives: ['P_DH_AH', 'P_DH_IY'] }, { alternatives: ['P_K_AE_T'] }], {
-    garbage: [],
-    garbageWeight: 0,
-    openEnd: false,
-  });
-  assert.equal(g, '#JSGF V1.0;\ngrammar tz;\npublic <utt> = ( P_DH_AH | P_DH_IY ) P_K_AE_T ;\n');
+const none = { garbage: [], garbageWeight: 0, openEnd: false };
+const show = (a: FsgArc): string => `${a.from}-${a.word ?? 'ε'}:${+a.prob.toPrecision(3)}->${a.to}`;
+const arcs = (g: Fsg): string[] => g.arcs.map(show).sort();
+
+/** Every word sequence the graph accepts, by walking it (small graphs only). */
+function sentences(g: Fsg, limit = 50): string[] {
+  const out = new Set<string>();
+  const walk = (s: number, words: string[], depth: number): void => {
+    if (s === g.final) out.add(words.join(' '));
+    if (depth > limit) return;
+    for (const a of g.arcs)
+      if (a.from === s && !(a.from === a.to && a.word === null))
+        walk(a.to, a.word ? [...words, a.word] : words, depth + 1);
+  };
+  walk(g.start, [], 0);
+  return [...out].sort();
+}
+
+test('a plain sequence: one arc per pronunciation between consecutive states', () => {
+  const g = buildGrammar([{ alternatives: ['P_DH_AH', 'P_DH_IY'] }, { alternatives: ['P_K_AE_T'] }], none);
+  assert.equal(g.states, 3);
+  assert.equal(g.start, 0);
+  assert.equal(g.final, 2);
+  assert.deepEqual(arcs(g), ['0-P_DH_AH:1->1', '0-P_DH_IY:1->1', '1-P_K_AE_T:1->2']);
+  assert.deepEqual(sentences(g), ['P_DH_AH P_K_AE_T', 'P_DH_IY P_K_AE_T']);
 });
 
-test('skippable units and a garbage loop between words', () => {
-  const g = buildGrammar([{ alternatives: ['A'], skippable: 0.9 }, { alternatives: ['B'] }], {
-    garbage: ['G_AA', 'G_S'],
+test('skippable units: an empty arc beside the word, chains closed into direct arcs', () => {
+  const g = buildGrammar(
+    [
+      { alternatives: ['A'], skippable: 0.9 },
+      { alternatives: ['B'], skippable: 0.9 },
+      { alternatives: ['C'] },
+    ],
+    none,
+  );
+  assert.deepEqual(
+    arcs(g),
+    ['0-A:0.9->1', '0-ε:0.01->2', '0-ε:0.1->1', '1-B:0.9->2', '1-ε:0.1->2', '2-C:1->3'].sort(),
+  );
+  assert.deepEqual(sentences(g), ['A B C', 'A C', 'B C', 'C']);
+});
+
+test('a garbage loop sits on every boundary state', () => {
+  const g = buildGrammar([{ alternatives: ['A'] }, { alternatives: ['B'] }], {
+    garbage: ['G_S'],
     garbageWeight: 0.01,
     openEnd: false,
   });
-  assert.equal(
-    g,
-    '#JSGF V1.0;\ngrammar tz;\npublic <utt> = ( /0.01/ <g> | /1/ <NULL> ) ( /0.9/ A | /0.100/ <NULL> ) ( /0.01/ <g> | /1/ <NULL> ) B ( /0.01/ <g> | /1/ <NULL> ) ;\n<g> = ( G_AA | G_S )+ ;\n',
-  );
+  assert.deepEqual(arcs(g), ['0-A:1->1', '0-G_S:0.01->0', '1-B:1->2', '1-G_S:0.01->1', '2-G_S:0.01->2']);
 });
 
-test('an open end accepts every prefix of the text', () => {
+test('an open end accepts every prefix of the text, through one empty arc each', () => {
   const g = buildGrammar([{ alternatives: ['A'] }, { alternatives: ['B'] }, { alternatives: ['C'] }], {
-    garbage: [],
-    garbageWeight: 0,
+    ...none,
     openEnd: true,
   });
-  assert.match(g, /public <utt> = A \[ B \[ C \] \] ;/);
+  assert.equal(g.final, 4);
+  assert.deepEqual(sentences(g), ['', 'A', 'A B', 'A B C']);
+  assert.equal(g.arcs.filter((a) => a.word === null).length, 4);
+});
+
+test('the open-end tail loop takes a log weight', () => {
+  const g = buildGrammar([{ alternatives: ['A'] }], {
+    garbage: ['G_S'],
+    garbageWeight: 0,
+    openEnd: true,
+    tailLogWeight: -50,
+  });
+  const tail = g.arcs.filter((a) => a.word === 'G_S');
+  assert.equal(tail.length, 1);
+  assert.equal(tail[0]!.from, g.final);
+  assert.equal(tail[0]!.to, g.final);
+  assert.equal(tail[0]!.logWeight, -50);
+});
+
+test('a lattice unit spells slots with alternative sequences and silent slots', () => {
+  // k (a | "a a" | -) t : the vowel may be short, long or absent
+  const g = buildGrammar([{ slots: [[['K']], [['A'], ['A', 'A'], []], [['T']]] }], none);
+  assert.deepEqual(sentences(g), ['K A A T', 'K A T', 'K T']);
+  assert.equal(g.arcs.filter((a) => a.word === null).length, 1);
+});
+
+test('a skipped lattice unit costs its skip weight once', () => {
+  const g = buildGrammar([{ slots: [[['K']], [['T']]], skippable: 0.75 }, { alternatives: ['B'] }], none);
+  assert.deepEqual(sentences(g), ['B', 'K T B']);
+  const first = g.arcs.filter((a) => a.from === 0);
+  assert.deepEqual(first.map(show).sort(), ['0-K:0.75->2', '0-ε:0.25->1']);
+});
+
+test('empty chains are closed over at most MAX_EMPTY_HOPS hops, keeping the best product', () => {
+  const n = MAX_EMPTY_HOPS + 2;
+  const chain: FsgArc[] = [];
+  for (let i = 0; i < n; i++) chain.push({ from: i, to: i + 1, word: null, prob: 0.5 });
+  chain.push({ from: 0, to: 2, word: null, prob: 0.4 });
+  const closed = closeEmpty(chain, n + 1);
+  const from0 = closed.filter((a) => a.from === 0).sort((a, b) => a.to - b.to);
+  // the 0->2 shortcut saves one hop: states 1 .. MAX_EMPTY_HOPS + 1 are reached, the chain's end is not
+  assert.deepEqual(
+    from0.map((a) => a.to),
+    Array.from({ length: MAX_EMPTY_HOPS + 1 }, (_, i) => i + 1),
+  );
+  assert.ok(n > MAX_EMPTY_HOPS + 1);
+  // 0->2 directly (0.4) beats 0->1->2 (0.25)
+  assert.equal(from0.find((a) => a.to === 2)!.prob, 0.4);
+  assert.equal(from0.find((a) => a.to === 3)!.prob, 0.2);
+});
+
+test('a word loop accepts any non-empty sequence', () => {
+  const g = wordLoop(['A', 'B']);
+  assert.equal(g.final, 1);
+  assert.deepEqual(arcs(g), ['0-A:0.5->1', '0-B:0.5->1', '1-A:0.5->1', '1-B:0.5->1']);
 });

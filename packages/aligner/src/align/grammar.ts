@@ -1,53 +1,153 @@
-// Builds the JSGF grammar the HMM search runs: the transcript's units in order, each an alternation of its
-// pronunciations, with optional garbage (a phone loop) where audio may hold speech that is not in the text,
-// and optional units where the text may hold words that are not in the audio. pocketsphinx inserts optional
-// silence and noise fillers between words by itself (fsgusefiller).
+// Builds the finite-state grammar the HMM search runs: the transcript's units in order, each a set of
+// alternative pronunciations, with optional garbage (a phone loop) where audio may hold speech that is not
+// in the text, optional units where the text may hold words that are not in the audio, and an optional open
+// end for long-audio windows. pocketsphinx inserts optional silence and noise fillers at every state by
+// itself (fsgusefiller).
+//
+// The graph is built here rather than compiled from JSGF: pocketsphinx's JSGF compiler turns every optional
+// item into empty transitions and then closes them transitively, so a chain of n optional words costs n²/2
+// empty arcs, all walked at every frame (a 700-word grammar decoded twenty times slower than real time).
+// Here every state keeps a handful of arcs: empty arcs are closed only over a few hops.
+
+export interface FsgArc {
+  from: number;
+  to: number;
+  /** dictionary word, or null for an empty transition */
+  word: string | null;
+  /** probability in (0, 1] */
+  prob: number;
+  /**
+   * Instead of prob: natural-log weight below what a probability can express. pocketsphinx divides
+   * transition log-probabilities by 2^10 before adding them to acoustic scores, so a probability of 1e-10
+   * weighs about as much as one frame of acoustic mismatch.
+   */
+  logWeight?: number;
+}
+
+export interface Fsg {
+  states: number;
+  start: number;
+  final: number;
+  arcs: FsgArc[];
+}
 
 export interface GrammarUnit {
-  /** grammar-safe dictionary names of the unit's pronunciations */
-  alternatives: string[];
+  /** grammar-safe dictionary names of the unit's whole-word pronunciations */
+  alternatives?: string[];
+  /** or: a spelling in slots, each a set of alternative word sequences ([] = the slot may be silent) */
+  slots?: string[][][];
   /** the unit may be skipped (weight of taking it, in (0, 1]) */
   skippable?: number;
 }
 
 export interface GrammarOptions {
-  /** dictionary names of single-phone words forming the garbage loop; empty: no garbage path */
+  /** dictionary names of single-phone words forming the garbage loops */
   garbage: string[];
-  /** probability of entering the garbage loop between two units */
+  /** probability of each garbage phone between two units; 0: no garbage between units */
   garbageWeight: number;
   /** allow the path to end after any unit (long-audio windows cut inside the text) */
   openEnd: boolean;
+  /** natural-log weight of each garbage phone after an open end (the rest of the window) */
+  tailLogWeight?: number;
 }
 
-const alt = (names: string[]): string => (names.length === 1 ? names[0]! : `( ${names.join(' | ')} )`);
+/** Empty transitions are followed over at most this many hops (consecutive skipped words or silent slots). */
+export const MAX_EMPTY_HOPS = 4;
 
-export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): string {
-  const lines = ['#JSGF V1.0;', 'grammar tz;'];
-  const useGarbage = opts.garbage.length > 0;
-  const g = useGarbage ? `( /${opts.garbageWeight}/ <g> | /1/ <NULL> )` : '';
-  const parts: string[] = [];
+export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
+  const arcs: FsgArc[] = [];
+  let states = 1;
+  const boundary: number[] = [0];
   for (const u of units) {
-    let item = alt(u.alternatives);
-    if (u.skippable !== undefined && u.skippable < 1) {
-      // A skipped unit leaves its audio (if any) to the garbage loop around it.
-      item = `( /${u.skippable}/ ${item} | /${(1 - u.skippable).toPrecision(3)}/ <NULL> )`;
+    const from = boundary[boundary.length - 1]!;
+    const take = u.skippable !== undefined && u.skippable < 1 ? u.skippable : 1;
+    const to = states++;
+    if (u.slots?.length) {
+      const spelled = u.slots.filter((slot) => slot.some((seq) => seq.length > 0));
+      let cur = from;
+      spelled.forEach((slot, j) => {
+        const next = j === spelled.length - 1 ? to : states++;
+        // The first slot carries the cost of taking the unit, so a skip competes with the whole word.
+        const p = j === 0 ? take : 1;
+        const seen = new Set<string>();
+        for (const seq of slot) {
+          const key = seq.join(' ');
+          if (seen.has(key)) continue;
+          seen.add(key);
+          if (seq.length === 0) {
+            arcs.push({ from: cur, to: next, word: null, prob: p });
+            continue;
+          }
+          let at = cur;
+          seq.forEach((w, k) => {
+            const dest = k === seq.length - 1 ? next : states++;
+            arcs.push({ from: at, to: dest, word: w, prob: k === 0 ? p : 1 });
+            at = dest;
+          });
+        }
+        cur = next;
+      });
+      if (spelled.length === 0) arcs.push({ from, to, word: null, prob: 1 });
+    } else {
+      for (const w of new Set(u.alternatives ?? [])) arcs.push({ from, to, word: w, prob: take });
+      if ((u.alternatives ?? []).length === 0) arcs.push({ from, to, word: null, prob: 1 });
     }
-    parts.push(item);
+    if (take < 1) arcs.push({ from, to, word: null, prob: 1 - take });
+    boundary.push(to);
   }
-  let body: string;
+  if (opts.garbage.length && opts.garbageWeight > 0) {
+    for (const b of boundary)
+      for (const g of opts.garbage) arcs.push({ from: b, to: b, word: g, prob: opts.garbageWeight });
+  }
+  let final = boundary[boundary.length - 1]!;
   if (opts.openEnd) {
-    // Nested optionals give every prefix of the sequence: the window may end inside the text.
-    body = '';
-    for (let i = parts.length - 1; i >= 0; i--)
-      body = (i === parts.length - 1 ? `${g} ${parts[i]}` : `${g} ${parts[i]} [ ${body} ]`).trim();
-    body = body.trim();
-  } else {
-    body = parts.map((p) => `${g} ${p}`.trim()).join(' ');
+    final = states++;
+    for (const b of boundary) arcs.push({ from: b, to: final, word: null, prob: 1 });
+    if (opts.garbage.length && opts.tailLogWeight !== undefined)
+      for (const g of opts.garbage)
+        arcs.push({ from: final, to: final, word: g, prob: 0, logWeight: opts.tailLogWeight });
   }
-  if (useGarbage) body = `${body} ${g}`;
-  lines.push(`public <utt> = ${body || '<NULL>'} ;`);
-  if (useGarbage) {
-    lines.push(`<g> = ( ${opts.garbage.join(' | ')} )+ ;`);
+  return { states, start: 0, final, arcs: closeEmpty(arcs, states) };
+}
+
+/**
+ * The search follows one empty transition per frame and per word exit, so chains of them are replaced by
+ * direct arcs (best product of probabilities), up to MAX_EMPTY_HOPS long.
+ */
+export function closeEmpty(arcs: FsgArc[], states: number): FsgArc[] {
+  const empties = new Map<number, FsgArc[]>();
+  for (const a of arcs)
+    if (a.word === null && a.from !== a.to) empties.set(a.from, [...(empties.get(a.from) ?? []), a]);
+  if (empties.size === 0) return arcs;
+  const out = arcs.filter((a) => a.word !== null);
+  for (let s = 0; s < states; s++) {
+    if (!empties.has(s)) continue;
+    const best = new Map<number, number>();
+    let frontier = new Map<number, number>([[s, 1]]);
+    for (let hop = 0; hop < MAX_EMPTY_HOPS && frontier.size; hop++) {
+      const next = new Map<number, number>();
+      for (const [at, p] of frontier) {
+        for (const a of empties.get(at) ?? []) {
+          const q = p * a.prob;
+          if (a.to === s || q <= (best.get(a.to) ?? 0)) continue;
+          best.set(a.to, q);
+          next.set(a.to, q);
+        }
+      }
+      frontier = next;
+    }
+    for (const [to, prob] of best) out.push({ from: s, to, word: null, prob });
   }
-  return lines.join('\n') + '\n';
+  return out;
+}
+
+/** A free loop over the given words (recognition without a language model). */
+export function wordLoop(words: string[]): Fsg {
+  const arcs: FsgArc[] = [];
+  const p = 1 / words.length;
+  for (const w of words) {
+    arcs.push({ from: 0, to: 1, word: w, prob: p });
+    arcs.push({ from: 1, to: 1, word: w, prob: p });
+  }
+  return { states: 2, start: 0, final: 1, arcs };
 }

@@ -1,10 +1,13 @@
-// Long recordings are aligned window by window so memory stays bounded and time grows linearly with the
-// audio. Each window starts at an anchor (the middle of a pause after the last word committed) and is
-// searched with an open end: the transcript may stop anywhere inside the window. Only the words that end
-// well before the window's end are kept (the window's last seconds may cut a word); the next window starts
-// at the pause after them. Anchors come from the alignment itself (a pause between two placed words), so
-// there is no accumulated drift: every window is re-anchored on the audio.
-import type { AcousticBackend, Precision, Unit, UnitSpan } from '../acoustic/backend.ts';
+// Long recordings are aligned in two passes so memory stays bounded and time grows linearly with the audio.
+//
+// 1. Segmentation: windows of about 45 s, each searched with an open end (the transcript may stop anywhere
+//    inside the window) and read at word level only. Words that end well before the window's end are kept
+//    (its last seconds may cut a word); the next window starts in the pause after them. Every window is
+//    re-anchored on the audio, so there is no accumulated drift.
+// 2. Alignment: the file is cut in pauses between the words found into pieces of 15-40 s, and each piece
+//    gets the full closed search (all its words must be placed or skipped, phones included). A piece whose
+//    closed search fails keeps its first-pass word times.
+import type { AcousticBackend, Precision, Unit, UnitSpan, WindowRequest } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
 
 export interface LongAudioOptions {
@@ -12,11 +15,18 @@ export interface LongAudioOptions {
   garbage: boolean;
   /** files up to this many seconds are aligned in one search */
   singleMax?: number;
-  /** window length in seconds */
+  /** first-pass window length in seconds */
   window?: number;
   /** seconds at the window end whose words are not committed */
   guard?: number;
+  /** called with the share of the audio done, in [0, 1] */
+  onProgress?: (done: number) => void;
 }
+
+/** Second-pass pieces: cut in the widest pause once a piece is this long ... */
+const PIECE_MIN = 15;
+/** ... and at the latest at this length. */
+const PIECE_MAX = 40;
 
 export function alignLong(
   backend: AcousticBackend,
@@ -30,57 +40,62 @@ export function alignLong(
   const base = { precision: opts.precision, garbage: opts.garbage };
   if (total <= singleMax) {
     const spans = backend.alignWindow({ ...base, samples, offset: 0, units, openEnd: false });
-    // When the one search finds no complete path (beams, an odd stretch of audio), shorter open-ended
-    // windows usually get through: fall back to them.
+    opts.onProgress?.(1);
+    // When the one search finds no complete path (beams, an odd stretch of audio), the two-pass path
+    // with short windows usually gets through.
     if (spans.length >= units.length * 0.5 || total < 8) return spans;
-    const again = windowed(backend, samples, units, { ...opts, singleMax: 6, window: 12, guard: 3 });
+    const again = twoPass(backend, samples, units, { ...opts, window: 12, guard: 3 });
     return again.length > spans.length ? again : spans;
   }
-  return windowed(backend, samples, units, opts);
+  return twoPass(backend, samples, units, opts);
 }
 
-function windowed(
+function twoPass(
   backend: AcousticBackend,
   samples: Float32Array,
   units: Unit[],
   opts: LongAudioOptions,
 ): UnitSpan[] {
-  const singleMax = opts.singleMax ?? 75;
+  const first = segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
+  return piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
+}
+
+/** Pass 1: word spans for the whole file from open-ended windows. */
+export function segmentPass(
+  backend: AcousticBackend,
+  samples: Float32Array,
+  units: Unit[],
+  opts: LongAudioOptions,
+  progress: (done: number) => void = () => {},
+): UnitSpan[] {
   const win = opts.window ?? 45;
   const guard = opts.guard ?? 12;
   const total = samples.length / SAMPLE_RATE;
   const base = { precision: opts.precision, garbage: opts.garbage };
+  const search = (req: WindowRequest): UnitSpan[] =>
+    backend.segmentWindow ? backend.segmentWindow(req) : backend.alignWindow(req);
   const out: UnitSpan[] = [];
   let t = 0;
   let u = 0;
-  while (u < units.length) {
+  while (u < units.length && t < total) {
+    progress(t / total);
     const remaining = total - t;
     const from = Math.round(t * SAMPLE_RATE);
-    if (remaining <= singleMax) {
-      const spans = backend.alignWindow({
-        ...base,
-        samples: samples.subarray(from),
-        offset: t,
-        units: units.slice(u),
-        openEnd: false,
-      });
+    const last = remaining <= win;
+    // Enough text for a fast stretch of speech; more only makes the grammar larger.
+    const perSecond = (units.length - u) / remaining;
+    const n = last ? units.length - u : Math.min(units.length - u, Math.ceil(perSecond * win * 1.5) + 20);
+    const to = last ? samples.length : Math.min(samples.length, from + Math.round(win * SAMPLE_RATE));
+    const spans = search({
+      ...base,
+      samples: samples.subarray(from, to),
+      offset: t,
+      units: units.slice(u, u + n),
+      openEnd: true,
+    });
+    if (last) {
       for (const s of spans) out.push({ ...s, unit: s.unit + u });
       break;
-    }
-    const perSecond = (units.length - u) / remaining;
-    // Enough text for a fast stretch of speech; more makes the open-ended graph (and the search) larger.
-    let n = Math.min(units.length - u, Math.ceil(perSecond * win * 1.3) + 10);
-    let spans: UnitSpan[] = [];
-    const to = Math.min(samples.length, from + Math.round(win * SAMPLE_RATE));
-    for (let attempt = 0; attempt < 3 && spans.length === 0; attempt++) {
-      spans = backend.alignWindow({
-        ...base,
-        samples: samples.subarray(from, to),
-        offset: t,
-        units: units.slice(u, u + n),
-        openEnd: true,
-      });
-      n = Math.min(units.length - u, n * 2);
     }
     if (spans.length === 0) {
       // Nothing fits in this window (music, silence, speech not in the text): step over it.
@@ -89,12 +104,12 @@ function windowed(
     }
     const limit = t + win - guard;
     // Commit spans ending before the guard zone; cut in the widest gap among the last few of them.
-    let last = -1;
-    for (let k = 0; k < spans.length; k++) if (spans[k]!.end <= limit) last = k;
-    if (last < 0) last = 0;
-    let cut = last;
+    let end = -1;
+    for (let k = 0; k < spans.length; k++) if (spans[k]!.end <= limit) end = k;
+    if (end < 0) end = 0;
+    let cut = end;
     let widest = -1;
-    for (let k = Math.max(0, last - 8); k <= last; k++) {
+    for (let k = Math.max(0, end - 8); k <= end; k++) {
       const next = spans[k + 1];
       const gap = next ? next.start - spans[k]!.end : 0;
       if (gap > widest) {
@@ -109,5 +124,80 @@ function windowed(
     u += spans[cut]!.unit + 1;
     t = Math.max(newT, t + 1);
   }
+  progress(1);
+  return out;
+}
+
+interface Piece {
+  /** units [u0, u1) */
+  u0: number;
+  u1: number;
+  /** audio [t0, t1) in seconds */
+  t0: number;
+  t1: number;
+}
+
+/** Cuts the file into pieces at pauses between first-pass spans. */
+export function planPieces(first: UnitSpan[], unitCount: number, total: number): Piece[] {
+  const pieces: Piece[] = [];
+  let u0 = 0;
+  let t0 = 0;
+  let k = 0;
+  while (k < first.length - 1) {
+    // Candidate cuts: after span j, for spans ending between PIECE_MIN and PIECE_MAX from the piece start.
+    let best = -1;
+    let widest = -Infinity;
+    let j = k;
+    for (; j < first.length - 1; j++) {
+      const end = first[j]!.end;
+      if (end - t0 > PIECE_MAX) break;
+      if (end - t0 < PIECE_MIN) continue;
+      const gap = first[j + 1]!.start - end;
+      if (gap > widest) {
+        widest = gap;
+        best = j;
+      }
+    }
+    if (j >= first.length - 1 && first[first.length - 1]!.end - t0 <= PIECE_MAX) break;
+    if (best < 0) best = Math.max(k, j - 1);
+    const next = first[best + 1]!;
+    const cutT = (first[best]!.end + next.start) / 2;
+    // Units the first pass did not place go with the piece of the next placed unit.
+    pieces.push({ u0, u1: next.unit, t0, t1: cutT });
+    u0 = next.unit;
+    t0 = cutT;
+    k = best + 1;
+  }
+  pieces.push({ u0, u1: unitCount, t0, t1: total });
+  return pieces.filter((p) => p.u1 > p.u0 && p.t1 > p.t0);
+}
+
+/** Pass 2: the closed search per piece. */
+function piecePass(
+  backend: AcousticBackend,
+  samples: Float32Array,
+  units: Unit[],
+  first: UnitSpan[],
+  opts: LongAudioOptions,
+  progress: (done: number) => void,
+): UnitSpan[] {
+  const total = samples.length / SAMPLE_RATE;
+  if (first.length === 0) return [];
+  const out: UnitSpan[] = [];
+  for (const p of planPieces(first, units.length, total)) {
+    progress(p.t0 / total);
+    const spans = backend.alignWindow({
+      precision: opts.precision,
+      garbage: opts.garbage,
+      samples: samples.subarray(Math.round(p.t0 * SAMPLE_RATE), Math.round(p.t1 * SAMPLE_RATE)),
+      offset: p.t0,
+      units: units.slice(p.u0, p.u1),
+      openEnd: false,
+    });
+    const coarse = first.filter((s) => s.unit >= p.u0 && s.unit < p.u1);
+    if (spans.length >= coarse.length * 0.8) for (const s of spans) out.push({ ...s, unit: s.unit + p.u0 });
+    else out.push(...coarse);
+  }
+  progress(1);
   return out;
 }

@@ -144,7 +144,16 @@ export class HmmBackend implements AcousticBackend {
     return averageRuns(runs);
   }
 
-  private alignOnce(req: WindowRequest, shift: number): UnitSpan[] | null {
+  /**
+   * Word spans straight from the grammar search, without the state alignment (no phones): cheaper, and
+   * it never fails on a window whose text runs past its end.
+   */
+  segmentWindow(req: WindowRequest): UnitSpan[] {
+    this.decoder.configure(SETTINGS.standard);
+    return this.alignOnce(req, 0, 0) ?? [];
+  }
+
+  private alignOnce(req: WindowRequest, shift: number, level: 0 | 1 = 1): UnitSpan[] | null {
     const usable = req.units
       .map((u, i) => ({ u, i }))
       .filter(({ u }) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0);
@@ -153,18 +162,10 @@ export class HmmBackend implements AcousticBackend {
     const tags = usable.map((_, k) => k % 3);
     const items = usable.map(({ u }, k) => {
       if (u.lattice?.length) {
-        const rule = u.lattice
-          .map((slot) => {
-            const alts = slot.map((phones) =>
-              phones.length
-                ? phones.map((p) => this.decoder.wordFor([p], `Q${tags[k]}`)).join(' ')
-                : '<NULL>',
-            );
-            const uniq = [...new Set(alts)];
-            return uniq.length === 1 ? uniq[0]! : `( ${uniq.join(' | ')} )`;
-          })
-          .filter((x) => x !== '<NULL>');
-        return { alternatives: [rule.join(' ') || '<NULL>'], names: null as string[] | null };
+        const slots = u.lattice.map((slot) =>
+          slot.map((phones) => phones.map((p) => this.decoder.wordFor([p], `Q${tags[k]}`))),
+        );
+        return { slots, names: null as string[] | null };
       }
       const names = u.prons.map((p) => this.decoder.wordFor(p));
       return { alternatives: names, names };
@@ -179,10 +180,16 @@ export class HmmBackend implements AcousticBackend {
     const skips = req.garbage ? [GARBAGE.skip, 1 - 1e-4, 1 - 1e-2] : [undefined, 1 - 1e-4, 1 - 1e-2];
     let result: HmmSegment | null = null;
     for (const skip of skips) {
-      const gunits: GrammarUnit[] = items.map((it) => ({ alternatives: it.alternatives, skippable: skip }));
-      const garbage = req.garbage && GARBAGE.phoneLoop ? this.garbageNames() : [];
-      const jsgf = buildGrammar(gunits, { garbage, garbageWeight: GARBAGE.enter, openEnd: req.openEnd });
-      result = this.decoder.run(samples, jsgf);
+      const gunits: GrammarUnit[] = items.map((it) =>
+        it.names ? { alternatives: it.names, skippable: skip } : { slots: it.slots, skippable: skip },
+      );
+      const loop = req.garbage && GARBAGE.phoneLoop;
+      const fsg = buildGrammar(gunits, {
+        garbage: loop ? this.garbageNames() : [],
+        garbageWeight: loop ? GARBAGE.enter : 0,
+        openEnd: req.openEnd,
+      });
+      result = this.decoder.run(samples, fsg, level);
       if (result) break;
     }
     if (!result) return null;

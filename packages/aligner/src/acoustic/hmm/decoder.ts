@@ -4,6 +4,22 @@
 import createModule from 'soundswallower';
 import type { Decoder, SoundSwallowerModule } from 'soundswallower';
 import type { HmmModelSpec } from './models.ts';
+import type { Fsg } from '../../align/grammar.ts';
+
+/** The C functions of the WASM module that build a grammar graph (exported by soundswallower, not typed). */
+interface FsgFunctions {
+  HEAPU8: Uint8Array;
+  _malloc(n: number): number;
+  _free(p: number): void;
+  _decoder_logmath(d: number): number;
+  _logmath_log(lmath: number, p: number): number;
+  _fsg_model_init(name: number, lmath: number, lw: number, nStates: number): number;
+  _fsg_set_states(fsg: number, start: number, final: number): void;
+  _fsg_model_word_add(fsg: number, word: number): number;
+  _fsg_model_trans_add(fsg: number, from: number, to: number, logp: number, wid: number): void;
+  _fsg_model_null_trans_add(fsg: number, from: number, to: number, logp: number): number;
+  _decoder_set_fsg(d: number, fsg: number): number;
+}
 
 export interface HmmSegment {
   /** dictionary word (or phone / state label) */
@@ -40,6 +56,7 @@ export class HmmDecoder {
     readonly spec: HmmModelSpec,
     private readonly decoder: Decoder,
     readonly phones: ReadonlySet<string>,
+    private readonly wasm: FsgFunctions,
   ) {}
 
   static async load(spec: HmmModelSpec): Promise<HmmDecoder> {
@@ -59,7 +76,7 @@ export class HmmDecoder {
     for (const line of (await import('node:fs')).readFileSync(spec.dict, 'utf8').split('\n', 3000)) {
       for (const p of line.split(/\s+/).slice(1)) if (p) phones.add(p);
     }
-    return new HmmDecoder(spec, decoder, phones);
+    return new HmmDecoder(spec, decoder, phones, ss as unknown as FsgFunctions);
   }
 
   /** All pronunciations the model's dictionary has for a word (word, word(2), ...). */
@@ -98,18 +115,61 @@ export class HmmDecoder {
     this.settings = s;
   }
 
-  /**
-   * Runs the grammar over the audio. Returns null when the search finds no complete path (the audio
-   * does not fit the grammar within the beams).
-   */
-  run(samples: Float32Array, jsgf: string): HmmSegment | null {
-    this.decoder.set_grammar(jsgf);
+  /** Hands a grammar graph to the search (pocketsphinx owns the model afterwards). */
+  private setGrammar(g: Fsg): void {
+    const m = this.wasm;
+    const cdecoder = (this.decoder as unknown as { cdecoder: number }).cdecoder;
+    const lmath = m._decoder_logmath(cdecoder);
+    const lw = Number(this.decoder.get_config('lw'));
+    const cstr = (text: string): number => {
+      const bytes = new TextEncoder().encode(text);
+      const ptr = m._malloc(bytes.length + 1);
+      m.HEAPU8.set(bytes, ptr);
+      m.HEAPU8[ptr + bytes.length] = 0;
+      return ptr;
+    };
+    const name = cstr('tz');
+    const fsg = m._fsg_model_init(name, lmath, lw, g.states);
+    m._free(name);
+    if (!fsg) throw new Error('could not create the grammar');
+    m._fsg_set_states(fsg, g.start, g.final);
+    const ids = new Map<string, number>();
+    for (const a of g.arcs) {
+      const logp =
+        a.logWeight !== undefined ? Math.round(a.logWeight / Math.log(1.0001)) : m._logmath_log(lmath, a.prob);
+      if (a.word === null) {
+        m._fsg_model_null_trans_add(fsg, a.from, a.to, logp);
+        continue;
+      }
+      let wid = ids.get(a.word);
+      if (wid === undefined) {
+        const w = cstr(a.word);
+        wid = m._fsg_model_word_add(fsg, w);
+        m._free(w);
+        ids.set(a.word, wid);
+      }
+      m._fsg_model_trans_add(fsg, a.from, a.to, logp, wid);
+    }
+    if (m._decoder_set_fsg(cdecoder, fsg) < 0) throw new Error('the search refused the grammar');
+  }
+
+  private decode(samples: Float32Array, g: Fsg): void {
+    this.setGrammar(g);
     this.decoder.start();
     this.decoder.process_audio(withDither(samples), false, true);
     this.decoder.stop();
+  }
+
+  /**
+   * Runs the grammar over the audio: word segments from the search (level 0), or re-aligned to states
+   * with phone segments (level 1). Returns null when no path is found (the audio does not fit the grammar
+   * within the beams, or the state alignment fails).
+   */
+  run(samples: Float32Array, g: Fsg, level: 0 | 1 = 1): HmmSegment | null {
+    this.decode(samples, g);
     let result: HmmSegment;
     try {
-      result = this.decoder.get_alignment({ align_level: 1 }) as HmmSegment;
+      result = this.decoder.get_alignment({ align_level: level }) as HmmSegment;
     } catch {
       return null;
     }
@@ -118,11 +178,8 @@ export class HmmDecoder {
   }
 
   /** Best path text only (recognition passes do not need the state alignment). */
-  recognise(samples: Float32Array, jsgf: string): string {
-    this.decoder.set_grammar(jsgf);
-    this.decoder.start();
-    this.decoder.process_audio(withDither(samples), false, true);
-    this.decoder.stop();
+  recognise(samples: Float32Array, g: Fsg): string {
+    this.decode(samples, g);
     return this.decoder.get_text();
   }
 }

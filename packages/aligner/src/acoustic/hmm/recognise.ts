@@ -8,6 +8,7 @@
 import type { Recognition, Unit } from '../backend.ts';
 import { editAlign } from '../../metrics/edit-distance.ts';
 import type { HmmDecoder } from './decoder.ts';
+import { wordLoop } from '../../align/grammar.ts';
 
 export const PHONE_LOOP_METHOD =
   'free phone-loop recognition (no language model, not biased by the transcript) compared with the transcript pronunciation: cer = phone error rate, wer = share of words with fewer than half of their phones recognised';
@@ -17,8 +18,7 @@ const SKIP = new Set(['SIL', '+NSN+', '+SPN+', '+NOISE+', '+SPEECH+']);
 export function recognisePhones(decoder: HmmDecoder, samples: Float32Array, units: Unit[]): Recognition {
   const phoneSet = [...decoder.phones].filter((p) => !SKIP.has(p));
   const names = phoneSet.map((p) => decoder.wordFor([p]));
-  const jsgf = `#JSGF V1.0;\ngrammar loop;\npublic <utt> = ( ${names.join(' | ')} )+ ;\n`;
-  const text = decoder.recognise(samples, jsgf);
+  const text = decoder.recognise(samples, wordLoop(names));
   const hyp = text
     .split(/\s+/)
     .filter((w) => w.startsWith('P_'))
