@@ -136,7 +136,9 @@ export class HmmDecoder {
     const ids = new Map<string, number>();
     for (const a of g.arcs) {
       const logp =
-        a.logWeight !== undefined ? Math.round(a.logWeight / Math.log(1.0001)) : m._logmath_log(lmath, a.prob);
+        a.logWeight !== undefined
+          ? Math.round(a.logWeight / Math.log(1.0001))
+          : m._logmath_log(lmath, a.prob);
       if (a.word === null) {
         m._fsg_model_null_trans_add(fsg, a.from, a.to, logp);
         continue;
