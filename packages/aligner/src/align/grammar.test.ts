@@ -4,7 +4,8 @@ import { buildGrammar, closeEmpty, MAX_EMPTY_HOPS, wordLoop } from './grammar.ts
 import type { Fsg, FsgArc } from './grammar.ts';
 
 const none = { garbage: [], garbageWeight: 0, openEnd: false };
-const show = (a: FsgArc): string => `${a.from}-${a.word ?? 'ε'}:${+a.prob.toPrecision(3)}->${a.to}`;
+const show = (a: FsgArc): string =>
+  `${a.from}-${a.word ?? 'ε'}:${a.logWeight !== undefined ? `log${+a.logWeight.toPrecision(3)}` : +a.prob.toPrecision(3)}->${a.to}`;
 const arcs = (g: Fsg): string[] => g.arcs.map(show).sort();
 
 /** Every word sequence the graph accepts, by walking it (small graphs only). */
@@ -41,7 +42,7 @@ test('skippable units: an empty arc beside the word, chains closed into direct a
   );
   assert.deepEqual(
     arcs(g),
-    ['0-A:0.9->1', '0-ε:0.01->2', '0-ε:0.1->1', '1-B:0.9->2', '1-ε:0.1->2', '2-C:1->3'].sort(),
+    ['0-A:0.9->1', '0-ε:log-2.3->2', '0-ε:0.1->1', '1-B:0.9->2', '1-ε:0.1->2', '2-C:1->3'].sort(),
   );
   assert.deepEqual(sentences(g), ['A B C', 'A C', 'B C', 'C']);
 });
@@ -115,4 +116,19 @@ test('a word loop accepts any non-empty sequence', () => {
   const g = wordLoop(['A', 'B']);
   assert.equal(g.final, 1);
   assert.deepEqual(arcs(g), ['0-A:0.5->1', '0-B:0.5->1', '1-A:0.5->1', '1-B:0.5->1']);
+});
+
+test('a long run of skippable units at either end is skipped in one hop', () => {
+  const n = MAX_EMPTY_HOPS + 4;
+  const units = Array.from({ length: n }, (_, i) => ({ alternatives: [`W${i}`], skippable: 0.9 }));
+  const g = buildGrammar(units, none);
+  const direct = g.arcs.filter((a) => a.word === null && (a.from === 0 || a.to === g.final));
+  // start -> every boundary and every boundary -> final, each as one arc
+  const fromStart = new Set(direct.filter((a) => a.from === 0).map((a) => a.to));
+  const toFinal = new Set(direct.filter((a) => a.to === g.final).map((a) => a.from));
+  assert.equal(fromStart.size, n - 1);
+  assert.equal(toFinal.size, n - 1);
+  // priced as one skipped word, however many it skips
+  const far = direct.find((a) => a.from === 0 && a.logWeight !== undefined && a.to === n - 1)!;
+  assert.ok(Math.abs(far.logWeight! - Math.log(0.1)) < 1e-9);
 });

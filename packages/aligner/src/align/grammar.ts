@@ -52,7 +52,7 @@ export interface GrammarOptions {
 }
 
 /** Empty transitions are followed over at most this many hops (consecutive skipped words or silent slots). */
-export const MAX_EMPTY_HOPS = 4;
+export const MAX_EMPTY_HOPS = 6;
 
 export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
   const arcs: FsgArc[] = [];
@@ -107,7 +107,19 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
       for (const g of opts.garbage)
         arcs.push({ from: final, to: final, word: g, prob: 0, logWeight: opts.tailLogWeight });
   }
-  return { states, start: 0, final, arcs: closeEmpty(arcs, states) };
+  const closed = closeEmpty(arcs, states);
+  // A transcript often runs on past the audio (or starts before it). Such a run is one event, not one per
+  // word: it is skipped in one hop at the price of one skipped word, whatever its length. (Costs add up in
+  // the search's scores; a run priced per word, or even two words, falls outside the word beam and is never taken.)
+  const skipLog = units.map((u) =>
+    u.skippable !== undefined && u.skippable < 1 ? Math.log(1 - u.skippable) : -Infinity,
+  );
+  for (let i = 0; i < units.length - 1 && skipLog[i]! > -Infinity; i++)
+    if (i >= 1) closed.push({ from: 0, to: boundary[i + 1]!, word: null, prob: 0, logWeight: skipLog[i]! });
+  for (let i = units.length - 1; i > 0 && skipLog[i]! > -Infinity && !opts.openEnd; i--)
+    if (units.length - i >= 2)
+      closed.push({ from: boundary[i]!, to: final, word: null, prob: 0, logWeight: skipLog[i]! });
+  return { states, start: 0, final, arcs: bestEmpty(closed) };
 }
 
 /**
@@ -139,6 +151,24 @@ export function closeEmpty(arcs: FsgArc[], states: number): FsgArc[] {
     for (const [to, prob] of best) out.push({ from: s, to, word: null, prob });
   }
   return out;
+}
+
+const weightOf = (a: FsgArc): number => a.logWeight ?? Math.log(a.prob);
+
+/** One empty arc per pair of states: the heavier one. */
+function bestEmpty(arcs: FsgArc[]): FsgArc[] {
+  const best = new Map<string, FsgArc>();
+  const out: FsgArc[] = [];
+  for (const a of arcs) {
+    if (a.word !== null) {
+      out.push(a);
+      continue;
+    }
+    const key = `${a.from}>${a.to}`;
+    const had = best.get(key);
+    if (!had || weightOf(a) > weightOf(had)) best.set(key, a);
+  }
+  return [...out, ...best.values()];
 }
 
 /** A free loop over the given words (recognition without a language model). */

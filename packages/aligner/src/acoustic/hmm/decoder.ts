@@ -137,7 +137,7 @@ export class HmmDecoder {
     for (const a of g.arcs) {
       const logp =
         a.logWeight !== undefined
-          ? Math.round(a.logWeight / Math.log(1.0001))
+          ? Math.max(-(2 ** 30), Math.round(a.logWeight / Math.log(1.0001)))
           : m._logmath_log(lmath, a.prob);
       if (a.word === null) {
         m._fsg_model_null_trans_add(fsg, a.from, a.to, logp);
