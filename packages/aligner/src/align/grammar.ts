@@ -45,6 +45,8 @@ export interface GrammarOptions {
   garbage: string[];
   /** probability of each garbage phone between two units; 0: no garbage between units */
   garbageWeight: number;
+  /** or its natural-log weight, for weights below what a probability can express */
+  garbageLogWeight?: number;
   /** allow the path to end after any unit (long-audio windows cut inside the text) */
   openEnd: boolean;
   /** natural-log weight of each garbage phone after an open end (the rest of the window) */
@@ -95,9 +97,12 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
     if (take < 1) arcs.push({ from, to, word: null, prob: 1 - take });
     boundary.push(to);
   }
-  if (opts.garbage.length && opts.garbageWeight > 0) {
-    for (const b of boundary)
-      for (const g of opts.garbage) arcs.push({ from: b, to: b, word: g, prob: opts.garbageWeight });
+  if (opts.garbage.length && (opts.garbageWeight > 0 || opts.garbageLogWeight !== undefined)) {
+    // Only between words: at either end the silence fillers already absorb what precedes or follows the
+    // speech, and a loop there competes with the first and last words themselves.
+    for (const b of boundary.slice(1, -1))
+      for (const g of opts.garbage)
+        arcs.push({ from: b, to: b, word: g, prob: opts.garbageWeight, logWeight: opts.garbageLogWeight });
   }
   let final = boundary[boundary.length - 1]!;
   if (opts.openEnd) {

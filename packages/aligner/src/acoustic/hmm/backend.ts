@@ -40,15 +40,21 @@ const SETTINGS: Record<Precision, { beam: number; wbeam: number; pbeam: number }
 };
 
 /**
- * Garbage path weights (probabilities before pocketsphinx's language weight): entering the phone loop
- * between two words, and skipping a word. Small enough that clean speech never takes them.
+ * Garbage path weights: entering the phone loop between two words, and skipping a word. pocketsphinx divides
+ * transition log-probabilities by 2^10 before adding them to acoustic scores, so 1 - 1e-15 (skip 1e-15, -34.5
+ * nats) costs about as much as a few frames of mismatch; anything beyond the word beam (-65 nats at standard,
+ * -92 at high) is never taken at all.
  */
 export const GARBAGE = {
   enter: 1e-4,
   skip: 1 - 1e-15,
+  /** natural-log weight of each phone of the loop */
+  loopLogWeight: -40,
   /**
-   * The phone loop between words is built but off: with weights small enough for clean speech, pocketsphinx
-   * found no complete path (docs/benchmarks.md). Words absent from the audio are skipped instead.
+   * The phone loop between words is built but off. On timit-dev with 10 % of the words deleted from the
+   * transcripts it brings the remaining words from +32.9 to +4.8 ms of the clean run (flat from -25 to
+   * -60), but on en-mfa-testdata it loses agreement (59.5 -> 92.3 ms) and on unvowelled Arabic it costs
+   * 3 ms, and it doubles the search time (docs/benchmarks.md).
    */
   phoneLoop: false,
 };
@@ -187,6 +193,7 @@ export class HmmBackend implements AcousticBackend {
       const fsg = buildGrammar(gunits, {
         garbage: loop ? this.garbageNames() : [],
         garbageWeight: loop ? GARBAGE.enter : 0,
+        garbageLogWeight: loop ? GARBAGE.loopLogWeight : undefined,
         openEnd: req.openEnd,
       });
       result = this.decoder.run(samples, fsg, level);
