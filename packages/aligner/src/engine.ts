@@ -31,6 +31,8 @@ export interface AlignOptions {
   recognition?: boolean;
   /** let words be absent from the audio and extra speech be present (default true) */
   garbage?: boolean;
+  /** called now and then with the share of the work done, in [0, 1] (hmm engine) */
+  onProgress?: (done: number) => void;
 }
 
 function familyFor(lang3: string): ModelFamily {
@@ -89,13 +91,18 @@ export async function align(
   const { units, route, warnings: pw } = await backend.pronounce(norm.tokens, options.lang, inputKind);
   warnings.push(...pw);
 
+  const recognition = options.recognition !== false;
+  // The recognition pass costs about a sixth of the alignment.
+  const share = recognition ? 0.85 : 1;
   const rawSpans = alignLong(backend, samples, units, stats.frameDb, {
     precision,
     garbage: options.garbage ?? true,
+    onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
   });
   const spans = refineEdges(rawSpans, energyTrack(samples), stats.duration);
 
-  const recog = options.recognition === false ? null : recogniseWindowed(backend, samples, units, spans);
+  const recog = recognition ? recogniseWindowed(backend, samples, units, spans) : null;
+  options.onProgress?.(1);
   const byWord = new Map<number, UnitSpan[]>();
   for (const s of spans) {
     const w = units[s.unit]!.wordIndex;

@@ -13,7 +13,16 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
       post({ type: 'progress', step: 'analysis', percent: 25 });
       const { samples, probe } = await decodeAudio(req.audioPath);
       post({ type: 'progress', step: 'alignment', percent: 40 });
+      // The engine reports the share of its work done; the alignment step covers 40-90 %.
+      let last = 40;
+      const onProgress = (done: number): void => {
+        const percent = Math.min(90, 40 + Math.floor(done * 50));
+        if (percent - last < 2) return;
+        last = percent;
+        post({ type: 'progress', step: 'alignment', percent });
+      };
       const result = await align(samples, req.text, {
+        onProgress,
         lang: req.language,
         precision: req.options.precision,
         normalize: req.options.normalize,

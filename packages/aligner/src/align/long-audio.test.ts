@@ -1,0 +1,106 @@
+// The two-pass long-audio path, on real speech (TIMIT sample sentences from the eval set, joined) with
+// windows scaled down so a few sentences go through several first-pass windows, as a long recording does.
+// Fails loudly when the eval set is absent.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeAudio, SAMPLE_RATE } from '../audio/decode.ts';
+import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
+import { normalizeTranscript } from '../text/normalize.ts';
+import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
+import type { UnitSpan } from '../acoustic/backend.ts';
+import { alignLong, planPieces } from './long-audio.ts';
+
+const EVAL = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../shared/eval/timit-dev');
+const UTTS = ['dr1-fvmh0_sa1', 'dr1-fvmh0_sa2', 'dr1-fvmh0_si1466', 'dr1-fvmh0_si2096'];
+
+const span = (unit: number, start: number, end: number): UnitSpan => ({
+  unit,
+  start,
+  end,
+  confidence: 1,
+  phones: [],
+});
+
+test('pieces are cut in the widest pause between 15 and 40 s, and cover every unit and second', () => {
+  // one word a second, 0.2 s pauses, except a 1 s pause after the word ending at 22.8 s
+  const first: UnitSpan[] = [];
+  let t = 0;
+  for (let u = 0; u < 100; u++) {
+    if (u === 5) u++; // unit 5 was not placed by the first pass
+    first.push(span(u, t, t + 0.8));
+    t += u === 21 ? 1.8 : 1;
+  }
+  const pieces = planPieces(first, 100, t);
+  assert.ok(pieces.length >= 3);
+  assert.equal(pieces[0]!.t0, 0);
+  assert.equal(pieces[pieces.length - 1]!.t1, t);
+  assert.equal(pieces[0]!.u0, 0);
+  assert.equal(pieces[pieces.length - 1]!.u1, 100);
+  for (let i = 1; i < pieces.length; i++) {
+    assert.equal(pieces[i]!.u0, pieces[i - 1]!.u1, 'units follow on');
+    assert.equal(pieces[i]!.t0, pieces[i - 1]!.t1, 'audio follows on');
+  }
+  // the first cut is in the long pause, in its middle
+  const w21 = first.find((s) => s.unit === 21)!;
+  const w22 = first.find((s) => s.unit === 22)!;
+  assert.equal(pieces[0]!.t1, (w21.end + w22.start) / 2);
+  assert.ok(pieces[0]!.u0 <= 5 && pieces[0]!.u1 > 5, 'the unplaced unit stays with its neighbours');
+  for (const p of pieces.slice(0, -1)) assert.ok(p.t1 - p.t0 >= 15 && p.t1 - p.t0 <= 40);
+});
+
+test('two passes over joined sentences place the words near the hand labels, reporting progress', async () => {
+  const refs = UTTS.map((u) => {
+    assert.ok(existsSync(join(EVAL, `${u}.wav`)), `eval set missing: ${EVAL}`);
+    return JSON.parse(readFileSync(join(EVAL, `${u}.json`), 'utf8')) as {
+      text: string;
+      words: { w: string; start: number; end: number }[];
+    };
+  });
+  const parts = await Promise.all(UTTS.map(async (u) => (await decodeAudio(join(EVAL, `${u}.wav`))).samples));
+  const samples = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+  const words: { start: number; end: number }[] = [];
+  let at = 0;
+  parts.forEach((p, i) => {
+    samples.set(p, at);
+    for (const w of refs[i]!.words)
+      words.push({ start: w.start + at / SAMPLE_RATE, end: w.end + at / SAMPLE_RATE });
+    at += p.length;
+  });
+  const backend = new HmmBackend(await loadDecoder('en'), {
+    espeakIpa,
+    arabicLattice: arabicPronunciationLattice,
+  });
+  const norm = normalizeTranscript(refs.map((r) => r.text).join('\n'), 'en', {
+    normalize: true,
+    numbersToWords: true,
+    removeFillers: false,
+    inputKind: 'orthography',
+    hasWord: (w) => backend.hasWord(w, 'eng'),
+  });
+  const { units } = await backend.pronounce(norm.tokens, 'en', 'orthography');
+  assert.equal(units.length, words.length);
+  const progress: number[] = [];
+  // about 12 s of speech: single search only up to 4 s, 6 s first-pass windows -> several windows
+  const spans = alignLong(backend, samples, units, new Float32Array(0), {
+    precision: 'standard',
+    garbage: true,
+    singleMax: 4,
+    window: 6,
+    guard: 2,
+    onProgress: (d) => progress.push(d),
+  });
+  assert.ok(spans.length >= units.length - 1, `${spans.length} of ${units.length} placed`);
+  let err = 0;
+  for (const s of spans) {
+    err += Math.abs(s.start - words[s.unit]!.start) + Math.abs(s.end - words[s.unit]!.end);
+    assert.ok(s.phones.length > 0, 'second pass gives phones');
+  }
+  for (let i = 1; i < spans.length; i++) assert.ok(spans[i]!.unit > spans[i - 1]!.unit, 'in order');
+  assert.ok(err / (2 * spans.length) < 0.05, `mean boundary error ${err / (2 * spans.length)} s`);
+  assert.ok(progress.length > 3, 'progress reported along the way');
+  assert.ok(progress.every((d, i) => d >= 0 && d <= 1 && (i === 0 || d >= progress[i - 1]!)));
+  assert.equal(progress[progress.length - 1], 1);
+});
