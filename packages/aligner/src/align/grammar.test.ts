@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildGrammar, closeEmpty, MAX_EMPTY_HOPS, wordLoop } from './grammar.ts';
+import { buildGrammar, closeEmpty, MAX_EMPTY_HOPS, OPEN_HEAD_SKIP_MAX, wordLoop } from './grammar.ts';
 import type { Fsg, FsgArc } from './grammar.ts';
 
 const none = { garbage: [], garbageWeight: 0, openEnd: false };
@@ -131,4 +131,15 @@ test('a long run of skippable units at either end is skipped in one hop', () => 
   // priced as one skipped word, however many it skips
   const far = direct.find((a) => a.from === 0 && a.logWeight !== undefined && a.to === n - 1)!;
   assert.ok(Math.abs(far.logWeight! - Math.log(0.1)) < 1e-9);
+});
+
+test('an open-ended window skips at most OPEN_HEAD_SKIP_MAX units at its start in one hop', () => {
+  const n = OPEN_HEAD_SKIP_MAX + 20;
+  const units = Array.from({ length: n }, (_, i) => ({ alternatives: [`W${i}`], skippable: 0.9 }));
+  const g = buildGrammar(units, { ...none, openEnd: true });
+  const far = g.arcs.filter((a) => a.from === 0 && a.word === null && a.to !== g.final).map((a) => a.to);
+  assert.equal(Math.max(...far), OPEN_HEAD_SKIP_MAX);
+  const closed = buildGrammar(units, none);
+  const farClosed = closed.arcs.filter((a) => a.from === 0 && a.word === null).map((a) => a.to);
+  assert.equal(Math.max(...farClosed), n - 1);
 });

@@ -56,6 +56,9 @@ export interface GrammarOptions {
 /** Empty transitions are followed over at most this many hops (consecutive skipped words or silent slots). */
 export const MAX_EMPTY_HOPS = 6;
 
+/** Open-ended windows: at most this many units skipped at the start in one hop. */
+export const OPEN_HEAD_SKIP_MAX = 40;
+
 export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
   const arcs: FsgArc[] = [];
   let states = 1;
@@ -119,7 +122,11 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
   const skipLog = units.map((u) =>
     u.skippable !== undefined && u.skippable < 1 ? Math.log(1 - u.skippable) : -Infinity,
   );
-  for (let i = 0; i < units.length - 1 && skipLog[i]! > -Infinity; i++)
+  // In an open-ended window the start run is bounded: the window's text may begin a little before its
+  // audio (the previous window committed too few words), but a long jump would land on a later repetition
+  // of the same sentence as readily as on the right place.
+  const headMax = opts.openEnd ? OPEN_HEAD_SKIP_MAX : units.length;
+  for (let i = 0; i < Math.min(units.length - 1, headMax) && skipLog[i]! > -Infinity; i++)
     if (i >= 1) closed.push({ from: 0, to: boundary[i + 1]!, word: null, prob: 0, logWeight: skipLog[i]! });
   for (let i = units.length - 1; i > 0 && skipLog[i]! > -Infinity && !opts.openEnd; i--)
     if (units.length - i >= 2)
