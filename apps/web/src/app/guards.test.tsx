@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderApp } from '../test/render-app.tsx';
 import { makeUser, serveShell, startTestApi } from '../test/test-api.ts';
 import type { TestApi } from '../test/test-api.ts';
@@ -62,6 +62,21 @@ describe('route guards', () => {
     const { router } = await renderApp('/upload', { apiUrl: api.url, language: 'en' });
     expect(await screen.findByRole('heading', { name: 'New alignment', level: 1 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/upload');
+  });
+
+  it('signing out from a protected page lands on / without passing through /auth', async () => {
+    serveShell(api, makeUser());
+    setTokens({ access: 'a', refresh: 'r' });
+    const { router } = await renderApp('/dashboard', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { name: 'Welcome, Layla' });
+    const seen: string[] = [];
+    const stop = router.subscribe((state) => seen.push(state.location.pathname));
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Account menu' }), { key: 'Enter' });
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Log out' }));
+    await waitFor(() => expect(localStorage.getItem('access_token')).toBeNull());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    stop();
+    expect(seen).not.toContain('/auth');
   });
 
   it('logs out when the stored session cannot load the profile at start-up', async () => {

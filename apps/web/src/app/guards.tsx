@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { hasQuotaLeft, useUser } from '../lib/auth.ts';
+import { hasQuotaLeft, isLeaving, useUser } from '../lib/auth.ts';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { toast } from '../stores/ui-store.ts';
 
@@ -20,6 +20,7 @@ export function RequireAuth() {
   const { hasToken, user, isLoading } = useUser();
   const location = useLocation();
   if (!hasToken) {
+    if (isLeaving(location.pathname)) return <PageSpinner />;
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`/auth?next=${encodeURIComponent(next)}`} replace />;
   }

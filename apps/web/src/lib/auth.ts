@@ -1,6 +1,7 @@
 // The signed-in user, shared by the guards, the shell and the account screens. Signed in means a
 // stored access token and a loaded profile.
 import { useCallback, useSyncExternalStore } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { User } from '@tazamun/contracts/auth';
@@ -71,6 +72,29 @@ export function useLogout(): () => Promise<void> {
     await endSession();
     queryClient.clear();
   }, [queryClient]);
+}
+
+/**
+ * Signing out from a protected page: the page is left for the landing page first, then the session ends.
+ * Router updates run in a React transition, so the protected page can still be on screen when the tokens
+ * go; its guard would then send the visitor to /auth?next=… instead. The guard of the page being left
+ * waits (for a few seconds at most) instead.
+ */
+let leaving: { path: string; until: number } | null = null;
+
+export function isLeaving(path: string): boolean {
+  return leaving !== null && leaving.path === path && Date.now() < leaving.until;
+}
+
+export function useSignOutAndLeave(): () => Promise<void> {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  return useCallback(async () => {
+    leaving = { path: pathname, until: Date.now() + 5000 };
+    void navigate('/', { replace: true });
+    await logout();
+  }, [logout, navigate, pathname]);
 }
 
 export function initialsOf(user: Pick<User, 'first_name' | 'last_name' | 'email'>): string {

@@ -7,7 +7,7 @@ import { UI_LANGUAGES } from '@tazamun/contracts/limits';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import type { User } from '@tazamun/contracts/auth';
 import { changeLanguage, currentLanguage } from '../../lib/i18n.ts';
-import { useLogout } from '../../lib/auth.ts';
+import { useSignOutAndLeave } from '../../lib/auth.ts';
 import { Avatar } from '../../components/ui/avatar.tsx';
 import { usePublicConfig } from '../../lib/config.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -209,15 +209,7 @@ export function NotificationBell() {
   );
 }
 
-export function useLogoutAndLeave(): () => Promise<void> {
-  const logout = useLogout();
-  const navigate = useNavigate();
-  return async () => {
-    // Leave the protected page first so its guard does not bounce to /auth while the session ends.
-    navigate('/', { replace: true });
-    await logout();
-  };
-}
+export const useLogoutAndLeave = useSignOutAndLeave;
 
 export function UserMenu({ user }: { user: User }) {
   const { t } = useTranslation();

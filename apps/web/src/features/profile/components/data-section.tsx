@@ -2,10 +2,9 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { DELETE_CONFIRMATION_WORDS } from '@tazamun/contracts/auth';
 import { currentLanguage } from '../../../lib/i18n.ts';
-import { useLogout } from '../../../lib/auth.ts';
+import { useSignOutAndLeave } from '../../../lib/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
@@ -43,8 +42,7 @@ export function ExportSection() {
 
 export function DangerZone() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const logout = useLogout();
+  const signOut = useSignOutAndLeave();
   const word = DELETE_CONFIRMATION_WORDS[currentLanguage()];
   const [password, setPassword] = useState('');
   const [typed, setTyped] = useState('');
@@ -52,8 +50,7 @@ export function DangerZone() {
   const mutation = useMutation({
     mutationFn: deleteAccount,
     onSuccess: () => {
-      navigate('/', { replace: true });
-      void logout();
+      void signOut();
       toast.success(t('profile.danger.deleted'));
     },
     onError: (e) =>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLogout, useUser } from '../../../lib/auth.ts';
+import { useSignOutAndLeave, useUser } from '../../../lib/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { ShieldIcon } from '../../../components/ui/icons.tsx';
@@ -12,7 +12,7 @@ const REDIRECT_DELAY_MS = 1500;
 export function WaitlistPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const logout = useLogout();
+  const signOut = useSignOutAndLeave();
   const { user, refetch } = useUser();
   const [checking, setChecking] = useState(false);
   const [stillPending, setStillPending] = useState(false);
@@ -64,13 +64,7 @@ export function WaitlistPage() {
           <Button onClick={() => void checkStatus()} loading={checking} disabled={approved}>
             {t('waitlist.check')}
           </Button>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              navigate('/', { replace: true });
-              void logout();
-            }}
-          >
+          <Button variant="secondary" onClick={() => void signOut()}>
             {t('nav.logout')}
           </Button>
         </div>
