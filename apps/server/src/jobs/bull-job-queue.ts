@@ -16,10 +16,11 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import type { JobConfig } from './job-config.ts';
+import { failureOf, insertJobRow, iso } from './job-rows.ts';
+import type { AbortReason } from './job-rows.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 
-type AbortReason = 'cancel' | 'timeout' | 'shutdown';
 /** How a run ended for BullMQ: done (the row is final) or handed back (the row is queued again). */
 type RunEnd = 'done' | 'handed_back';
 
@@ -45,7 +46,6 @@ export interface BullQueueOptions {
 export const BULL_QUEUE_NAME = 'jobs';
 /** how long a BullMQ job may wait for its row to appear (an enqueuing transaction still open) */
 const YOUNG_MS = 10_000;
-const iso = (ms: number = Date.now()): string => new Date(ms).toISOString();
 const retry = (attempt: number): number => Math.min(attempt * 200, 2000);
 
 function within(p: Promise<unknown> | undefined, ms: number): Promise<unknown> {
@@ -91,28 +91,7 @@ export class BullJobQueue implements JobQueue {
   }
 
   async enqueue(db: JDb, job: NewJob): Promise<string> {
-    const id = randomUUID();
-    const now = iso();
-    await db
-      .insertInto('jobs')
-      .values({
-        id,
-        kind: job.kind,
-        alignment_id: job.alignmentId,
-        video_id: job.videoId ?? null,
-        status: 'queued',
-        attempts: 0,
-        max_attempts: this.config.maxAttempts,
-        timeout_ms: job.timeoutMs,
-        lease_until: null,
-        worker_id: null,
-        cancel_requested: 0,
-        created_at: now,
-        updated_at: now,
-        started_at: null,
-        finished_at: null,
-      })
-      .execute();
+    const id = await insertJobRow(db, job, this.config.maxAttempts);
     this.pending.push({ id, kind: job.kind });
     return id;
   }
@@ -382,14 +361,7 @@ export class BullJobQueue implements JobQueue {
       if (await this.requeue(job, true)) await handler.requeued(job);
       return 'handed_back';
     }
-    const failure =
-      entry.reason === 'timeout'
-        ? new JobFailure('timeout')
-        : err instanceof JobFailure
-          ? err
-          : new JobFailure('alignment_failed', {}, { refund: true });
-    if (!(err instanceof JobFailure) && entry.reason !== 'timeout')
-      this.log.error({ err, job: job.id }, 'job crashed');
+    const failure = failureOf(entry.reason, err, this.log, job.id);
     if (failure.options.retry && job.attempts < job.max_attempts) {
       if (await this.requeue(job, false)) await handler.requeued(job);
       return 'handed_back';

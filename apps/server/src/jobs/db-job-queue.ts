@@ -8,10 +8,10 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import type { JobConfig } from './job-config.ts';
+import { failureOf, insertJobRow, iso } from './job-rows.ts';
+import type { AbortReason } from './job-rows.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
-
-type AbortReason = 'cancel' | 'timeout' | 'shutdown';
 
 interface Running {
   job: JobRow;
@@ -19,8 +19,6 @@ interface Running {
   reason: AbortReason | null;
   done: Promise<void>;
 }
-
-const iso = (ms: number = Date.now()): string => new Date(ms).toISOString();
 
 export class DbJobQueue implements JobQueue {
   readonly events = new EventEmitter();
@@ -44,28 +42,7 @@ export class DbJobQueue implements JobQueue {
   }
 
   async enqueue(db: JDb, job: NewJob): Promise<string> {
-    const id = randomUUID();
-    const now = iso();
-    await db
-      .insertInto('jobs')
-      .values({
-        id,
-        kind: job.kind,
-        alignment_id: job.alignmentId,
-        video_id: job.videoId ?? null,
-        status: 'queued',
-        attempts: 0,
-        max_attempts: this.config.maxAttempts,
-        timeout_ms: job.timeoutMs,
-        lease_until: null,
-        worker_id: null,
-        cancel_requested: 0,
-        created_at: now,
-        updated_at: now,
-        started_at: null,
-        finished_at: null,
-      })
-      .execute();
+    const id = await insertJobRow(db, job, this.config.maxAttempts);
     return id;
   }
 
@@ -269,14 +246,7 @@ export class DbJobQueue implements JobQueue {
       await handler.requeued(job);
       return;
     }
-    const failure =
-      entry.reason === 'timeout'
-        ? new JobFailure('timeout')
-        : err instanceof JobFailure
-          ? err
-          : new JobFailure('alignment_failed', {}, { refund: true });
-    if (!(err instanceof JobFailure) && entry.reason !== 'timeout')
-      this.log.error({ err, job: job.id }, 'job crashed');
+    const failure = failureOf(entry.reason, err, this.log, job.id);
     if (failure.options.retry && job.attempts < job.max_attempts) {
       await this.db
         .updateTable('jobs')
