@@ -209,12 +209,10 @@ export function NotificationBell() {
   );
 }
 
-export const useLogoutAndLeave = useSignOutAndLeave;
-
 export function UserMenu({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const logoutAndLeave = useLogoutAndLeave();
+  const logoutAndLeave = useSignOutAndLeave();
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger

@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { UI_LANGUAGES } from '@tazamun/contracts/limits';
-import { useUser } from '../../lib/auth.ts';
+import { useSignOutAndLeave, useUser } from '../../lib/auth.ts';
 import { changeLanguage } from '../../lib/i18n.ts';
 import { useUiStore } from '../../stores/ui-store.ts';
 import { ButtonLink } from '../../components/ui/button.tsx';
@@ -16,7 +16,6 @@ import {
   NotificationBell,
   ThemeToggle,
   UserMenu,
-  useLogoutAndLeave,
 } from './header-controls.tsx';
 
 function MobileMenu() {
@@ -26,7 +25,7 @@ function MobileMenu() {
   const theme = useUiStore((s) => s.theme);
   const toggleTheme = useUiStore((s) => s.toggleTheme);
   const { user } = useUser();
-  const logoutAndLeave = useLogoutAndLeave();
+  const logoutAndLeave = useSignOutAndLeave();
   const item = 'block rounded-lg px-3 py-2 text-sm font-medium text-fg hover:bg-surface-2';
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
