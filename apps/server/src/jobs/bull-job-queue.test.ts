@@ -78,7 +78,7 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
 
   const u = await approvedUser(api);
   const clip = evalClip();
-  const send = async (c: { wav: string; text: string } = clip) => {
+  const send = async (c: { wav: string; text: string } = clip, inBull = true) => {
     const res = await upload(api, u.access, [
       { name: 'language', value: 'eng' },
       { name: 'text', value: c.text },
@@ -91,6 +91,10 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
       .selectAll()
       .where('alignment_id', '=', id)
       .executeTakeFirstOrThrow();
+    // the BullMQ add runs after the 202 (wake() after the commit): while no worker runs, wait for
+    // it, so that what the test does next to the BullMQ job (remove it, look at it) is not
+    // overtaken by the add
+    if (inBull) await until(`job ${job.id} reaches BullMQ`, async () => (await bull.getJob(job.id)) != null);
     return { id, job: job.id };
   };
   const used = async () =>
@@ -194,7 +198,7 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
     assert.equal(await bullState(j), 'absent', 'BullMQ keeps nothing once the row is final');
 
   // a cancel sent to the API reaches the job running in the worker app (relayed wake, or its heartbeat)
-  const long = await send(longClip(tempDir(t)));
+  const long = await send(longClip(tempDir(t)), false);
   await waitForStatus(api, u.access, long.id, ['processing']);
   const cancel = await api.inject({
     method: 'POST',
