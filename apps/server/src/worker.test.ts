@@ -3,37 +3,11 @@
 // a cancel sent to the API stops the job running in the worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { evalClip, longClip, tempDir } from './routes/alignments/test-support.ts';
+import { API_LISTENING, startChild } from './testing/child-process.ts';
 import { GOOD_PASSWORD } from './testing/test-app.ts';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-function start(
-  entry: string,
-  env: Record<string, string>,
-  ready: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, entry)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (c: Buffer): void => {
-      out += c.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${entry} exited (${code}):\n${out}`)));
-  });
-}
 
 test(
   'npm run worker runs the jobs an API-only process accepts, and obeys its cancel',
@@ -49,15 +23,18 @@ test(
       LOG_LEVEL: 'info',
       JOB_LEASE: '1500ms',
     };
-    const api = await start(
-      'server.ts',
-      { ...env, PORT: '0', HOST: '127.0.0.1', WORKER_CONCURRENCY: '0', WEB_DIST: join(dataDir, 'no-web') },
-      /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
-    );
-    t.after(() => api.child.kill('SIGKILL'));
+    const api = await startChild(t, 'server.ts', {
+      env: {
+        ...env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        WORKER_CONCURRENCY: '0',
+        WEB_DIST: join(dataDir, 'no-web'),
+      },
+      ready: API_LISTENING,
+    });
     const url = api.match[1]!;
-    const worker = await start('worker.ts', { ...env, WORKER_CONCURRENCY: '1' }, /worker started/);
-    t.after(() => worker.child.kill('SIGKILL'));
+    await startChild(t, 'worker.ts', { env: { ...env, WORKER_CONCURRENCY: '1' }, ready: /worker started/ });
 
     const reg = (await (
       await fetch(`${url}/api/auth/register/`, {

@@ -5,41 +5,18 @@
 // other API process, a worker stopped with SIGTERM hands its job back (finished elsewhere, attempt not
 // counted), and a worker killed mid-job (SIGKILL) has its job finished by the survivor exactly once
 // with the quota used once.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { API_LISTENING, startChild } from '../testing/child-process.ts';
 import { startPostgres } from '../testing/postgres-server.ts';
 import { startRedis } from '../testing/redis-server.ts';
 import { GOOD_PASSWORD, TEST_DB } from '../testing/test-app.ts';
 import { evalClip, longClip, tempDir } from '../routes/alignments/test-support.ts';
-
-const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-function start(entry: string, env: Record<string, string>, ready: RegExp) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(SRC, entry)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const started = new Promise<{ child: ChildProcess; match: RegExpExecArray }>((resolve, reject) => {
-    const onData = (c: Buffer): void => {
-      out += c.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${entry} exited (${code}):\n${out.slice(-3000)}`)));
-  });
-  return started;
-}
 
 async function until<T>(what: string, probe: () => Promise<T | null>, ms = 240_000): Promise<T> {
   const end = Date.now() + ms;
@@ -116,26 +93,18 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
     JOB_LEASE: '1500ms',
     WEB_DIST: join(dataDir, 'no-web'),
   };
-  const procs: ChildProcess[] = [];
-  t.after(() => procs.forEach((p) => p.kill('SIGKILL')));
-  const api = async () => {
-    const s = await start(
-      'server.ts',
-      { ...env, PORT: '0', HOST: '127.0.0.1', WORKER_CONCURRENCY: '0' },
-      /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
-    );
-    procs.push(s.child);
-    return s.match[1]!;
-  };
-  const worker = async () => {
-    const s = await start(
-      'worker.ts',
-      { ...env, WORKER_CONCURRENCY: '1' },
-      /"queue":"bullmq","msg":"worker started"/,
-    );
-    procs.push(s.child);
-    return s.child;
-  };
+  const api = async () =>
+    (
+      await startChild(t, 'server.ts', {
+        env: { ...env, PORT: '0', HOST: '127.0.0.1', WORKER_CONCURRENCY: '0' },
+        ready: API_LISTENING,
+      })
+    ).match[1]!;
+  const worker = () =>
+    startChild(t, 'worker.ts', {
+      env: { ...env, WORKER_CONCURRENCY: '1' },
+      ready: /"queue":"bullmq","msg":"worker started"/,
+    });
   // the first process migrates; the others start together and find nothing to do
   const api1 = await api();
   const [api2, w1, w2] = await Promise.all([api(), worker(), worker()]);
@@ -234,10 +203,6 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
       const row = await jobOf(alignment);
       return row?.status === 'processing' ? pidOf(row.worker_id) : null;
     });
-  const exited = (w: ChildProcess) =>
-    new Promise<number | null>((r) =>
-      w.exitCode !== null ? r(w.exitCode) : w.once('exit', (code) => r(code)),
-    );
 
   // SIGTERM: the worker hands its running job back and exits; the other one runs it, the attempt
   // given back
@@ -245,7 +210,7 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
   const holder1 = await runningOn(handed);
   const [leaving, staying] = String(w1.pid) === holder1 ? [w1, w2] : [w2, w1];
   leaving.kill('SIGTERM');
-  assert.equal(await exited(leaving), 0, 'the worker shut down cleanly');
+  assert.equal((await leaving.exited()).code, 0, 'the worker shut down cleanly');
   await completed(api2, handed);
   const handedRow = await jobOf(handed);
   assert.equal(pidOf(handedRow!.worker_id), String(staying.pid));

@@ -2,17 +2,15 @@
 // audio byte ranges → karaoke video → personal data export → avatar → deletion, against s3rver (a real
 // S3 API on loopback) through the AWS SDK. Nothing may land in DATA_DIR/files, and the temp copies the
 // tools read (ffprobe, the aligner, ffmpeg) must be gone afterwards.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import S3rver from 's3rver';
 import sharp from 'sharp';
+import { API_LISTENING, startChild } from '../testing/child-process.ts';
 import { GOOD_PASSWORD, approvedUser, bearer } from '../testing/test-app.ts';
 import { readZip } from '../testing/zip-reader.ts';
 import {
@@ -207,25 +205,6 @@ test('a refused upload leaves nothing in the bucket or in the temp folder', asyn
   assert.deepEqual(walkFiles(join(dir, 'tmp')), []);
 });
 
-function start(entry: string, env: Record<string, string>, ready: RegExp) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), '..', entry)],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  return new Promise<{ child: ChildProcess; match: RegExpExecArray }>((resolve, reject) => {
-    const onData = (c: Buffer): void => {
-      out += c.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${entry} exited (${code}):\n${out}`)));
-  });
-}
-
 test(
   'an API process and a worker process with separate DATA_DIRs share files only through the bucket',
   { timeout: 180_000 },
@@ -248,9 +227,8 @@ test(
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
     };
-    const api = await start(
-      'server.ts',
-      {
+    const api = await startChild(t, 'server.ts', {
+      env: {
         ...env,
         DATA_DIR: apiDir,
         PORT: '0',
@@ -258,17 +236,14 @@ test(
         WORKER_CONCURRENCY: '0',
         WEB_DIST: join(apiDir, 'no-web'),
       },
-      /Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
-    );
-    t.after(() => api.child.kill('SIGKILL'));
+      ready: API_LISTENING,
+    });
     const url = api.match[1]!;
     // the worker builds its UserFiles from DATA_DIR alone: the bucket must come from the environment
-    const worker = await start(
-      'worker.ts',
-      { ...env, DATA_DIR: workerDir, WORKER_CONCURRENCY: '1' },
-      /worker started/,
-    );
-    t.after(() => worker.child.kill('SIGKILL'));
+    await startChild(t, 'worker.ts', {
+      env: { ...env, DATA_DIR: workerDir, WORKER_CONCURRENCY: '1' },
+      ready: /worker started/,
+    });
 
     const reg = (await (
       await fetch(`${url}/api/auth/register/`, {
