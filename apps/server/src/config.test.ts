@@ -72,6 +72,7 @@ test('a postgres DATABASE_URL selects PostgreSQL; other schemes are refused', ()
   assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/tazamun' }).database, {
     kind: 'postgres',
     url: 'postgres://u:p@localhost/tazamun',
+    poolMax: 10,
   });
   assert.equal(loadConfig({ DATABASE_URL: 'postgresql://db.internal:5433/t' }).database.kind, 'postgres');
   assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), ConfigError);
@@ -165,4 +166,46 @@ test('the modules read their parsed slice: defaults, values, empty means default
   assert.equal(jobs.concurrency, 3);
   assert.equal(jobs.demoMediaDir, null);
   assert.equal(loadJobConfig({ WORKER_CONCURRENCY: '3' }, ['--role=api']).concurrency, 0);
+});
+
+test('DATABASE_POOL_MAX reaches a PostgreSQL target as a parsed number', () => {
+  const url = 'postgres://u@localhost/tazamun';
+  assert.deepEqual(loadConfig({ DATABASE_URL: url, DATABASE_POOL_MAX: '25' }).database, {
+    kind: 'postgres',
+    url,
+    poolMax: 25,
+  });
+  for (const unset of [{}, { DATABASE_POOL_MAX: '' }])
+    assert.deepEqual(loadConfig({ DATABASE_URL: url, ...unset }).database, {
+      kind: 'postgres',
+      url,
+      poolMax: 10,
+    });
+  assert.deepEqual(Object.keys(loadConfig({ DATABASE_POOL_MAX: '25' }).database).sort(), ['file', 'kind']);
+  for (const bad of ['0', '1001', 'ten', '2.5'])
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: url, DATABASE_POOL_MAX: bad }),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        err.problems.length === 1 &&
+        err.problems[0]!.startsWith('DATABASE_POOL_MAX:'),
+      bad,
+    );
+});
+
+test("an entry point's own default stands in for an unset variable and is checked like a set one", () => {
+  assert.equal(loadConfig({}).logLevel, 'info');
+  assert.equal(loadConfig({}, { LOG_LEVEL: 'warn' }).logLevel, 'warn');
+  assert.equal(loadConfig({ LOG_LEVEL: '' }, { LOG_LEVEL: 'warn' }).logLevel, 'warn');
+  assert.equal(loadConfig({ LOG_LEVEL: 'debug' }, { LOG_LEVEL: 'warn' }).logLevel, 'debug');
+  assert.throws(
+    () => loadConfig({ LOG_LEVEL: 'loud', PORT: 'eighty' }, { LOG_LEVEL: 'warn' }),
+    (err: unknown) =>
+      err instanceof ConfigError &&
+      err.problems
+        .map((p) => p.split(':')[0])
+        .sort()
+        .join() === 'LOG_LEVEL,PORT',
+  );
+  assert.throws(() => loadConfig({}, { LOG_LEVEL: 'chatty' }), /LOG_LEVEL/);
 });

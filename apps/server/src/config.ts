@@ -53,6 +53,8 @@ const optionalText = z
 const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(1).max(max).default(fallback);
 
+export const DEFAULT_DATABASE_POOL_MAX = 10;
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -78,7 +80,7 @@ const EnvSchema = z.object({
   // sign-in and reset attempts per e-mail address per minute (reliability/email-rate-limit.ts)
   AUTH_EMAIL_RATE_LIMIT: positiveInt(20),
   // each process's PostgreSQL pool (db/postgres.ts)
-  DATABASE_POOL_MAX: positiveInt(10, 1000),
+  DATABASE_POOL_MAX: positiveInt(DEFAULT_DATABASE_POOL_MAX, 1000),
   // the job queue (jobs/job-config.ts)
   WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).optional(),
   JOB_TIMEOUT_BASE: duration('60s'),
@@ -111,8 +113,9 @@ export type EnvKey = keyof typeof EnvSchema.shape;
 
 export type DatabaseTarget =
   | { kind: 'sqlite'; file: string }
-  // `file?: never` keeps `target.file` readable (undefined) without narrowing first.
-  | { kind: 'postgres'; url: string; file?: never };
+  // `file?: never` keeps `target.file` readable (undefined) without narrowing first. poolMax is
+  // DATABASE_POOL_MAX as loadConfig parsed it; hand-built targets (tests) take the default.
+  | { kind: 'postgres'; url: string; poolMax?: number; file?: never };
 
 export interface Config {
   port: number;
@@ -236,9 +239,16 @@ export function s3ConfigOf(e: Pick<Env, (typeof S3_KEYS)[number]>): S3StoreConfi
   };
 }
 
-/** Every variable checked at once; the server, the worker and the CLI call this first. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw = given(env);
+/**
+ * Every variable checked at once; the server, the worker and the CLI call this first. `defaults` stand
+ * in for variables that are unset or empty, for an entry point whose own default differs (the admin
+ * CLI's LOG_LEVEL); they go through the schema like any value.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: Partial<Record<EnvKey, string>> = {},
+): Config {
+  const raw = { ...given(defaults), ...given(env) };
   const parsed = EnvSchema.safeParse(raw);
   const problems = parsed.success ? [] : problemsOf(parsed.error);
   // The checks beyond the schema run even when it failed, so their problems are listed too.
@@ -249,11 +259,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const s3 = s3ConfigOf(e);
+  const target = database as DatabaseTarget;
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    database: database as DatabaseTarget,
+    database: target.kind === 'postgres' ? { ...target, poolMax: e.DATABASE_POOL_MAX } : target,
     jwtSecret: e.JWT_SECRET ?? null,
     accessTokenTtlMs: e.ACCESS_TOKEN_TTL,
     refreshTokenTtlMs: e.REFRESH_TOKEN_TTL,

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +13,23 @@ import { testConfig } from '../testing/test-app.ts';
 const run = promisify(execFile);
 const CLI = join(dirname(fileURLToPath(import.meta.url)), 'admin.ts');
 
-async function admin(
+type Outcome = { code: number; stdout: string; stderr: string };
+
+function admin(dir: string, ...args: string[]): Promise<Outcome> {
+  return adminWith({ LOG_LEVEL: 'silent' }, dir, ...args);
+}
+
+/** `undefined` in `env` removes the variable. */
+async function adminWith(
+  env: Record<string, string | undefined>,
   dir: string,
   ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<Outcome> {
+  const merged: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dir, DATABASE_URL: '', ...env };
+  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: '' },
+      env: merged,
     });
     return { code: 0, stdout, stderr };
   } catch (err) {
@@ -130,4 +140,42 @@ test('admin CLI refuses bad input with exit codes 1 (refused) and 2 (usage)', as
   assert.match(usage.stderr, /usage: npm run admin/);
   assert.equal((await admin(dir, 'set-quota', 'a@example.org', 'lots')).code, 2);
   assert.equal((await admin(dir, 'create', '--email', 'a@example.org')).code, 2);
+});
+
+test('admin CLI: a bad variable fails as at server boot, exit 78 with every bad variable listed', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const bad = await adminWith({ LOG_LEVEL: 'loud', DATABASE_POOL_MAX: '0' }, dir, 'list');
+  assert.equal(bad.code, 78, bad.stderr);
+  assert.match(bad.stderr, /invalid configuration/);
+  assert.match(bad.stderr, /LOG_LEVEL: /);
+  assert.match(bad.stderr, /DATABASE_POOL_MAX: /);
+  assert.equal(bad.stdout, '');
+  assert.equal(existsSync(join(dir, 'tazamun.sqlite')), false, 'refused before opening the database');
+});
+
+test('admin CLI: its log stays off stdout unless LOG_LEVEL asks for it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const email of ['quiet@example.org', 'loud@example.org']) {
+    const created = await admin(
+      dir,
+      'create',
+      '--email',
+      email,
+      '--password',
+      'Tr1cky-Lantern-88',
+      '--role',
+      'user',
+    );
+    assert.equal(created.code, 0, created.stderr);
+  }
+  // rejecting mails the user, which the outbox logs at info
+  const quiet = await adminWith({ LOG_LEVEL: undefined }, dir, 'reject', 'quiet@example.org');
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stdout, 'rejected quiet@example.org\n');
+  const loud = await adminWith({ LOG_LEVEL: 'info' }, dir, 'reject', 'loud@example.org');
+  assert.equal(loud.code, 0, loud.stderr);
+  assert.match(loud.stdout, /"msg":"email queued in outbox \(not sent\)"/);
+  assert.match(loud.stdout, /^rejected loud@example\.org$/m);
 });

@@ -1,5 +1,6 @@
 // `npm run admin -- <command>`: account administration from a shell, on the same database and with
-// the same commands as the admin API. Exit code 0 on success, 1 on a refused action, 2 on bad usage.
+// the same commands as the admin API. Exit code 0 on success, 1 on a refused action, 2 on bad usage,
+// 78 on an invalid configuration (every bad variable listed, as the server and the worker do).
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { approveUser, createAccount, promoteUser, rejectUser, setDailyLimit } from '../accounts/commands.ts';
@@ -105,18 +106,20 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
 async function main(): Promise<number> {
   let config;
   try {
-    config = loadConfig();
+    // pino writes to stdout, where the command's answer goes (scripts read `list`): the server's info
+    // lines would mix in, so unset LOG_LEVEL means warn here. A set one is checked like everywhere.
+    config = loadConfig(process.env, { LOG_LEVEL: 'warn' });
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
-      return 2;
+      console.error(`[tazamun admin] ${err.message}`);
+      return 78; // EX_CONFIG
     }
     throw err;
   }
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const log = pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+    const log = pino({ level: config.logLevel });
     const deps: AppDeps = {
       config,
       db,

@@ -30,7 +30,8 @@ class StaticMigrationProvider implements MigrationProvider {
 const sqliteFiles = new WeakMap<Db, string>();
 
 export function openDatabase(target: DatabaseTarget): Db {
-  if (target.kind === 'postgres') return openPostgres(target.url).withPlugin(new StripNulPlugin());
+  if (target.kind === 'postgres')
+    return openPostgres(target.url, { max: target.poolMax }).withPlugin(new StripNulPlugin());
   mkdirSync(dirname(target.file), { recursive: true });
   const sqlite = new SqliteDatabase(target.file);
   sqlite.pragma('journal_mode = WAL');

@@ -1,5 +1,6 @@
 // Dialect-level checks: several processes starting at once on a fresh database migrate it exactly once
-// (SQLite and PostgreSQL), and PostgreSQL hands counts back as numbers like SQLite does.
+// (SQLite and PostgreSQL), PostgreSQL hands counts back as numbers like SQLite does, and each process's
+// pool is as large as DATABASE_POOL_MAX.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { loadConfig } from '../config.ts';
 import type { DatabaseTarget } from '../config.ts';
 import { startPostgres } from '../testing/postgres-server.ts';
 import { openDatabase } from './database.ts';
@@ -61,4 +63,28 @@ test('four processes starting at once on a fresh PostgreSQL database migrate it 
   const { rows } = await sql<{ n: unknown; s: unknown; a: unknown }>`
     select count(*) as n, sum(x) as s, avg(x) as a from (values (1), (2)) as v(x)`.execute(db);
   assert.deepEqual(rows[0], { n: 2, s: 3, a: 1.5 });
+});
+
+test('a process opens at most DATABASE_POOL_MAX PostgreSQL connections, as loadConfig parsed it', async (t) => {
+  const server = await startPostgres();
+  t.after(() => server.stop());
+  // more queries at once than the pool holds: each keeps its connection busy, the rest wait for one
+  const backends = async (env: NodeJS.ProcessEnv, queries: number): Promise<number> => {
+    const db = openDatabase(loadConfig({ DATABASE_URL: server.url, ...env }).database);
+    try {
+      const pids = await Promise.all(
+        Array.from({ length: queries }, async () => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.2)`.execute(
+            db,
+          );
+          return rows[0]!.pid;
+        }),
+      );
+      return new Set(pids).size;
+    } finally {
+      await db.destroy();
+    }
+  };
+  assert.equal(await backends({ DATABASE_POOL_MAX: '2' }, 6), 2);
+  assert.equal(await backends({}, 14), 10, 'the default pool');
 });

@@ -2,6 +2,7 @@
 // counts and sums (bigint, numeric) as JavaScript numbers, timestamps are ISO text columns already.
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
+import { DEFAULT_DATABASE_POOL_MAX } from '../config.ts';
 import type { Database } from './schema.ts';
 
 const INT8 = 20;
@@ -17,7 +18,10 @@ const types: pg.CustomTypesConfig = {
 };
 
 export interface PostgresOptions {
-  /** pool size per process; API and worker processes each hold their own pool */
+  /**
+   * pool size per process; API and worker processes each hold their own pool. The entry points pass
+   * DATABASE_POOL_MAX as loadConfig parsed it (DatabaseTarget.poolMax), never the raw variable.
+   */
   max?: number;
   /** e.g. `-c search_path=test_x` to isolate one test in a schema */
   options?: string;
@@ -27,7 +31,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Kysely<Da
   const pool = new pg.Pool({
     connectionString: url,
     types,
-    max: opts.max ?? Number(process.env.DATABASE_POOL_MAX ?? 10),
+    max: opts.max ?? DEFAULT_DATABASE_POOL_MAX,
     options: opts.options,
     // A dead server or a terminated backend must surface as an error, never as a hung request.
     connectionTimeoutMillis: 10_000,
