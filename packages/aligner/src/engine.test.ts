@@ -55,6 +55,25 @@ test('words that are not in the audio come back not_found, the others keep their
   assert.ok(res.metrics.coverage < 1);
 });
 
+test('speech missing from the transcript goes to the garbage loop, not into the words around it', async () => {
+  // "The two artists exchanged autographs." read with "artists" left out of the text: searched without
+  // the loop, "two" stretches over "artists" and "exchanged" slides into it (about 150 ms off on average).
+  const utt = join(EVAL, 'timit-dev', 'dr1-fvmh0_sx296');
+  assert.ok(existsSync(`${utt}.wav`), `eval set missing: ${utt}.wav`);
+  const ref = JSON.parse(readFileSync(`${utt}.json`, 'utf8')) as ReturnType<typeof reference>;
+  const res = await align(`${utt}.wav`, 'The two exchanged autographs.', { lang: 'en', recognition: false });
+  const kept = ref.words.filter((w) => w.w !== 'artists');
+  assert.equal(res.words.length, kept.length);
+  res.words.forEach((w, i) => {
+    assert.equal(w.status, 'aligned', w.word);
+    const r = kept[i]!;
+    const err = Math.max(Math.abs(w.start! - r.start), Math.abs(w.end! - r.end));
+    assert.ok(err < 0.06, `${w.word}: ${w.start}-${w.end}, reference ${r.start}-${r.end}`);
+  });
+  // "two" ends where it ends in the audio, not at the start of "exchanged"
+  assert.ok(res.words[1]!.end! < 0.6, `"two" ends at ${res.words[1]!.end}`);
+});
+
 test('the wrong transcript scores a higher WER than the right one', async () => {
   const ref = reference();
   const right = await align(`${UTT}.wav`, ref.text, { lang: 'en', garbage: false });

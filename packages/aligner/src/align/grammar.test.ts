@@ -56,6 +56,16 @@ test('a garbage loop sits on every boundary between two units, not at either end
   assert.deepEqual(arcs(g), ['0-A:1->1', '1-B:1->2', '1-G_S:0.01->1']);
 });
 
+test('garbageEnds adds a loop before the first unit and after the last', () => {
+  const g = buildGrammar([{ alternatives: ['A'] }, { alternatives: ['B'] }], {
+    garbage: ['G_S'],
+    garbageWeight: 0.01,
+    garbageEnds: true,
+    openEnd: false,
+  });
+  assert.deepEqual(arcs(g), ['0-A:1->1', '0-G_S:0.01->0', '1-B:1->2', '1-G_S:0.01->1', '2-G_S:0.01->2']);
+});
+
 test('an open end accepts every prefix of the text, through one empty arc each', () => {
   const g = buildGrammar([{ alternatives: ['A'] }, { alternatives: ['B'] }, { alternatives: ['C'] }], {
     ...none,

@@ -49,6 +49,12 @@ export interface GrammarOptions {
   garbageLogWeight?: number;
   /** allow the path to end after any unit (long-audio windows cut inside the text) */
   openEnd: boolean;
+  /**
+   * Also a loop before the first unit and after the last: speech the text leaves out at either end. Off,
+   * the silence fillers absorb what precedes or follows the speech, and the loop does not compete with
+   * the first and last words.
+   */
+  garbageEnds?: boolean;
   /** natural-log weight of each garbage phone after an open end (the rest of the window) */
   tailLogWeight?: number;
 }
@@ -103,7 +109,7 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
   if (opts.garbage.length && (opts.garbageWeight > 0 || opts.garbageLogWeight !== undefined)) {
     // Only between words: at either end the silence fillers already absorb what precedes or follows the
     // speech, and a loop there competes with the first and last words themselves.
-    for (const b of boundary.slice(1, -1))
+    for (const b of opts.garbageEnds ? boundary : boundary.slice(1, -1))
       for (const g of opts.garbage)
         arcs.push({ from: b, to: b, word: g, prob: opts.garbageWeight, logWeight: opts.garbageLogWeight });
   }
