@@ -48,6 +48,7 @@ import { publicShareRoutes, shareManagementRoutes } from './routes/share/share-r
 import { projectRoutes } from './routes/projects/project-routes.ts';
 import { adminDemoRoutes, demoRoutes } from './routes/demos/demo-routes.ts';
 import { languageRoutes } from './routes/languages/language-routes.ts';
+import { sourceRoutes } from './routes/source/source-routes.ts';
 
 export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -230,6 +231,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(demoRoutes, { prefix: '/api/demos' });
   await app.register(adminDemoRoutes, { prefix: '/api/admin' });
   await app.register(languageRoutes, { prefix: '/api' });
+  await app.register(sourceRoutes, { prefix: '/api/source' });
   await registerWebApp(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   return app;

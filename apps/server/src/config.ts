@@ -55,6 +55,15 @@ const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
 
 export const DEFAULT_DATABASE_POOL_MAX = 10;
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -106,6 +115,11 @@ const EnvSchema = z.object({
   // upload checks: ffprobe runs at once and waiting uploads (routes/alignments/probe-gate.ts)
   UPLOAD_PROBE_CONCURRENCY: positiveInt(2 * availableParallelism(), 256),
   UPLOAD_PROBE_QUEUE: z.coerce.number().int().min(0).max(100_000).default(64),
+  // where users get the Corresponding Source (AGPL §13); unset: the server packs its own tree
+  // (routes/source). A link the web app renders, so only http(s), never javascript: or file:.
+  SOURCE_URL: optionalText.refine((v) => v === null || isHttpUrl(v), {
+    message: 'must be an http:// or https:// URL',
+  }),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -148,6 +162,8 @@ export interface Config {
   authEmailRateLimit?: number;
   /** UPLOAD_PROBE_CONCURRENCY / UPLOAD_PROBE_QUEUE */
   uploadProbe?: { concurrency: number; queue: number };
+  /** SOURCE_URL; null or absent: GET /api/source/ serves the running tree */
+  sourceUrl?: string | null;
 }
 
 export class ConfigError extends Error {
@@ -286,6 +302,7 @@ export function loadConfig(
     redisUrl: e.REDIS_URL,
     authEmailRateLimit: e.AUTH_EMAIL_RATE_LIMIT,
     uploadProbe: { concurrency: e.UPLOAD_PROBE_CONCURRENCY, queue: e.UPLOAD_PROBE_QUEUE },
+    sourceUrl: e.SOURCE_URL,
   };
 }
 

@@ -192,5 +192,8 @@ export const PublicConfig = z.object({
   auto_approve: z.boolean(),
   default_daily_quota: z.number().int(),
   docs_url: z.string(),
+  // AGPL-3.0 §13: where users get the source of the running version; SOURCE_URL, else the server's own
+  // tarball (a path on the API, as docs_url). Defaulted so a shell fed an older payload still links it.
+  source_url: z.string().default('/api/source/'),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;

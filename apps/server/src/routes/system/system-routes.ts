@@ -4,6 +4,7 @@ import { PublicConfig } from '@tazamun/contracts/auth';
 import { APP_VERSION } from '@tazamun/contracts/limits';
 import { createError } from '../../errors.ts';
 import { pendingMigrations, pingDatabase } from '../../db/database.ts';
+import { SOURCE_PATH } from '../source/source-routes.ts';
 
 const Health = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -70,6 +71,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       auto_approve: deps.config.autoApprove,
       default_daily_quota: deps.config.defaultDailyQuota,
       docs_url: '/docs',
+      source_url: deps.config.sourceUrl ?? SOURCE_PATH,
     }),
   );
 };
