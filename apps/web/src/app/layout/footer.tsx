@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { APP_VERSION, COPYRIGHT_YEAR } from '@tazamun/contracts/limits';
 import { useHealth, usePublicConfig } from '../../lib/config.ts';
+import { useSourceLink } from '../../lib/source-link.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { CodeIcon, GlobeIcon, MailIcon } from '../../components/ui/icons.tsx';
 
@@ -27,6 +28,7 @@ export function Footer() {
   const { t } = useTranslation();
   const config = usePublicConfig().data;
   const support = config?.support_email ?? null;
+  const source = useSourceLink();
   const link = 'text-sm text-muted transition-colors hover:text-fg';
   const social =
     'inline-flex size-9 items-center justify-center rounded-lg border border-border text-muted hover:text-fg';
@@ -121,6 +123,18 @@ export function Footer() {
               <Link to="/terms" className={link}>
                 {t('nav.terms')}
               </Link>
+            </li>
+            <li>
+              {/* AGPL-3.0 §13: the source of the running version, one click from every page */}
+              <a
+                href={source.href}
+                className={`${link} inline-flex items-center gap-1.5`}
+                data-testid="source-link"
+                {...(source.external ? { target: '_blank', rel: 'noopener noreferrer' } : { download: true })}
+              >
+                <CodeIcon size={14} />
+                {t('footer.sourceCode')}
+              </a>
             </li>
           </ul>
         </nav>

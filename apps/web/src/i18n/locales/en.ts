@@ -70,6 +70,7 @@ export const en = {
     help: 'Help by e-mail',
     helpSubject: 'Help with Tazamun',
     documentation: 'Documentation',
+    sourceCode: 'Source code',
     rights: 'Free software under AGPL-3.0-or-later',
     social: {
       source: 'Source code and licence',
@@ -454,6 +455,8 @@ export const en = {
     source: {
       title: 'Source code and licence',
       body: 'Tazamun is free software, released under the GNU Affero General Public License, version 3 or later. If you run a modified version for others over a network, you must offer them its source code. Acoustic models keep their own licences, listed in the documentation.',
+      download: 'Download the source code of this version (.tar.gz)',
+      repository: 'Source code of this version',
     },
     contact: {
       title: 'Contact',

@@ -83,6 +83,7 @@ export const fr: LocaleMessages = {
     help: 'Aide par e-mail',
     helpSubject: 'Aide sur Tazamun',
     documentation: 'Documentation',
+    sourceCode: 'Code source',
     rights: 'Logiciel libre sous AGPL-3.0-or-later',
     social: {
       source: 'Code source et licence',
@@ -470,6 +471,8 @@ export const fr: LocaleMessages = {
     source: {
       title: 'Code source et licence',
       body: 'Tazamun est un logiciel libre, publié sous la licence publique générale GNU Affero, version 3 ou ultérieure. Si vous proposez une version modifiée à d’autres personnes par le réseau, vous devez leur donner accès à son code source. Les modèles acoustiques conservent leurs propres licences, indiquées dans la documentation.',
+      download: 'Télécharger le code source de cette version (.tar.gz)',
+      repository: 'Code source de cette version',
     },
     contact: {
       title: 'Contact',

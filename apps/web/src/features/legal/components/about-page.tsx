@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { APP_VERSION, COPYRIGHT_YEAR } from '@tazamun/contracts/limits';
 import { usePublicConfig } from '../../../lib/config.ts';
+import { useSourceLink } from '../../../lib/source-link.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { CheckIcon, CopyIcon, MailIcon } from '../../../components/ui/icons.tsx';
+import { CheckIcon, CodeIcon, CopyIcon, MailIcon } from '../../../components/ui/icons.tsx';
 import { Paragraphs, ProsePage, ProseSection } from './prose.tsx';
 
 function CopyBlock({
@@ -56,6 +57,7 @@ function CopyBlock({
 export function AboutPage() {
   const { t } = useTranslation();
   const config = usePublicConfig().data;
+  const source = useSourceLink();
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
   const version = APP_VERSION.replace(/^v/, '');
   const author = config?.org_name ?? 'Tazamun contributors';
@@ -85,6 +87,20 @@ export function AboutPage() {
       </ProseSection>
       <ProseSection id="source" title={t('about.source.title')}>
         <Paragraphs text={t('about.source.body')} />
+        <a
+          href={source.href}
+          data-testid="about-source-link"
+          className="mt-4 inline-flex items-center gap-2 rounded-lg border border-border bg-surface px-4 py-2 text-sm font-medium hover:border-accent/60"
+          {...(source.external ? { target: '_blank', rel: 'noopener noreferrer' } : { download: true })}
+        >
+          <CodeIcon size={18} />
+          {t(source.external ? 'about.source.repository' : 'about.source.download')}
+        </a>
+        {source.external && (
+          <p className="mt-2 text-sm text-muted" dir="ltr">
+            {source.href}
+          </p>
+        )}
       </ProseSection>
       <ProseSection id="contact" title={t('about.contact.title')}>
         <Paragraphs text={t('about.contact.body')} />
