@@ -102,7 +102,9 @@ export const Stats = z.object({
   average_accuracy: z
     .number()
     .nullable()
-    .describe('mean of (1 - WER) over completed alignments, in [0, 1]; null when there are none'),
+    .describe(
+      'mean over completed alignments of coverage x mean word confidence (each alignment: its mean word confidence, words not found counting 0), in [0, 1]; null when there are none',
+    ),
   total_duration_seconds: z.number(),
   languages_used: z.array(z.string()),
 });

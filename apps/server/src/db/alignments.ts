@@ -9,9 +9,11 @@ export async function userStats(db: Db, userId: string): Promise<Stats> {
     .select([
       sql<number>`count(*)`.as('total'),
       sql<number>`sum(case when status = 'completed' then 1 else 0 end)`.as('completed'),
-      sql<number | null>`avg(case when status = 'completed' and wer is not null then 1.0 - wer end)`.as(
-        'accuracy',
-      ),
+      // An alignment's accuracy is its mean word confidence with the words not found counting 0
+      // (coverage x mean confidence of the aligned words). 1 - WER was used before, but the WER comes
+      // from a phone recogniser without a language model: about 0.5 for correct transcripts
+      // (docs/benchmarks.md), so good alignments showed about 50 %.
+      sql<number | null>`avg(case when status = 'completed' then coverage * confidence end)`.as('accuracy'),
       sql<number | null>`sum(case when status = 'completed' then duration else 0 end)`.as('duration'),
     ])
     .where('user_id', '=', userId)

@@ -150,14 +150,25 @@ test('stats are zero without alignments and computed from the alignments table',
     .insertInto('alignments')
     .values([
       { ...base, id: 'a1', language: 'ara', status: 'completed', duration: 30, wer: 0.1 },
-      { ...base, id: 'a2', language: 'fra', status: 'completed', duration: 12.5, wer: 0.3 },
+      // half the words not found, the rest at 0.8: 0.4
+      {
+        ...base,
+        id: 'a2',
+        language: 'fra',
+        status: 'completed',
+        duration: 12.5,
+        wer: 0.3,
+        coverage: 0.5,
+        confidence: 0.8,
+      },
       { ...base, id: 'a3', language: 'ara', status: 'failed', duration: 99, wer: null },
     ])
     .execute();
   const s = Stats.parse((await app.inject({ url: '/api/auth/stats/', headers: h })).json());
   assert.equal(s.total_alignments, 3);
   assert.equal(s.completed_alignments, 2);
-  assert.ok(Math.abs((s.average_accuracy ?? 0) - 0.8) < 1e-9);
+  // coverage x confidence over the completed ones: (1 x 0.9 + 0.5 x 0.8) / 2; the failed one is left out
+  assert.ok(Math.abs((s.average_accuracy ?? 0) - 0.65) < 1e-9, String(s.average_accuracy));
   assert.equal(s.total_duration_seconds, 42.5);
   assert.deepEqual(s.languages_used, ['ara', 'fra']);
 });

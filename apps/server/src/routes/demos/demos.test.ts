@@ -208,6 +208,6 @@ test('languages and public statistics', async (t) => {
   const mine = (await app.inject({ url: '/api/auth/stats/', headers: bearer(u.access) })).json();
   assert.equal(mine.total_alignments, 3);
   assert.equal(mine.completed_alignments, 2);
-  assert.ok(Math.abs(mine.average_accuracy - 0.7) < 1e-9, 'mean of 1 - WER over completed ones');
+  assert.ok(Math.abs(mine.average_accuracy - 0.9) < 1e-9, 'coverage x confidence over completed ones');
   assert.equal(mine.total_duration_seconds, 7200);
 });

@@ -206,7 +206,7 @@ export const ar: LocaleMessages = {
       total: 'إجمالي المحاذاة',
       completed: 'المكتملة: {count}',
       accuracy: 'متوسط الدقة',
-      accuracyHint: 'متوسط (1 − WER) على المحاذاة المكتملة',
+      accuracyHint: 'متوسط ثقة الكلمات في المحاذاة المكتملة (الكلمات غير الموجودة تُحسب صفرًا)',
       accuracyNone: 'يظهر بعد أول محاذاة مكتملة',
     },
     quick: {

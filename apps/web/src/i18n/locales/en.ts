@@ -204,7 +204,7 @@ export const en = {
       total: 'Total alignments',
       completed: '{count} completed',
       accuracy: 'Average accuracy',
-      accuracyHint: 'Mean of 1 − WER over completed alignments',
+      accuracyHint: 'Mean word confidence of completed alignments (words not found count as 0)',
       accuracyNone: 'Appears after your first completed alignment',
     },
     quick: {

@@ -219,7 +219,7 @@ export const fr: LocaleMessages = {
       total: 'Alignements au total',
       completed: '{count} terminés',
       accuracy: 'Précision moyenne',
-      accuracyHint: 'Moyenne de 1 − WER sur les alignements terminés',
+      accuracyHint: 'Confiance moyenne des mots des alignements terminés (mots non trouvés comptés 0)',
       accuracyNone: 'Apparaît après votre premier alignement terminé',
     },
     quick: {
