@@ -107,8 +107,7 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
     boundary.push(to);
   }
   if (opts.garbage.length && (opts.garbageWeight > 0 || opts.garbageLogWeight !== undefined)) {
-    // Only between words: at either end the silence fillers already absorb what precedes or follows the
-    // speech, and a loop there competes with the first and last words themselves.
+    // Between words; at either end only with garbageEnds (see there).
     for (const b of opts.garbageEnds ? boundary : boundary.slice(1, -1))
       for (const g of opts.garbage)
         arcs.push({ from: b, to: b, word: g, prob: opts.garbageWeight, logWeight: opts.garbageLogWeight });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { align } from '../engine.ts';
 import type { AlignOptions } from '../engine.ts';
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { decodeAudio, rawF32ToWav, SAMPLE_RATE } from '../audio/decode.ts';
 import type { Precision } from '../acoustic/backend.ts';
 import { evalDir, loadSet, score } from './common.ts';
@@ -203,40 +204,46 @@ export async function robustMode(precision: Precision): Promise<ModeReport> {
   };
 }
 
+/** The threshold t with the largest share of `low` values <= t and `high` values > t. */
+function bestSplit(low: number[], high: number[]): { thr: number; acc: number } {
+  let best = { thr: 0, acc: 0 };
+  for (const t of [...low, ...high]) {
+    const acc =
+      (low.filter((x) => x <= t).length + high.filter((x) => x > t).length) / (low.length + high.length);
+    if (acc > best.acc) best = { thr: t, acc };
+  }
+  return best;
+}
+
 export async function werMode(precision: Precision): Promise<ModeReport> {
   const utts = loadSet(evalDir(), 'timit-dev');
   // score: coverage x mean confidence (the mean word confidence, words not found counting 0), the
   // platform's "accuracy" figure for an alignment
   const right: { wer: number; cer: number; score: number }[] = [];
   const wrong: { wer: number; cer: number; score: number }[] = [];
+  const alignmentScore = (m: AlignmentResult['metrics']) => m.coverage * m.mean_confidence;
   for (let i = 0; i < utts.length; i++) {
     const u = utts[i]!;
     const other = utts[(i + 7) % utts.length]!;
     const r = await align(u.audio, u.text, { lang: 'en', precision, garbage: false, engine: 'hmm' });
     const w = await align(u.audio, other.text, { lang: 'en', precision, garbage: false, engine: 'hmm' });
-    const score = (m: typeof r.metrics) => m.coverage * m.mean_confidence;
-    right.push({ wer: r.metrics.wer ?? NaN, cer: r.metrics.cer ?? NaN, score: score(r.metrics) });
-    wrong.push({ wer: w.metrics.wer ?? NaN, cer: w.metrics.cer ?? NaN, score: score(w.metrics) });
+    right.push({ wer: r.metrics.wer ?? NaN, cer: r.metrics.cer ?? NaN, score: alignmentScore(r.metrics) });
+    wrong.push({ wer: w.metrics.wer ?? NaN, cer: w.metrics.cer ?? NaN, score: alignmentScore(w.metrics) });
   }
   const dist = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return `mean ${fmt(s.reduce((a, b) => a + b, 0) / s.length, 3)}, median ${fmt(s[Math.floor(s.length / 2)], 3)}, min ${fmt(s[0], 3)}, max ${fmt(s[s.length - 1], 3)}`;
   };
-  // Best single threshold separating right from wrong transcripts on CER.
-  let best = { thr: 0, acc: 0 };
-  for (const t of [...right, ...wrong].map((x) => x.cer)) {
-    const acc =
-      (right.filter((x) => x.cer <= t).length + wrong.filter((x) => x.cer > t).length) /
-      (right.length + wrong.length);
-    if (acc > best.acc) best = { thr: t, acc };
-  }
-  let bestScore = { thr: 0, acc: 0 };
-  for (const t of [...right, ...wrong].map((x) => x.score)) {
-    const acc =
-      (right.filter((x) => x.score >= t).length + wrong.filter((x) => x.score < t).length) /
-      (right.length + wrong.length);
-    if (acc > bestScore.acc) bestScore = { thr: t, acc };
-  }
+  // Best single thresholds separating right from wrong transcripts: low CER, high score.
+  const best = bestSplit(
+    right.map((x) => x.cer),
+    wrong.map((x) => x.cer),
+  );
+  const negated = bestSplit(
+    right.map((x) => -x.score),
+    wrong.map((x) => -x.score),
+  );
+  const bestScore = { thr: -negated.thr, acc: negated.acc };
   return {
     title: `WER/CER discrimination (timit-dev, ${utts.length} utterances): true transcript vs another utterance's transcript`,
     lines: [
