@@ -13,17 +13,15 @@ import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { parseDuration } from '../config.ts';
+import { PROJECT_ROOT } from '../paths.ts';
 import { freePort, startPostgres } from '../testing/postgres-server.ts';
 import type { PostgresServer } from '../testing/postgres-server.ts';
 import { pcmWav } from '../testing/wav.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(HERE, '../../../..');
 const PASSWORD = 'Lantern-Orbit-1987';
 const EMAIL = 'load@example.org';
 
@@ -71,7 +69,7 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProces
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'apps/server/src/server.ts'), '--role=api'],
+    ['--import', 'tsx', join(PROJECT_ROOT, 'apps/server/src/server.ts'), '--role=api'],
     {
       env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -159,10 +157,14 @@ async function main(): Promise<void> {
       AUTH_EMAIL_RATE_LIMIT: '100000000',
     };
     const cli = (...a: string[]) =>
-      execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/cli/admin.ts'), ...a], {
-        env,
-        stdio: 'pipe',
-      });
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', join(PROJECT_ROOT, 'apps/server/src/cli/admin.ts'), ...a],
+        {
+          env,
+          stdio: 'pipe',
+        },
+      );
     cli('create', '--email', EMAIL, '--password', PASSWORD, '--role', 'user');
     cli('set-quota', EMAIL, '100000');
     const started = await startServer(env);

@@ -3,9 +3,9 @@
 // an option and reads the environment only when none is given.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { readEnv } from '../config.ts';
+import { PROJECT_ROOT } from '../paths.ts';
 
 export interface JobConfig {
   /** worker threads running jobs in this process; 0 = this process only enqueues (role=api) */
@@ -27,8 +27,7 @@ export interface JobConfig {
   fontsDir: string;
 }
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const DEFAULT_DEMO_MEDIA_DIR = resolve(REPO_ROOT, '../shared/demo-media');
+export const DEFAULT_DEMO_MEDIA_DIR = resolve(PROJECT_ROOT, '../shared/demo-media');
 const NOTO = '/usr/share/fonts/truetype/noto';
 
 const JOB_KEYS = [
@@ -61,7 +60,7 @@ export function loadJobConfig(
     pollMs: 1000,
     demoMediaDir,
     seedDemos: false,
-    fontsDir: e.FONTS_DIR ?? (existsSync(NOTO) ? NOTO : join(REPO_ROOT, 'fonts')),
+    fontsDir: e.FONTS_DIR ?? (existsSync(NOTO) ? NOTO : join(PROJECT_ROOT, 'fonts')),
   };
 }
 

@@ -5,13 +5,9 @@
 // paths installed packages, build output and anything that looks like a secret or a data file stay out.
 import { spawn } from 'node:child_process';
 import { readdir, realpath } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-
-/** The checkout the server runs from (apps/server/src/routes/source → five levels up). */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
 /** Top-level files and folders tracked in the repository; anything else at the root is never packed. */
 export const SOURCE_TOP_LEVEL = [

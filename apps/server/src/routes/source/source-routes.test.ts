@@ -17,7 +17,8 @@ import type { AppDeps } from '../../context.ts';
 import { registerErrorHandler } from '../../plugins/error-handler.ts';
 import { createTestApp, expectError, testConfig } from '../../testing/test-app.ts';
 import { sourceRoutes } from './source-routes.ts';
-import { PROJECT_ROOT, listSourceFiles, streamSourceArchive } from './source-archive.ts';
+import { PROJECT_ROOT } from '../../paths.ts';
+import { listSourceFiles, streamSourceArchive } from './source-archive.ts';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '../../server.ts');
 const PREFIX = `tazamun-${APP_VERSION.replace(/^v/, '')}`;

@@ -4,9 +4,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@tazamun/contracts/limits';
 import { createError } from '../../errors.ts';
-import { PROJECT_ROOT, listSourceFiles, streamSourceArchive } from './source-archive.ts';
+import { PROJECT_ROOT } from '../../paths.ts';
+import { listSourceFiles, streamSourceArchive } from './source-archive.ts';
 
-export const SOURCE_PATH = '/api/source/';
 export const SOURCE_FILE_NAME = 'tazamun-source.tar.gz';
 
 // Packing costs a tar and a gzip of the tree (a second of CPU); a few per minute and address is plenty.
