@@ -185,6 +185,9 @@ export const AdminUserList = z.object({ users: z.array(AdminUser) });
 export const AdminQuotaUpdate = z.object({ daily_limit: z.number().int().min(0).max(100_000) });
 
 /** Public settings the web shell reads at start-up (GET /api/config/). */
+/** The server's own source tarball (AGPL-3.0 §13), the default of PublicConfig.source_url. */
+export const SOURCE_PATH = '/api/source/';
+
 export const PublicConfig = z.object({
   version: z.string(),
   org_name: z.string(),
@@ -196,6 +199,6 @@ export const PublicConfig = z.object({
   docs_url: z.string(),
   // AGPL-3.0 §13: where users get the source of the running version; SOURCE_URL, else the server's own
   // tarball (a path on the API, as docs_url). Defaulted so a shell fed an older payload still links it.
-  source_url: z.string().default('/api/source/'),
+  source_url: z.string().default(SOURCE_PATH),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;

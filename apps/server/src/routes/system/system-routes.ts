@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PublicConfig } from '@tazamun/contracts/auth';
+import { PublicConfig, SOURCE_PATH } from '@tazamun/contracts/auth';
 import { APP_VERSION } from '@tazamun/contracts/limits';
 import { createError } from '../../errors.ts';
 import { pendingMigrations, pingDatabase } from '../../db/database.ts';
-import { SOURCE_PATH } from '../source/source-routes.ts';
 
 const Health = z.object({
   status: z.enum(['ok', 'degraded']),

@@ -126,12 +126,7 @@ export function Footer() {
             </li>
             <li>
               {/* AGPL-3.0 §13: the source of the running version, one click from every page */}
-              <a
-                href={source.href}
-                className={link}
-                data-testid="source-link"
-                {...(source.external ? { target: '_blank', rel: 'noopener noreferrer' } : { download: true })}
-              >
+              <a href={source.href} className={link} data-testid="source-link" {...source.anchor}>
                 {/* inline, not flex: the row keeps the line height of the other links */}
                 <CodeIcon size={14} className="me-1.5 inline-block align-[-2px]" />
                 {t('footer.sourceCode')}

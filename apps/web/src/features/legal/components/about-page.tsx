@@ -91,7 +91,7 @@ export function AboutPage() {
           href={source.href}
           data-testid="about-source-link"
           className="mt-4 inline-flex items-center gap-2 rounded-lg border border-border bg-surface px-4 py-2 text-sm font-medium hover:border-accent/60"
-          {...(source.external ? { target: '_blank', rel: 'noopener noreferrer' } : { download: true })}
+          {...source.anchor}
         >
           <CodeIcon size={18} />
           {t(source.external ? 'about.source.repository' : 'about.source.download')}
