@@ -64,6 +64,10 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+const optionalHttpUrl = optionalText.refine((v) => v === null || isHttpUrl(v), {
+  message: 'must be an http:// or https:// URL',
+});
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -104,9 +108,7 @@ const EnvSchema = z.object({
   }),
   // files in an S3-compatible bucket (storage/s3-file-store.ts)
   S3_BUCKET: optionalText,
-  S3_ENDPOINT: optionalText.refine((v) => v === null || /^https?:\/\/./.test(v), {
-    message: 'must be an http:// or https:// URL',
-  }),
+  S3_ENDPOINT: optionalHttpUrl,
   S3_REGION: z.string().default('us-east-1'),
   S3_FORCE_PATH_STYLE: bool(false),
   S3_PREFIX: optionalText,
@@ -117,9 +119,7 @@ const EnvSchema = z.object({
   UPLOAD_PROBE_QUEUE: z.coerce.number().int().min(0).max(100_000).default(64),
   // where users get the Corresponding Source (AGPL §13); unset: the server packs its own tree
   // (routes/source). A link the web app renders, so only http(s), never javascript: or file:.
-  SOURCE_URL: optionalText.refine((v) => v === null || isHttpUrl(v), {
-    message: 'must be an http:// or https:// URL',
-  }),
+  SOURCE_URL: optionalHttpUrl,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
