@@ -48,6 +48,15 @@ export interface TestChild {
   exited(withinMs?: number): Promise<Exit>;
 }
 
+/** `p`, or the error `expired()` makes once `ms` have passed: a hang guard, never a timing check. */
+function deadline<T>(p: Promise<T>, ms: number, expired: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(expired()), ms);
+  });
+  return Promise.race([p, hang]).finally(() => clearTimeout(timer));
+}
+
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
@@ -83,16 +92,12 @@ export async function startChild(t: TestContext, entry: string, options: StartOp
     });
   // a spawn failure (ENOENT, EAGAIN …) comes as 'error' and may come without 'exit'
   const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-  const exited = (withinMs = 120_000): Promise<Exit> => {
-    let timer: NodeJS.Timeout | undefined;
-    const hang = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`${name} (pid ${child.pid}) still running after ${withinMs} ms:\n${tail()}`)),
-        withinMs,
-      );
-    });
-    return Promise.race([exit, hang]).finally(() => clearTimeout(timer));
-  };
+  const exited = (withinMs = 120_000): Promise<Exit> =>
+    deadline(
+      exit,
+      withinMs,
+      () => new Error(`${name} (pid ${child.pid}) still running after ${withinMs} ms:\n${tail()}`),
+    );
   const kill = (signal: NodeJS.Signals): void => {
     signalled = true;
     if (!hasExited(child)) child.kill(signal);
@@ -130,14 +135,10 @@ export async function startChild(t: TestContext, entry: string, options: StartOp
     void spawnError.then((err) => reject(new Error(`${name} could not be started: ${err.message}`)));
   });
   const readyWithinMs = options.readyWithinMs ?? 120_000;
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      kill('SIGKILL');
-      reject(new Error(`${name} did not print ${options.ready} within ${readyWithinMs} ms:\n${tail()}`));
-    }, readyWithinMs);
+  const match = await deadline(ready, readyWithinMs, () => {
+    kill('SIGKILL');
+    return new Error(`${name} did not print ${options.ready} within ${readyWithinMs} ms:\n${tail()}`);
   });
-  const match = await Promise.race([ready, hang]).finally(() => clearTimeout(timer));
 
   return {
     name,
