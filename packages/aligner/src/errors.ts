@@ -14,7 +14,9 @@ export type EngineInputErrorCode =
   /** the engine needs a model that is not installed (`tazamun models pull ...`) */
   | 'model_not_installed'
   /** an option or a combination of options the engine cannot honour */
-  | 'unsupported_option';
+  | 'unsupported_option'
+  /** no word of the transcript can be pronounced or spelled by the engine */
+  | 'nothing_to_align';
 
 /** The engine itself failed (WASM trap, decoder state, a bug): not the user's doing. */
 export type EngineFaultCode = 'engine_fault';
@@ -27,6 +29,7 @@ const INPUT_CODES: ReadonlySet<string> = new Set<EngineInputErrorCode>([
   'unknown_language',
   'model_not_installed',
   'unsupported_option',
+  'nothing_to_align',
 ]);
 
 export class EngineError extends Error {
