@@ -383,10 +383,17 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment is gone. */
+  /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment or its owner's approval is gone. */
   async function signedOr404(id: string, sig?: string, exp?: string): Promise<FullAlignmentRow> {
     if (!sig || !exp || !deps.tokens.verifyAudio(id, exp, sig)) throw createError('token_invalid');
-    const row = await db.selectFrom('alignments').selectAll().where('id', '=', id).executeTakeFirst();
+    // a signature outlives nothing: once the owner is rejected it opens no more audio
+    const row = await db
+      .selectFrom('alignments')
+      .innerJoin('users', 'users.id', 'alignments.user_id')
+      .selectAll('alignments')
+      .where('alignments.id', '=', id)
+      .where('users.status', '=', 'approved')
+      .executeTakeFirst();
     if (!row) throw createError('not_found');
     return row;
   }
