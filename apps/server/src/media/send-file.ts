@@ -49,7 +49,6 @@ function rangeError(size: number) {
 
 // Bidi controls (LRM/RLM/ALM, the embeddings and overrides, the isolates): an RLO in a download name
 // makes "evil‮fdp.exe" show as "evilexe.pdf". Stripped, not replaced: they carry no visible character.
-// eslint-disable-next-line no-misleading-character-class
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 // A lone surrogate (half of a pair) makes encodeURIComponent throw: it becomes U+FFFD.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -294,12 +294,16 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
           finish();
         }
       };
+      // a failed read (the database restarting) skips one update; the next tick tries again
+      const pushCaught = (): void => {
+        push().catch((err: unknown) => request.log.warn({ err }, 'progress stream: read failed'));
+      };
       const onUpdate = (u: JobUpdate): void => {
-        if (u.alignmentId === first.id) void push();
+        if (u.alignmentId === first.id) pushCaught();
       };
       app.jobs.queue.events.on('update', onUpdate);
       // Another process (npm run worker) may run the job: poll the row as well.
-      timer = setInterval(() => void push(), 1000);
+      timer = setInterval(pushCaught, 1000);
       keepAlive = setInterval(() => !closed && res.write(': keep-alive\n\n'), 15_000);
       request.raw.on('close', finish);
       res.write('retry: 2000\n\n');
