@@ -168,7 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
   rejectNulBytes(app);
-  refuseWritesWhenDiskLow(app, config.dataDir, config.minFreeDiskBytes ?? 0);
+  refuseWritesWhenDiskLow(app, config.dataDir, () => config.minFreeDiskBytes ?? 0);
   // REDIS_URL: rate-limit counters shared by every API process (per IP and per e-mail address)
   const limitRedis = redisUrl
     ? new Redis(redisUrl, {

@@ -142,10 +142,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.includes('*')) return;
-    const source = route.url
-      .split('/')
-      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/');
+    // a plugin's '/' route answers on its prefix with and without the trailing slash
+    const root = route.prefix !== '' && route.url.replace(/\/$/, '') === route.prefix;
+    const url = root ? route.prefix : route.url;
+    const source =
+      url
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/') + (root ? '/?' : '');
     const methods = [route.method].flat().map((m) => m.toUpperCase());
     const known = routes.find((r) => r.pattern.source === `^${source}$`);
     if (known) for (const m of methods) known.methods.add(m);

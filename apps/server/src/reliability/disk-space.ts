@@ -20,9 +20,15 @@ export async function freeBytes(dir: string): Promise<number> {
   return Number(s.bavail) * Number(s.bsize);
 }
 
-export function refuseWritesWhenDiskLow(app: FastifyInstance, dir: string, minFreeBytes: number): void {
-  if (minFreeBytes <= 0) return;
+export function refuseWritesWhenDiskLow(
+  app: FastifyInstance,
+  dir: string,
+  /** read at each request: MIN_FREE_DISK_MB */
+  minFreeBytes: () => number,
+): void {
   const check: onRequestAsyncHookHandler = async (request) => {
+    const margin = minFreeBytes();
+    if (margin <= 0) return;
     let free: number;
     try {
       free = await freeBytes(dir);
@@ -31,14 +37,16 @@ export function refuseWritesWhenDiskLow(app: FastifyInstance, dir: string, minFr
       request.log.warn({ err }, 'free space check failed');
       return;
     }
-    if (free < minFreeBytes) {
-      request.log.warn({ free, minFreeBytes }, 'upload refused: disk almost full');
+    if (free < margin) {
+      request.log.warn({ free, margin }, 'upload refused: disk almost full');
       throw createError('insufficient_storage');
     }
   };
   app.addHook('onRoute', (route) => {
+    // a plugin's '/' route is announced without its trailing slash ('/api/alignments')
+    const url = route.url.endsWith('/') ? route.url : `${route.url}/`;
     const methods = [route.method].flat();
-    if (!methods.some((m) => FILE_WRITING_ROUTES.includes(`${m} ${route.url}`))) return;
+    if (!methods.some((m) => FILE_WRITING_ROUTES.includes(`${m} ${url}`))) return;
     // after the route's own hooks: an anonymous caller still gets its 401 first
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [...existing, check];
