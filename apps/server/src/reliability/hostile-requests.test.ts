@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { buildApp } from '../app.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { ManualClock } from '../clock.ts';
 import { approvedUser, bearer, createTestApp, expectError, login, testConfig } from '../testing/test-app.ts';
 import { MAX_JSON_DEPTH, nulPaths, TooDeepError } from './input-hygiene.ts';
@@ -322,4 +323,45 @@ test('slow headers and half-sent bodies time out (408), huge headers get 431, on
   next.socket.write('GET /api/health/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   assert.match(await next.closed, /^HTTP\/1\.1 200 OK/);
   for (const h of held.slice(1)) h.socket.destroy();
+});
+
+test('the limits come from the environment, with their defaults, and bad values are refused at start', () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(defaults.connectionLimits, {
+    headersTimeoutMs: 15_000,
+    requestTimeoutMs: 300_000,
+    socketTimeoutMs: 60_000,
+    keepAliveTimeoutMs: 72_000,
+    maxConnectionsPerIp: 64,
+  });
+  assert.equal(defaults.minFreeDiskBytes, 512 * 1024 * 1024);
+  const set = loadConfig({
+    HEADERS_TIMEOUT: '5s',
+    REQUEST_TIMEOUT: '10m',
+    SOCKET_TIMEOUT: '30',
+    KEEP_ALIVE_TIMEOUT: '5s',
+    MAX_CONNECTIONS_PER_IP: '0',
+    MIN_FREE_DISK_MB: '0',
+  });
+  assert.deepEqual(set.connectionLimits, {
+    headersTimeoutMs: 5_000,
+    requestTimeoutMs: 600_000,
+    socketTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
+    maxConnectionsPerIp: 0,
+  });
+  assert.equal(set.minFreeDiskBytes, 0);
+  // the headers deadline never exceeds the whole request's (Node refuses that combination)
+  assert.equal(
+    loadConfig({ HEADERS_TIMEOUT: '2m', REQUEST_TIMEOUT: '1m' }).connectionLimits?.headersTimeoutMs,
+    60_000,
+  );
+  assert.throws(
+    () => loadConfig({ REQUEST_TIMEOUT: 'soon', MAX_CONNECTIONS_PER_IP: '-1', MIN_FREE_DISK_MB: 'lots' }),
+    (err: unknown) =>
+      err instanceof ConfigError &&
+      ['REQUEST_TIMEOUT:', 'MAX_CONNECTIONS_PER_IP:', 'MIN_FREE_DISK_MB:'].every((k) =>
+        err.problems.some((p) => p.startsWith(k)),
+      ),
+  );
 });
