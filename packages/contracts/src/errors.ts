@@ -250,9 +250,9 @@ export const ERRORS = {
   language_invalid: {
     status: 400,
     messages: {
-      en: 'The language must be an ISO 639-3 code: exactly three lowercase letters (e.g. ara, eng, fra).',
-      fr: 'La langue doit être un code ISO 639-3 : exactement trois lettres minuscules (ex. ara, eng, fra).',
-      ar: 'يجب أن تكون اللغة رمز ISO 639-3: ثلاثة أحرف لاتينية صغيرة بالضبط (مثل ara وeng وfra).',
+      en: 'The language must be an ISO 639-3 or ISO 639-1 code in lowercase letters (e.g. ara or ar, eng or en).',
+      fr: 'La langue doit être un code ISO 639-3 ou ISO 639-1 en lettres minuscules (ex. ara ou ar, eng ou en).',
+      ar: 'يجب أن تكون اللغة رمز ISO 639-3 أو ISO 639-1 بأحرف لاتينية صغيرة (مثل ara أو ar، eng أو en).',
     },
   },
   language_unsupported: {
@@ -309,6 +309,14 @@ export const ERRORS = {
       en: 'Only a queued or running job can be cancelled; this one is {status}.',
       fr: 'Seule une tâche en attente ou en cours peut être annulée ; celle-ci est {status}.',
       ar: 'لا يمكن إلغاء إلا مهمة في الانتظار أو قيد التنفيذ؛ هذه المهمة حالتها {status}.',
+    },
+  },
+  alignment_not_retryable: {
+    status: 409,
+    messages: {
+      en: 'Only a failed or cancelled alignment can be retried; this one is {status}.',
+      fr: 'Seul un alignement échoué ou annulé peut être relancé ; celui-ci est {status}.',
+      ar: 'لا يمكن إعادة إلا محاذاة فشلت أو أُلغيت؛ هذه المحاذاة حالتها {status}.',
     },
   },
   alignment_not_ready: {

@@ -168,7 +168,7 @@ test('transcripts: text files with BOM and CRLF, invalid UTF-8, size limit; fiel
   expectError(await upload(app, u.access, [lang, { name: 'text', value: 'x' }]), 400, 'audio_required');
   const text: Part = { name: 'text', value: clip.text };
   expectError(await upload(app, u.access, [text, audio]), 400, 'language_required');
-  for (const bad of ['en', 'ENG', 'engl', 'e1g'])
+  for (const bad of ['e', 'ENG', 'engl', 'e1g', 'e-'])
     expectError(
       await upload(app, u.access, [{ name: 'language', value: bad }, text, audio]),
       400,

@@ -12,7 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import { probeAudio } from '@tazamun/aligner/audio/decode';
 import { resolveLanguage } from '@tazamun/aligner/text/languages';
 import { availableEngines } from '@tazamun/aligner/models/registry';
-import { ISO_639_3, UploadOptions } from '@tazamun/contracts/alignments';
+import { LANGUAGE_CODE, UploadOptions } from '@tazamun/contracts/alignments';
 import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignments';
 import { LIMITS, MB } from '@tazamun/contracts/limits';
 import { utcDay } from '../../clock.ts';
@@ -119,11 +119,11 @@ const BOOL = /^(true|false|1|0|on|off)$/;
 function parseOptions(fields: Record<string, string>): UploadOptionsT {
   const language = fields.language?.trim() ?? '';
   if (!language) throw createError('language_required', {}, { language: ['This field is required.'] });
-  if (!ISO_639_3.test(language))
+  if (!LANGUAGE_CODE.test(language))
     throw createError(
       'language_invalid',
       {},
-      { language: ['This value is invalid: expected 3 lowercase letters.'] },
+      { language: ['This value is invalid: expected an ISO 639-3 or 639-1 code in lowercase letters.'] },
     );
   let iso3: string;
   try {
