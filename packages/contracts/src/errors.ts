@@ -282,17 +282,17 @@ export const ERRORS = {
   alignment_failed: {
     status: 500,
     messages: {
-      en: 'The alignment failed because of a server error. Your quota unit was given back.',
-      fr: "L'alignement a échoué à cause d'une erreur du serveur. Votre unité de quota a été rendue.",
-      ar: 'فشلت المحاذاة بسبب خطأ في الخادم. أُعيدت إليك وحدة الحصة.',
+      en: 'The alignment failed because of a server error.',
+      fr: "L'alignement a échoué à cause d'une erreur du serveur.",
+      ar: 'فشلت المحاذاة بسبب خطأ في الخادم.',
     },
   },
   job_interrupted: {
     status: 503,
     messages: {
-      en: 'Processing was interrupted several times (server restarts). Your quota unit was given back; please try again.',
-      fr: 'Le traitement a été interrompu plusieurs fois (redémarrages du serveur). Votre unité de quota a été rendue ; veuillez réessayer.',
-      ar: 'انقطعت المعالجة عدة مرات (إعادة تشغيل الخادم). أُعيدت إليك وحدة الحصة؛ يرجى المحاولة مجددًا.',
+      en: 'Processing was interrupted several times (server restarts). Please try again.',
+      fr: 'Le traitement a été interrompu plusieurs fois (redémarrages du serveur). Veuillez réessayer.',
+      ar: 'انقطعت المعالجة عدة مرات (إعادة تشغيل الخادم). يرجى المحاولة مجددًا.',
     },
   },
   job_cancelled: {

@@ -6,7 +6,8 @@ import type { Preferences, User } from '@tazamun/contracts/auth';
 import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../../components/ui/card.tsx';
-import { Checkbox, InputField, SelectField } from '../../../components/ui/field.tsx';
+import { Checkbox, SelectField } from '../../../components/ui/field.tsx';
+import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { updatePreferences } from '../api/profile-api.ts';
 
@@ -47,13 +48,10 @@ export function PreferencesSection({ user }: { user: User }) {
     <Card>
       <CardTitle>{t('profile.preferences.title')}</CardTitle>
       <form onSubmit={onSubmit} className="grid gap-5 sm:grid-cols-2" noValidate>
-        <InputField
+        <LanguagePicker
           label={t('profile.preferences.alignmentLanguage')}
           value={prefs.default_alignment_language}
-          dir="ltr"
-          maxLength={3}
-          onChange={(e) => set('default_alignment_language', e.target.value.toLowerCase())}
-          hint={t('profile.preferences.alignmentLanguageHint')}
+          onChange={(code) => set('default_alignment_language', code)}
           error={languageValid ? null : t('profile.preferences.alignmentLanguageInvalid')}
         />
         <SelectField
