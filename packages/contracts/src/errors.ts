@@ -199,6 +199,14 @@ export const ERRORS = {
       ar: 'هذا الملف ليس ملفًا صوتيًا مقروءًا. الصيغ المقبولة: {formats}.',
     },
   },
+  audio_undecodable: {
+    status: 415,
+    messages: {
+      en: 'The audio file cannot be decoded: it looks like {format} audio, but its content is damaged or incomplete.',
+      fr: 'Le fichier audio ne peut pas être décodé : il ressemble à de l’audio {format}, mais son contenu est endommagé ou incomplet.',
+      ar: 'تعذّر فك ترميز الملف الصوتي: يبدو ملف {format} لكن محتواه تالف أو ناقص.',
+    },
+  },
   audio_unusable: {
     status: 422,
     messages: {

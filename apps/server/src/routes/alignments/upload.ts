@@ -50,6 +50,15 @@ function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_format_i
   return createError(code, params, { audio: [messages[code]] });
 }
 
+/** The bytes look like a known format but ffprobe cannot read them: a damaged file, not a wrong type. */
+function undecodable(format: SniffedFormat) {
+  return createError(
+    'audio_undecodable',
+    { format: format.toUpperCase() },
+    { audio: ['This file cannot be decoded: its content is damaged or incomplete.'] },
+  );
+}
+
 async function receive(request: FastifyRequest, tmp: string): Promise<Received> {
   const out: Received = { audio: null, text: null, fields: {} };
   const parts = request.parts({
@@ -173,9 +182,9 @@ async function checkAudio(
     duration = (await gate.run(() => probeAudio(audio.tmp))).duration;
   } catch (err) {
     if (err instanceof AppError) throw err; // server_busy
-    throw audioError('audio_format_invalid', { formats: FORMATS });
+    throw undecodable(format);
   }
-  if (!(duration > 0)) throw audioError('audio_format_invalid', { formats: FORMATS });
+  if (!(duration > 0)) throw undecodable(format);
   if (duration < MIN_AUDIO_SECONDS)
     throw createError(
       'audio_unusable',
