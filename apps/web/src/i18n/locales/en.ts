@@ -571,6 +571,7 @@ export const en = {
     autoScroll: 'Follow playback',
     notFound: 'Not found in the audio',
     tableHint: 'Use the arrow keys to move, Enter to play the word, Esc to leave the table.',
+    transcriptLabel: 'Transcript: arrow keys move between words, Enter plays the word, Space plays or pauses',
     columns: {
       word: 'Word',
       normalized: 'Processed',
@@ -609,6 +610,10 @@ export const en = {
     durations: { short: 'Short (under 30 s)', medium: 'Medium (30 s to 2 min)', long: 'Long (over 2 min)' },
     emptyTitle: 'No demo matches',
     emptyBody: 'Change the search or the filters.',
+    preparingTitle: 'The demos are being prepared',
+    preparingBody:
+      'On its first start the server aligns its demo recordings (still to come: {count}). They appear here as soon as each is ready.',
+    categories: { audiobook: 'Audiobook', synthetic_speech: 'Synthetic speech', read_speech: 'Read speech' },
     words: '{count} words',
     confidence: 'confidence {value}',
     open: 'Play',
@@ -682,8 +687,11 @@ export const en = {
       finalisation: 'Finalisation',
     },
     waiting: 'Waiting for a worker…',
-    typical:
-      'Processing usually takes 30 to 60 seconds; long recordings take longer. You can leave this page: the job continues.',
+    estimate:
+      'Expected to take about {time} for {duration} of audio, at the speed measured on your recent alignments. You can leave this page: the job continues.',
+    estimateFirst:
+      'The time depends on the recording’s length ({duration} here); an estimate appears once you have a completed alignment. You can leave this page: the job continues.',
+    leave: 'You can leave this page: the job continues.',
     cancel: 'Cancel',
     completed: 'Alignment completed',
     failed: 'Alignment failed',
@@ -763,6 +771,19 @@ export const en = {
     moved: 'Moved to {name}.',
     previous: 'Previous',
     next: 'Next',
+  },
+  manage: {
+    rename: 'Rename',
+    renameTitle: 'Rename the alignment',
+    titleLabel: 'Title',
+    titleRequired: 'The title cannot be empty.',
+    renamed: 'Alignment renamed.',
+    retry: 'Retry',
+    retried: 'The alignment is queued again with the same files and options.',
+    delete: 'Delete',
+    deleteTitle: 'Delete this alignment?',
+    deleteBody: 'Its audio, transcript, results, video and share link are deleted for good:',
+    deleted: 'Alignment deleted.',
   },
   share: {
     label: 'Shared alignment (read only)',

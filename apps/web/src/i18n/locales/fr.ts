@@ -588,6 +588,8 @@ export const fr: LocaleMessages = {
     autoScroll: 'Suivre la lecture',
     notFound: 'Introuvable dans l’audio',
     tableHint: 'Flèches pour se déplacer, Entrée pour écouter le mot, Échap pour quitter le tableau.',
+    transcriptLabel:
+      'Transcription : les flèches passent d’un mot à l’autre, Entrée écoute le mot, Espace lit ou met en pause',
     columns: {
       word: 'Mot',
       normalized: 'Traité',
@@ -630,6 +632,14 @@ export const fr: LocaleMessages = {
     },
     emptyTitle: 'Aucune démo ne correspond',
     emptyBody: 'Modifiez la recherche ou les filtres.',
+    preparingTitle: 'Les démos sont en préparation',
+    preparingBody:
+      'À son premier démarrage, le serveur aligne ses enregistrements de démonstration (encore à venir : {count}). Ils apparaissent ici dès que chacun est prêt.',
+    categories: {
+      audiobook: 'Livre audio',
+      synthetic_speech: 'Parole de synthèse',
+      read_speech: 'Parole lue',
+    },
     words: '{count} mots',
     confidence: 'confiance {value}',
     open: 'Écouter',
@@ -704,8 +714,11 @@ export const fr: LocaleMessages = {
       finalisation: 'Finalisation',
     },
     waiting: 'En attente d’un processus de calcul…',
-    typical:
-      'Le traitement prend en général 30 à 60 secondes ; plus pour les longs enregistrements. Vous pouvez quitter cette page : la tâche continue.',
+    estimate:
+      'Durée prévue : environ {time} pour {duration} d’audio, à la vitesse mesurée sur vos alignements récents. Vous pouvez quitter cette page : la tâche continue.',
+    estimateFirst:
+      'La durée dépend de la longueur de l’enregistrement ({duration} ici) ; une estimation apparaît dès que vous avez un alignement terminé. Vous pouvez quitter cette page : la tâche continue.',
+    leave: 'Vous pouvez quitter cette page : la tâche continue.',
     cancel: 'Annuler',
     completed: 'Alignement terminé',
     failed: 'L’alignement a échoué',
@@ -785,6 +798,20 @@ export const fr: LocaleMessages = {
     moved: 'Déplacé vers {name}.',
     previous: 'Précédent',
     next: 'Suivant',
+  },
+  manage: {
+    rename: 'Renommer',
+    renameTitle: 'Renommer l’alignement',
+    titleLabel: 'Titre',
+    titleRequired: 'Le titre ne peut pas être vide.',
+    renamed: 'Alignement renommé.',
+    retry: 'Relancer',
+    retried: 'L’alignement est de nouveau en file d’attente, avec les mêmes fichiers et options.',
+    delete: 'Supprimer',
+    deleteTitle: 'Supprimer cet alignement ?',
+    deleteBody:
+      'Son audio, sa transcription, ses résultats, sa vidéo et son lien de partage sont supprimés définitivement :',
+    deleted: 'Alignement supprimé.',
   },
   share: {
     label: 'Alignement partagé (lecture seule)',

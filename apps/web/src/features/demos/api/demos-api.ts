@@ -17,6 +17,8 @@ export function useDemos(filters: DemoFilters) {
     queryFn: ({ signal }) =>
       api(`/api/demos/?${search.toString()}`, { schema: DemoList, signal, auth: false }),
     placeholderData: (previous) => previous,
+    // On a first start the demos are still being aligned: look again until they are all in.
+    refetchInterval: (query) => ((query.state.data?.preparing ?? 0) > 0 ? 3000 : false),
   });
 }
 
