@@ -4,17 +4,18 @@ import { useTranslation } from 'react-i18next';
 import { useUiStore } from '../../stores/ui-store.ts';
 import { GlobalModal } from '../../components/ui/global-modal.tsx';
 import { NotificationPopups, Toaster } from '../../components/ui/toaster.tsx';
-import { isRouteMeta } from '../route-meta.ts';
+import { isRouteMeta, titleOf } from '../route-meta.ts';
 import { Header } from './header.tsx';
 import { Footer } from './footer.tsx';
 
 function usePageMeta() {
   const { t, i18n } = useTranslation();
   const matches = useMatches();
+  const { search } = useLocation();
   const meta = [...matches].reverse().find((m) => isRouteMeta(m.handle))?.handle;
   useEffect(() => {
     const brand = t('brand.name');
-    document.title = isRouteMeta(meta) ? `${t(meta.title)} · ${brand}` : brand;
+    document.title = isRouteMeta(meta) ? `${t(titleOf(meta, search))} · ${brand}` : brand;
     const description =
       isRouteMeta(meta) && meta.description ? t(meta.description) : t('meta.defaultDescription');
     let tag = document.querySelector<HTMLMetaElement>('meta[name="description"]');
@@ -24,7 +25,7 @@ function usePageMeta() {
       document.head.append(tag);
     }
     tag.content = description;
-  }, [meta, t, i18n.language]);
+  }, [meta, search, t, i18n.language]);
 }
 
 /** Every navigation closes modals and the mobile menu, then scrolls smoothly to the top or the anchor. */
