@@ -5,6 +5,7 @@ import { useUiStore } from '../../stores/ui-store.ts';
 import { GlobalModal } from '../../components/ui/global-modal.tsx';
 import { NotificationPopups, Toaster } from '../../components/ui/toaster.tsx';
 import { isRouteMeta, titleOf } from '../route-meta.ts';
+import { scrollBehavior } from '../../lib/motion.ts';
 import { Header } from './header.tsx';
 import { Footer } from './footer.tsx';
 
@@ -39,8 +40,8 @@ function useNavigationEffects() {
     const id = location.hash ? decodeURIComponent(location.hash.slice(1)) : '';
     const frame = requestAnimationFrame(() => {
       const target = id ? document.getElementById(id) : null;
-      if (target) target.scrollIntoView({ behavior: 'smooth', block: 'start' });
-      else window.scrollTo({ top: 0, behavior: 'smooth' });
+      if (target) target.scrollIntoView({ behavior: scrollBehavior(), block: 'start' });
+      else window.scrollTo({ top: 0, behavior: scrollBehavior() });
     });
     return () => cancelAnimationFrame(frame);
   }, [location.pathname, location.search, location.hash, closeModal, setMobileMenuOpen]);

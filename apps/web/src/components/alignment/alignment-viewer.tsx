@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { contentDirection } from '../../lib/alignments.ts';
 import { directionOf } from '../../lib/i18n.ts';
+import { scrollBehavior } from '../../lib/motion.ts';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format.ts';
 import { Alert } from '../ui/card.tsx';
 import { WaveformPlayer } from './waveform-player.tsx';
@@ -82,7 +83,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
     const box = transcriptBox.current;
     const top = el.offsetTop - box.offsetTop;
     if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 40) {
-      box.scrollTo({ top: Math.max(0, top - box.clientHeight / 3), behavior: 'smooth' });
+      box.scrollTo({ top: Math.max(0, top - box.clientHeight / 3), behavior: scrollBehavior() });
     }
   }, [current, follow]);
 
