@@ -6,6 +6,8 @@ import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { contentDirection } from '../../lib/alignments.ts';
 import { directionOf } from '../../lib/i18n.ts';
 import { scrollBehavior } from '../../lib/motion.ts';
+import { useUser } from '../../lib/auth.ts';
+import { isBelowThreshold } from './confidence-threshold.ts';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format.ts';
 import { Alert } from '../ui/card.tsx';
 import { WaveformPlayer } from './waveform-player.tsx';
@@ -41,6 +43,8 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
   const [follow, setFollow] = useState(true);
   const [selected, setSelected] = useState(0);
   const words = result.words;
+  // Signed in: the account's threshold; a shared page or a demo uses the default (medium).
+  const threshold = useUser().user?.preferences.confidence_threshold ?? 'medium';
   // The transcript is one tab stop: the word holding tabIndex 0 (roving), arrows move between words.
   const [focusWord, setFocusWord] = useState(() =>
     Math.max(
@@ -291,11 +295,18 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                       {w.status === 'not_found' ? (
                         <span className="text-danger">{t('viewer.notFound')}</span>
                       ) : (
-                        <span
-                          className={`rounded px-1.5 py-0.5 tabular-nums ${confidenceTone(w.confidence)}`}
-                        >
-                          {formatPercent(w.confidence)}
-                        </span>
+                        <>
+                          <span
+                            className={`rounded px-1.5 py-0.5 tabular-nums ${confidenceTone(w.confidence)}`}
+                          >
+                            {formatPercent(w.confidence)}
+                          </span>
+                          {isBelowThreshold(w, threshold) && (
+                            <span className="ms-2 text-xs text-danger" data-testid="below-threshold">
+                              {t('viewer.belowThreshold')}
+                            </span>
+                          )}
+                        </>
                       )}
                     </td>
                   </tr>

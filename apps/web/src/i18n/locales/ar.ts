@@ -572,6 +572,7 @@ export const ar: LocaleMessages = {
     tableHint: 'استخدم الأسهم للتنقل، وEnter لسماع الكلمة، وEsc لمغادرة الجدول.',
     transcriptLabel:
       'النص: تنقّل بين الكلمات بالأسهم، وEnter لسماع الكلمة، والمسافة للتشغيل أو الإيقاف المؤقت',
+    belowThreshold: 'دون العتبة التي اخترتها',
     columns: {
       word: 'الكلمة',
       normalized: 'بعد المعالجة',

@@ -575,6 +575,7 @@ export const en = {
     notFound: 'Not found in the audio',
     tableHint: 'Use the arrow keys to move, Enter to play the word, Esc to leave the table.',
     transcriptLabel: 'Transcript: arrow keys move between words, Enter plays the word, Space plays or pauses',
+    belowThreshold: 'below your threshold',
     columns: {
       word: 'Word',
       normalized: 'Processed',

@@ -593,6 +593,7 @@ export const fr: LocaleMessages = {
     tableHint: 'Flèches pour se déplacer, Entrée pour écouter le mot, Échap pour quitter le tableau.',
     transcriptLabel:
       'Transcription : les flèches passent d’un mot à l’autre, Entrée écoute le mot, Espace lit ou met en pause',
+    belowThreshold: 'sous votre seuil',
     columns: {
       word: 'Mot',
       normalized: 'Traité',
