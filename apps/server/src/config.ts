@@ -120,6 +120,12 @@ const EnvSchema = z.object({
   // where users get the Corresponding Source (AGPL §13); unset: the server packs its own tree
   // (routes/source). A link the web app renders, so only http(s), never javascript: or file:.
   SOURCE_URL: optionalHttpUrl,
+  // GET /metrics (routes/system/metrics-route.ts): off unless a scraper's bearer token is set
+  METRICS_TOKEN: optionalText.refine((v) => v === null || v.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
+  // npm run worker: serve /metrics on this port (the workers have no HTTP server otherwise)
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -164,6 +170,10 @@ export interface Config {
   uploadProbe?: { concurrency: number; queue: number };
   /** SOURCE_URL; null or absent: GET /api/source/ serves the running tree */
   sourceUrl?: string | null;
+  /** METRICS_TOKEN: the bearer token of GET /metrics; null or absent: /metrics is off (404) */
+  metricsToken?: string | null;
+  /** METRICS_PORT: the worker's own /metrics listener; null or absent: none */
+  metricsPort?: number | null;
 }
 
 export class ConfigError extends Error {
@@ -303,6 +313,8 @@ export function loadConfig(
     authEmailRateLimit: e.AUTH_EMAIL_RATE_LIMIT,
     uploadProbe: { concurrency: e.UPLOAD_PROBE_CONCURRENCY, queue: e.UPLOAD_PROBE_QUEUE },
     sourceUrl: e.SOURCE_URL,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT ?? null,
   };
 }
 

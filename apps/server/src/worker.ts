@@ -10,6 +10,15 @@ import { withJobTables } from './db/jobs-schema.ts';
 import { loadJobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
+import { installProcessGuards } from './reliability/process-guards.ts';
+import { retryWhileUnavailable } from './reliability/unavailable.ts';
+
+// Start-up and fatal lines in the worker's JSON stream; replaced by the configured logger below.
+let log = pino({ level: 'info', name: 'worker' });
+installProcessGuards({
+  error: (obj, msg) => log.error(obj, msg),
+  fatal: (obj, msg) => log.fatal(obj, msg),
+});
 
 async function main(): Promise<void> {
   let config;
@@ -24,10 +33,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = pino({ level: config.logLevel, name: 'worker' });
+  log = pino({ level: config.logLevel, name: 'worker' });
   if (jobConfig.concurrency === 0) jobConfig.concurrency = 1;
   const db = openDatabase(config.database);
-  await migrateToLatest(db);
+  await retryWhileUnavailable('database', () => migrateToLatest(db), log);
   const redisUrl = redisUrlFromEnv();
   const runtime = createJobsRuntime(
     withJobTables(db),
@@ -71,6 +80,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('[tazamun worker] failed to start:', err);
+  log.fatal({ err }, 'worker failed to start');
   process.exit(1);
 });

@@ -10,7 +10,8 @@ import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
-import { isPostgres, openPostgres } from './postgres.ts';
+import * as m0008 from './migrations/0008-job-operations.ts';
+import { isPostgres, notePool, openPostgres } from './postgres.ts';
 import { StripNulPlugin } from '../reliability/input-hygiene.ts';
 
 export type Db = Kysely<Database>;
@@ -19,6 +20,7 @@ export type Db = Kysely<Database>;
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-alignment-jobs': m0002,
+  '0008-job-operations': m0008,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -30,8 +32,10 @@ class StaticMigrationProvider implements MigrationProvider {
 const sqliteFiles = new WeakMap<Db, string>();
 
 export function openDatabase(target: DatabaseTarget): Db {
-  if (target.kind === 'postgres')
-    return openPostgres(target.url, { max: target.poolMax }).withPlugin(new StripNulPlugin());
+  if (target.kind === 'postgres') {
+    const pg = openPostgres(target.url, { max: target.poolMax });
+    return notePool(pg, pg.withPlugin(new StripNulPlugin()));
+  }
   mkdirSync(dirname(target.file), { recursive: true });
   const sqlite = new SqliteDatabase(target.file);
   sqlite.pragma('journal_mode = WAL');

@@ -58,7 +58,9 @@ export class AlignJobHandler implements JobHandler {
       this.pool.run(
         { audioPath, text, language: row.language, options },
         ctx.signal,
-        (m) => void this.setStep(row.id, m.step, m.percent, ctx),
+        // progress is advisory: a write lost while the database is away is overwritten by the next
+        // one or by the result, and must not become an unhandled rejection that ends the worker
+        (m) => void this.setStep(row.id, m.step, m.percent, ctx).catch(() => undefined),
       ),
     );
     switch (outcome.type) {

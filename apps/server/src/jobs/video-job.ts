@@ -72,7 +72,9 @@ export class VideoJobHandler implements JobHandler {
                 .set({ progress: pct })
                 .where('id', '=', video.id)
                 .execute()
-                .then(() => ctx.progress(null, pct));
+                .then(() => ctx.progress(null, pct))
+                // advisory, as for alignments: a lost progress write must not end the worker
+                .catch(() => undefined);
             },
           }),
       );

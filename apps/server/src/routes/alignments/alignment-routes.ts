@@ -294,12 +294,18 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
           finish();
         }
       };
+      // The database may be away for a while (a restart): the stream stays open and the next poll or
+      // update tries again, instead of the rejection taking the process down.
+      const pushSafely = (): void =>
+        void push().catch((err: unknown) =>
+          request.log.warn({ err: (err as Error).message }, 'event stream: reading progress failed'),
+        );
       const onUpdate = (u: JobUpdate): void => {
-        if (u.alignmentId === first.id) void push();
+        if (u.alignmentId === first.id) pushSafely();
       };
       app.jobs.queue.events.on('update', onUpdate);
       // Another process (npm run worker) may run the job: poll the row as well.
-      timer = setInterval(() => void push(), 1000);
+      timer = setInterval(pushSafely, 1000);
       keepAlive = setInterval(() => !closed && res.write(': keep-alive\n\n'), 15_000);
       request.raw.on('close', finish);
       res.write('retry: 2000\n\n');
