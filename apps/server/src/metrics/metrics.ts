@@ -105,39 +105,64 @@ export class Metrics {
   /** The deployment-wide figures read from the database at scrape time, and this process's pool. */
   watchDatabase(db: JDb, leaseStillValidSince: () => string): void {
     const registers = [this.registry];
+    // One read of the database per scrape, whichever gauge prom-client collects first.
+    const counts = { depth: new Map<string, number>(), busy: 0, up: 0 };
+    let reading: Promise<void> | null = null;
+    let readAt = 0;
+    const read = (): Promise<void> => {
+      if (reading && Date.now() - readAt < 500) return reading;
+      readAt = Date.now();
+      reading = (async () => {
+        try {
+          const [rows, busy] = await within(
+            Promise.all([
+              db
+                .selectFrom('jobs')
+                .select(['kind', 'status', sql<number>`count(*)`.as('n')])
+                .where('status', 'in', ['queued', 'processing', 'failed'])
+                .groupBy(['kind', 'status'])
+                .execute(),
+              db
+                .selectFrom('jobs')
+                .select(sql<number>`count(distinct worker_id)`.as('n'))
+                .where('status', '=', 'processing')
+                .where('lease_until', '>', leaseStillValidSince())
+                .executeTakeFirst(),
+            ]),
+            COLLECT_TIMEOUT_MS,
+          );
+          counts.depth = new Map(rows.map((r) => [`${r.kind}:${r.status}`, Number(r.n)]));
+          counts.busy = Number(busy?.n ?? 0);
+          counts.up = 1;
+        } catch {
+          counts.up = 0;
+        }
+      })();
+      return reading;
+    };
     const up = new Gauge({
       name: 'tazamun_database_up',
-      help: '1 when the database answered the last scrape',
+      help: '1 when the database answered within a second at this scrape',
       registers,
+      collect: async () => {
+        await read();
+        up.set(counts.up);
+      },
     });
+    const state = { queued: 'waiting', processing: 'running', failed: 'failed' } as const;
     const depth = new Gauge({
       name: 'tazamun_queue_jobs',
       help: 'Jobs by kind and state (waiting = queued, running = processing, failed), read from the database',
       labelNames: ['kind', 'state'],
       registers,
       collect: async () => {
-        try {
-          const rows = await within(
-            db
-              .selectFrom('jobs')
-              .select(['kind', 'status', sql<number>`count(*)`.as('n')])
-              .where('status', 'in', ['queued', 'processing', 'failed'])
-              .groupBy(['kind', 'status'])
-              .execute(),
-            COLLECT_TIMEOUT_MS,
-          );
-          depth.reset();
-          const state = { queued: 'waiting', processing: 'running', failed: 'failed' } as const;
-          for (const kind of ['align', 'video'])
-            for (const s of Object.values(state)) depth.set({ kind, state: s }, 0);
-          for (const r of rows)
-            depth.set({ kind: r.kind, state: state[r.status as keyof typeof state] }, Number(r.n));
-          up.set(1);
-        } catch {
-          // no figure rather than a stale one; tazamun_database_up says why
-          depth.reset();
-          up.set(0);
-        }
+        await read();
+        depth.reset();
+        // no figure rather than a stale one while the database is away; tazamun_database_up says why
+        if (!counts.up) return;
+        for (const kind of ['align', 'video'])
+          for (const [status, name] of Object.entries(state))
+            depth.set({ kind, state: name }, counts.depth.get(`${kind}:${status}`) ?? 0);
       },
     });
     const workers = new Gauge({
@@ -145,20 +170,9 @@ export class Metrics {
       help: 'Distinct workers holding a job whose lease is current, read from the database',
       registers,
       collect: async () => {
-        try {
-          const row = await within(
-            db
-              .selectFrom('jobs')
-              .select(sql<number>`count(distinct worker_id)`.as('n'))
-              .where('status', '=', 'processing')
-              .where('lease_until', '>', leaseStillValidSince())
-              .executeTakeFirst(),
-            COLLECT_TIMEOUT_MS,
-          );
-          workers.set(Number(row?.n ?? 0));
-        } catch {
-          workers.reset();
-        }
+        await read();
+        workers.reset();
+        if (counts.up) workers.set(counts.busy);
       },
     });
     const pool = poolOf(db);

@@ -15,7 +15,11 @@ import { startRedis } from '../testing/redis-server.ts';
 import { GOOD_PASSWORD } from '../testing/test-app.ts';
 import { longClip, tempDir } from '../routes/alignments/test-support.ts';
 
-async function until<T>(what: string, probe: () => Promise<T | null>, ms = 240_000): Promise<T> {
+// Hang guards only: on the shared 2-core machine several children compiling at once under tsx have
+// taken minutes to print their first line.
+const START_MS = 600_000;
+
+async function until<T>(what: string, probe: () => Promise<T | null>, ms = 480_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe().catch(() => null);
@@ -61,13 +65,18 @@ test(
     };
     const apiEnv = { ...env, PORT: '0', HOST: '127.0.0.1', WORKER_CONCURRENCY: '0' };
     const api = async () => {
-      const child = await startChild(t, 'server.ts', { env: apiEnv, ready: API_LISTENING });
+      const child = await startChild(t, 'server.ts', {
+        env: apiEnv,
+        ready: API_LISTENING,
+        readyWithinMs: START_MS,
+      });
       return { child, url: child.match[1]! };
     };
     const worker = () =>
       startChild(t, 'worker.ts', {
         env: { ...env, WORKER_CONCURRENCY: '1' },
         ready: /"queue":"bullmq","msg":"worker started"/,
+        readyWithinMs: START_MS,
       });
     const a1 = await api();
     const [a2, w1, w2] = await Promise.all([api(), worker(), worker()]);
@@ -162,6 +171,7 @@ test(
     const late = await startChild(t, 'server.ts', {
       env: apiEnv,
       ready: /"msg":"database unavailable; waiting for it"/,
+      readyWithinMs: START_MS,
     });
     children.push(late);
     // the workers' progress writes and lease renewals fail meanwhile; let a few of them fail
