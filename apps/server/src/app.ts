@@ -44,6 +44,7 @@ import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import { withJobTables } from './db/jobs-schema.ts';
 import { seedDemos } from './demos/seed-demos.ts';
+import { underSeedLock } from './demos/seed-lock.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
 import { exportRoutes } from './routes/exports/export-routes.ts';
 import { publicShareRoutes, shareManagementRoutes } from './routes/share/share-routes.ts';
@@ -142,7 +143,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (jobConfig.seedDemos && dir) {
       // A little after start-up, so the first requests do not compete with copying and aligning.
       seedTimer = setTimeout(() => {
-        void seedDemos(app, dir).catch((err: unknown) => app.log.error({ err, dir }, 'demo seeding failed'));
+        // one process seeds; the others starting with it skip (demos/seed-lock.ts)
+        void underSeedLock(db, () => seedDemos(app, dir))
+          .then((r) => r === null && app.log.info({ dir }, 'demo seeding left to another process'))
+          .catch((err: unknown) => app.log.error({ err, dir }, 'demo seeding failed'));
       }, 3000);
       seedTimer.unref();
     }

@@ -51,6 +51,11 @@ export function openDatabase(target: DatabaseTarget): Db {
   return db;
 }
 
+/** The SQLite file under `db`, for side-file locks; undefined on PostgreSQL. */
+export function sqliteFileOf(db: Db): string | undefined {
+  return sqliteFiles.get(db);
+}
+
 // Any fixed 64-bit key; shared by every Tazamun process on one database.
 const MIGRATION_LOCK_KEY = 7_301_946_211;
 

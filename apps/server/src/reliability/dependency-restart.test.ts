@@ -44,7 +44,7 @@ function openStream(url: string, headers: Record<string, string>) {
 test(
   'every process survives a PostgreSQL restart and a Redis restart with streams open and jobs running',
   {
-    timeout: 600_000,
+    timeout: 1_800_000,
   },
   async (t) => {
     const postgres = await startPostgres();
@@ -79,8 +79,10 @@ test(
         readyWithinMs: START_MS,
       });
     const a1 = await api();
+    t.diagnostic('first API up');
     const [a2, w1, w2] = await Promise.all([api(), worker(), worker()]);
     const children: TestChild[] = [a1.child, a2.child, w1, w2];
+    t.diagnostic('two APIs and two workers up');
     const alive = () => {
       for (const c of children)
         assert.equal(c.process.exitCode ?? c.process.signalCode, null, `${c.name} ${c.pid} is still running`);
@@ -156,6 +158,7 @@ test(
     );
     await reader.end();
     await postgres.down();
+    t.diagnostic('PostgreSQL down');
 
     // while it is away: 503 with Retry-After, never 500, on an authenticated route and on readiness
     for (const { url } of [a1, a2]) {
@@ -178,6 +181,7 @@ test(
     await new Promise((r) => setTimeout(r, 4000));
     alive();
     await postgres.restart();
+    t.diagnostic('PostgreSQL back');
 
     const lateUrl = await until('the late API listening', async () => {
       const m = API_LISTENING.exec(late.output());
@@ -209,10 +213,12 @@ test(
       return true;
     });
     await redis.down();
+    t.diagnostic('Redis down');
     const during = await send(a2.url);
     await new Promise((r) => setTimeout(r, 4000));
     alive();
     await redis.restart();
+    t.diagnostic('Redis back');
     for (const id of [...second, during]) await completed(a2.url, id);
     for (const s of streams2) assert.match(await s.done, /event: end\ndata: .*"status":"completed"/);
 
