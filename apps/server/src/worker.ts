@@ -11,6 +11,8 @@ import { loadJobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
 import { installProcessGuards } from './reliability/process-guards.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { serveMetrics } from './metrics/metrics-server.ts';
 import { retryWhileUnavailable } from './reliability/unavailable.ts';
 
 // Start-up and fatal lines in the worker's JSON stream; replaced by the configured logger below.
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   const db = openDatabase(config.database);
   await retryWhileUnavailable('database', () => migrateToLatest(db), log);
   const redisUrl = redisUrlFromEnv();
+  const metrics = new Metrics('worker');
   const runtime = createJobsRuntime(
     withJobTables(db),
     new UserFiles(config.dataDir),
@@ -45,8 +48,18 @@ async function main(): Promise<void> {
     log,
     () => new Date(),
     redisUrl,
+    metrics,
   );
   const signals = redisUrl ? new RedisSignals(redisUrl, runtime.queue, log) : null;
+  if (signals) metrics.addRedis(() => ({ signals: signals.status }));
+  const metricsServer = config.metricsPort
+    ? await serveMetrics(metrics, {
+        port: config.metricsPort,
+        host: config.host,
+        token: config.metricsToken ?? null,
+      })
+    : null;
+  if (metricsServer) log.info({ port: config.metricsPort }, 'metrics served');
   await signals?.start();
   await runtime.queue.start();
   // The queue's timers are unref'd (they must not keep an API process alive); this one keeps the
@@ -63,6 +76,7 @@ async function main(): Promise<void> {
       closing = true;
       log.info({ signal }, 'worker shutting down');
       clearInterval(keepAlive);
+      metricsServer?.close();
       // running jobs are handed back (queued again, attempt returned) for another worker
       void runtime
         .close()
