@@ -61,8 +61,8 @@ test(
       DEMO_MEDIA_DIR: '',
       LOG_LEVEL: 'info',
       JOB_LEASE: '2s',
-    // a hang guard only: on the shared 2-core machine a 15 s clip has taken over 90 s to align
-    JOB_TIMEOUT_BASE: '30m',
+      // a hang guard only: on the shared 2-core machine a 15 s clip has taken over 90 s to align
+      JOB_TIMEOUT_BASE: '30m',
       WEB_DIST: join(dataDir, 'no-web'),
     };
     const apiEnv = { ...env, PORT: '0', HOST: '127.0.0.1', WORKER_CONCURRENCY: '0' };
