@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { checkKey } from './storage/storage.ts';
 import type { S3StoreConfig } from './storage/s3-file-store.ts';
+import type { ConnectionLimits } from './reliability/connection-limits.ts';
 
 const DURATION = /^(\d+)\s*(ms|s|m|h|d)?$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -126,6 +127,14 @@ const EnvSchema = z.object({
   }),
   // npm run worker: serve /metrics on this port (the workers have no HTTP server otherwise)
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  // slow and greedy clients (reliability/connection-limits.ts)
+  HEADERS_TIMEOUT: duration('15s'),
+  REQUEST_TIMEOUT: duration('5m'),
+  SOCKET_TIMEOUT: duration('60s'),
+  KEEP_ALIVE_TIMEOUT: duration('72s'),
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(64),
+  // uploads are refused with 507 below this much free space on DATA_DIR's disk (reliability/disk-space.ts)
+  MIN_FREE_DISK_MB: z.coerce.number().int().min(0).max(10_000_000).default(512),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -174,6 +183,10 @@ export interface Config {
   metricsToken?: string | null;
   /** METRICS_PORT: the worker's own /metrics listener; null or absent: none */
   metricsPort?: number | null;
+  /** HEADERS_TIMEOUT, REQUEST_TIMEOUT, SOCKET_TIMEOUT, KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS_PER_IP; defaults when absent */
+  connectionLimits?: ConnectionLimits;
+  /** MIN_FREE_DISK_MB in bytes; absent (hand-built configs): no margin */
+  minFreeDiskBytes?: number;
 }
 
 export class ConfigError extends Error {
@@ -315,6 +328,14 @@ export function loadConfig(
     sourceUrl: e.SOURCE_URL,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT ?? null,
+    connectionLimits: {
+      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT, e.REQUEST_TIMEOUT),
+      requestTimeoutMs: e.REQUEST_TIMEOUT,
+      socketTimeoutMs: e.SOCKET_TIMEOUT,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT,
+      maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
+    },
+    minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
   };
 }
 

@@ -294,18 +294,16 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
           finish();
         }
       };
-      // The database may be away for a while (a restart): the stream stays open and the next poll or
-      // update tries again, instead of the rejection taking the process down.
-      const pushSafely = (): void =>
-        void push().catch((err: unknown) =>
-          request.log.warn({ err: (err as Error).message }, 'event stream: reading progress failed'),
-        );
+      // a failed read (the database restarting) skips one update; the next tick tries again
+      const pushCaught = (): void => {
+        push().catch((err: unknown) => request.log.warn({ err }, 'progress stream: read failed'));
+      };
       const onUpdate = (u: JobUpdate): void => {
-        if (u.alignmentId === first.id) pushSafely();
+        if (u.alignmentId === first.id) pushCaught();
       };
       app.jobs.queue.events.on('update', onUpdate);
       // Another process (npm run worker) may run the job: poll the row as well.
-      timer = setInterval(pushSafely, 1000);
+      timer = setInterval(pushCaught, 1000);
       keepAlive = setInterval(() => !closed && res.write(': keep-alive\n\n'), 15_000);
       request.raw.on('close', finish);
       res.write('retry: 2000\n\n');
@@ -389,10 +387,17 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment is gone. */
+  /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment or its owner's approval is gone. */
   async function signedOr404(id: string, sig?: string, exp?: string): Promise<FullAlignmentRow> {
     if (!sig || !exp || !deps.tokens.verifyAudio(id, exp, sig)) throw createError('token_invalid');
-    const row = await db.selectFrom('alignments').selectAll().where('id', '=', id).executeTakeFirst();
+    // a signature outlives nothing: once the owner is rejected it opens no more audio
+    const row = await db
+      .selectFrom('alignments')
+      .innerJoin('users', 'users.id', 'alignments.user_id')
+      .selectAll('alignments')
+      .where('alignments.id', '=', id)
+      .where('users.status', '=', 'approved')
+      .executeTakeFirst();
     if (!row) throw createError('not_found');
     return row;
   }

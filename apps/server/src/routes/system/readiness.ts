@@ -1,5 +1,6 @@
 // What GET /api/ready/ tells a load balancer, in one function that later checks join. Two answers:
-// - cannot serve (503): the database does not answer or a migration is pending. Nothing useful works.
+// - cannot serve (503): the database does not answer, does not take writes (a full disk) or a
+//   migration is pending. Nothing useful works.
 // - degraded (200, degraded: true): this process serves, something around it is short. Redis away
 //   (uploads are still taken: the row is the queue's record and the reconciler hands it to BullMQ
 //   later; progress reaches streams by polling), or jobs waiting with no worker taking them.
@@ -7,14 +8,15 @@
 // probe hang (a load balancer's own probe timeout would otherwise decide for us).
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { pendingMigrations, pingDatabase } from '../../db/database.ts';
+import { pendingMigrations, pingDatabase, probeDatabaseWrite } from '../../db/database.ts';
 import { withJobTables } from '../../db/jobs-schema.ts';
 
 export const CHECK_MS = 1000;
 /** A waiting job older than this, with no job running anywhere, means no worker is taking jobs. */
 export const STALLED_BACKLOG_MS = 60_000;
 
-export type CheckState = 'ok' | 'down' | 'timeout' | 'pending_migrations' | 'no_live_workers';
+export type CheckState =
+  'ok' | 'down' | 'timeout' | 'pending_migrations' | 'not_writable' | 'no_live_workers';
 
 export interface Readiness {
   /** false: answer 503, take this instance out of rotation */
@@ -38,7 +40,10 @@ async function databaseState(app: FastifyInstance): Promise<CheckState> {
   const r = await bounded(
     (async (): Promise<CheckState> => {
       if (!(await pingDatabase(app.deps.db))) return 'down';
-      return (await pendingMigrations(app.deps.db)) === 0 ? 'ok' : 'pending_migrations';
+      if ((await pendingMigrations(app.deps.db)) !== 0) return 'pending_migrations';
+      // reads alone are not enough: a full disk answers selects and refuses every sign-in
+      const now = app.deps.clock.now().toISOString();
+      return (await probeDatabaseWrite(app.deps.db, now)) ? 'ok' : 'not_writable';
     })().catch((): CheckState => 'down'),
   );
   return r === TIMED_OUT ? 'timeout' : r;
