@@ -343,6 +343,14 @@ export const ERRORS = {
       ar: 'لا يمكن إعادة إلا محاذاة فشلت أو أُلغيت؛ هذه المحاذاة حالتها {status}.',
     },
   },
+  job_not_retryable: {
+    status: 409,
+    messages: {
+      en: 'Only a failed job can be retried; this one is {status}.',
+      fr: 'Seule une tâche en échec peut être relancée ; celle-ci est {status}.',
+      ar: 'لا يمكن إعادة تشغيل إلا مهمة فاشلة؛ هذه المهمة حالتها {status}.',
+    },
+  },
   alignment_not_ready: {
     status: 409,
     messages: {

@@ -10,8 +10,9 @@ import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
+import * as m0008 from './migrations/0008-job-operations.ts';
 import * as m0003 from './migrations/0003-write-probe.ts';
-import { isPostgres, openPostgres } from './postgres.ts';
+import { isPostgres, notePool, openPostgres } from './postgres.ts';
 import { StripNulPlugin } from '../reliability/input-hygiene.ts';
 
 export type Db = Kysely<Database>;
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-alignment-jobs': m0002,
   '0003-write-probe': m0003,
+  '0008-job-operations': m0008,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -32,8 +34,10 @@ class StaticMigrationProvider implements MigrationProvider {
 const sqliteFiles = new WeakMap<Db, string>();
 
 export function openDatabase(target: DatabaseTarget): Db {
-  if (target.kind === 'postgres')
-    return openPostgres(target.url, { max: target.poolMax }).withPlugin(new StripNulPlugin());
+  if (target.kind === 'postgres') {
+    const pg = openPostgres(target.url, { max: target.poolMax });
+    return notePool(pg, pg.withPlugin(new StripNulPlugin()));
+  }
   mkdirSync(dirname(target.file), { recursive: true });
   const sqlite = new SqliteDatabase(target.file);
   sqlite.pragma('journal_mode = WAL');
@@ -47,6 +51,11 @@ export function openDatabase(target: DatabaseTarget): Db {
   });
   sqliteFiles.set(db, target.file);
   return db;
+}
+
+/** The SQLite file under `db`, for side-file locks; undefined on PostgreSQL. */
+export function sqliteFileOf(db: Db): string | undefined {
+  return sqliteFiles.get(db);
 }
 
 // Any fixed 64-bit key; shared by every Tazamun process on one database.

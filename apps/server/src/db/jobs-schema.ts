@@ -19,6 +19,8 @@ export interface AlignmentJobColumns {
   quota_day: string | null;
   quota_refunded: number | null;
   search_text: string | null;
+  /** the upload request that created the alignment (migration 0008), for the job's log lines */
+  request_id: string | null;
 }
 
 export interface JobsTable {
@@ -37,6 +39,8 @@ export interface JobsTable {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** the engine's message of the last failed run (migration 0008), for administrators */
+  last_error: string | null;
 }
 
 export interface ProjectsTable {

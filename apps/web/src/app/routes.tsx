@@ -111,6 +111,14 @@ export const routes: RouteObject[] = [
                     handle: meta('meta.projects.title'),
                   },
                   {
+                    path: 'admin/jobs',
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/components/admin-jobs-page.tsx'))
+                        .AdminJobsPage,
+                    }),
+                    handle: meta('meta.adminJobs.title'),
+                  },
+                  {
                     path: 'results/:id',
                     lazy: async () => ({
                       Component: (await import('../features/alignments/components/results-page.tsx'))

@@ -290,6 +290,8 @@ export async function acceptUpload(
           quota_day: today,
           quota_refunded: 0,
           search_text: text.slice(0, 20_000).toLowerCase(),
+          // the job's log lines name the request that created it (what a user quotes to support)
+          request_id: request.id,
           created_at: nowIso,
           updated_at: nowIso,
           completed_at: null,
