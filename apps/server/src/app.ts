@@ -44,6 +44,7 @@ import { withJobTables } from './db/jobs-schema.ts';
 import { seedDemos } from './demos/seed-demos.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
 import { exportRoutes } from './routes/exports/export-routes.ts';
+import { revisionRoutes } from './routes/revisions/revision-routes.ts';
 import { publicShareRoutes, shareManagementRoutes } from './routes/share/share-routes.ts';
 import { projectRoutes } from './routes/projects/project-routes.ts';
 import { adminDemoRoutes, demoRoutes } from './routes/demos/demo-routes.ts';
@@ -225,6 +226,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(alignmentRoutes, { prefix: '/api/alignments' });
   await app.register(exportRoutes, { prefix: '/api/alignments' });
+  await app.register(revisionRoutes, { prefix: '/api/alignments' });
   await app.register(shareManagementRoutes, { prefix: '/api/alignments' });
   await app.register(publicShareRoutes, { prefix: '/api/share' });
   await app.register(projectRoutes, { prefix: '/api/projects' });
