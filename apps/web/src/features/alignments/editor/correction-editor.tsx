@@ -127,6 +127,8 @@ export function CorrectionEditor({
     const instance = WaveSurfer.create({
       container: container.current,
       url: audioUrl,
+      // decoded at the engine's rate, so the spectrogram reaches 8 kHz (wavesurfer's default is 8000)
+      sampleRate: 16000,
       height: WAVE_HEIGHT,
       waveColor: cssVar('--muted'),
       progressColor: cssVar('--muted'),
@@ -143,7 +145,8 @@ export function CorrectionEditor({
           fftSamples: 512,
           labels: false,
           scale: 'linear',
-          colorMap: theme === 'dark' ? 'gray' : 'igray',
+          // white paper and dark energy in the light theme, as in Praat; the reverse in the dark one
+          colorMap: theme === 'dark' ? 'igray' : 'gray',
         }),
         ZoomPlugin.create({ scale: 0.3, maxZoom: 4000, exponentialZooming: true }),
         regionsPlugin,
