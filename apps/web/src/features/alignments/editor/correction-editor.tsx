@@ -539,7 +539,7 @@ export function CorrectionEditor({
           <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
             {shortcuts.map(([k, v]) => (
               <div key={k} className="flex gap-3">
-                <dt dir="ltr" className="w-32 shrink-0">
+                <dt dir="ltr" className="w-40 shrink-0">
                   <kbd className="rounded border border-border bg-surface-2 px-1.5 font-mono text-xs">
                     {k}
                   </kbd>
