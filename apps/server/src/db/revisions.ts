@@ -60,14 +60,19 @@ export function activeRealignment(db: JDb, alignmentId: string): Promise<Realign
 }
 
 export function latestRealignment(db: JDb, alignmentId: string): Promise<RealignmentRow | undefined> {
-  return db
-    .selectFrom('realignments')
-    .selectAll()
-    .where('alignment_id', '=', alignmentId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('realignments')
+      .selectAll()
+      .where('alignment_id', '=', alignmentId)
+      // One runs at a time and each starts from the latest revision, so a later request never has a
+      // lower base; the base decides even when two requests share a timestamp (a hand-moved clock).
+      .orderBy('base_revision', 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  );
 }
 
 export function realignmentOfJob(db: JDb, jobId: string): Promise<RealignmentRow | undefined> {

@@ -29,13 +29,14 @@ function save(app: FastifyInstance, access: string, id: string, body: unknown, l
   });
 }
 
-async function realignDone(app: FastifyInstance, access: string, id: string) {
+async function realignDone(app: FastifyInstance, access: string, id: string, requestId: string) {
   const giveUp = Date.now() + 180_000; // a guard against a broken queue, not a speed requirement
   for (;;) {
     if (Date.now() > giveUp) throw new Error('the re-alignment never ended');
     const res = await app.inject({ url: `/api/alignments/${id}/realign/`, headers: bearer(access) });
     assert.equal(res.statusCode, 200, res.body);
     const s = RealignStatus.parse(res.json());
+    assert.equal(s.id, requestId, 'the latest request is the one just made');
     if (s.status !== 'queued' && s.status !== 'processing') return s;
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -312,7 +313,7 @@ test('corrections are revisions: saved, checked, exported and re-aligned', async
     expectError(await post({ start: 2, end: 2.5 }), 409, 'realign_busy');
     await app.jobs.queue.start();
 
-    const done = await realignDone(app, owner.access, id);
+    const done = await realignDone(app, owner.access, id, queued.id);
     assert.equal(done.status, 'completed', JSON.stringify(done));
     assert.equal(done.revision, 5);
     const after = await detail(app, owner.access, id);
@@ -356,7 +357,7 @@ test('corrections are revisions: saved, checked, exported and re-aligned', async
       headers: bearer(owner.access),
     });
     assert.equal(r.statusCode, 202, r.body);
-    const done = await realignDone(app, owner.access, id);
+    const done = await realignDone(app, owner.access, id, RealignStatus.parse(r.json()).id);
     assert.equal(done.status, 'completed', JSON.stringify(done));
     assert.equal(done.text, 'wash the water');
     const after = await detail(app, owner.access, id);
