@@ -595,6 +595,7 @@ export const en = {
       missing: 'Not found in the audio',
     },
     stretch: {
+      hint: 'Drag across the waveform to select a stretch; fix its text here and re-align it.',
       title: 'Selected stretch',
       range: '{start} – {end} s',
       text: 'Text of the stretch (correct it if needed)',

@@ -612,6 +612,7 @@ export const fr: LocaleMessages = {
       missing: 'Introuvable dans l’audio',
     },
     stretch: {
+      hint: 'Glissez sur la forme d’onde pour sélectionner un passage ; corrigez ici son texte et réalignez-le.',
       title: 'Passage sélectionné',
       range: '{start} – {end} s',
       text: 'Texte du passage (corrigez-le si besoin)',

@@ -763,7 +763,7 @@ export function CorrectionEditor({
               </div>
             </>
           ) : (
-            <p className="text-sm text-muted">{t('editor.nothingSelected')}</p>
+            <p className="text-sm text-muted">{t('editor.stretch.hint')}</p>
           )}
         </section>
 
