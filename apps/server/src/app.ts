@@ -56,6 +56,7 @@ import { seedDemos } from './demos/seed-demos.ts';
 import { underSeedLock } from './demos/seed-lock.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
 import { exportRoutes } from './routes/exports/export-routes.ts';
+import { revisionRoutes } from './routes/revisions/revision-routes.ts';
 import { publicShareRoutes, shareManagementRoutes } from './routes/share/share-routes.ts';
 import { projectRoutes } from './routes/projects/project-routes.ts';
 import { adminDemoRoutes, demoRoutes } from './routes/demos/demo-routes.ts';
@@ -269,6 +270,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminJobRoutes, { prefix: '/api/admin' });
   await app.register(alignmentRoutes, { prefix: '/api/alignments' });
   await app.register(exportRoutes, { prefix: '/api/alignments' });
+  await app.register(revisionRoutes, { prefix: '/api/alignments' });
   await app.register(shareManagementRoutes, { prefix: '/api/alignments' });
   await app.register(publicShareRoutes, { prefix: '/api/share' });
   await app.register(projectRoutes, { prefix: '/api/projects' });

@@ -375,6 +375,79 @@ export const ERRORS = {
       ar: 'تعذّر إنشاء الفيديو. يرجى المحاولة مجددًا.',
     },
   },
+  // ---- Corrections (revisions) and re-alignment of a stretch ----
+  revision_conflict: {
+    status: 409,
+    messages: {
+      en: 'This alignment was changed meanwhile (it is now at revision {latest}). Reload it and apply your changes again.',
+      fr: 'Cet alignement a été modifié entre-temps (il est maintenant à la révision {latest}). Rechargez-le et refaites vos modifications.',
+      ar: 'عُدّلت هذه المحاذاة في الأثناء (هي الآن في المراجعة {latest}). أعد تحميلها وطبّق تعديلاتك من جديد.',
+    },
+  },
+  word_outside_audio: {
+    status: 400,
+    messages: {
+      en: 'Word {number} “{word}” must lie inside the audio, between 0 and {duration} s.',
+      fr: 'Le mot {number} « {word} » doit se trouver dans l’audio, entre 0 et {duration} s.',
+      ar: 'يجب أن تقع الكلمة {number} «{word}» داخل الصوت، بين 0 و{duration} ث.',
+    },
+  },
+  word_end_before_start: {
+    status: 400,
+    messages: {
+      en: 'Word {number} “{word}” must end after it starts.',
+      fr: 'Le mot {number} « {word} » doit finir après son début.',
+      ar: 'يجب أن تنتهي الكلمة {number} «{word}» بعد بدايتها.',
+    },
+  },
+  word_overlap: {
+    status: 400,
+    messages: {
+      en: 'Word {number} “{word}” overlaps “{other}”: words stay in order and must not overlap.',
+      fr: 'Le mot {number} « {word} » chevauche « {other} » : les mots restent dans l’ordre sans se chevaucher.',
+      ar: 'الكلمة {number} «{word}» تتداخل مع «{other}»: تبقى الكلمات مرتبة دون تداخل.',
+    },
+  },
+  phone_invalid: {
+    status: 400,
+    messages: {
+      en: 'Phone {phone} “{label}” of word {number} “{word}” must end after it starts, stay inside its word and not overlap its neighbours.',
+      fr: 'Le phone {phone} « {label} » du mot {number} « {word} » doit finir après son début, rester dans son mot et ne pas chevaucher ses voisins.',
+      ar: 'يجب أن ينتهي الصوت {phone} «{label}» من الكلمة {number} «{word}» بعد بدايته، وأن يبقى داخل كلمته دون أن يتداخل مع جيرانه.',
+    },
+  },
+  realign_busy: {
+    status: 409,
+    messages: {
+      en: 'A stretch of this alignment is already being re-aligned. Wait for it to finish.',
+      fr: 'Un passage de cet alignement est déjà en cours de réalignement. Attendez qu’il se termine.',
+      ar: 'يُعاد الآن ضبط مقطع من هذه المحاذاة. انتظر حتى ينتهي.',
+    },
+  },
+  realign_empty: {
+    status: 400,
+    messages: {
+      en: 'There is nothing to re-align between {start} s and {end} s: no word lies there and no text was given.',
+      fr: 'Rien à réaligner entre {start} s et {end} s : aucun mot ne s’y trouve et aucun texte n’a été donné.',
+      ar: 'لا شيء لإعادة محاذاته بين {start} ث و{end} ث: لا توجد كلمات هناك ولم يُعطَ نص.',
+    },
+  },
+  realign_too_long: {
+    status: 400,
+    messages: {
+      en: 'A stretch to re-align must be shorter than {max} s and end after it starts (this one covers {start} – {end} s of {duration} s).',
+      fr: 'Un passage à réaligner doit durer moins de {max} s et finir après son début (celui-ci couvre {start} – {end} s sur {duration} s).',
+      ar: 'يجب أن يكون المقطع المُعاد محاذاته أقصر من {max} ث وأن ينتهي بعد بدايته (هذا يغطي {start} – {end} ث من {duration} ث).',
+    },
+  },
+  realign_failed: {
+    status: 500,
+    messages: {
+      en: 'The stretch could not be re-aligned: {reason}.',
+      fr: 'Le passage n’a pas pu être réaligné : {reason}.',
+      ar: 'تعذّرت إعادة محاذاة المقطع: {reason}.',
+    },
+  },
   range_not_satisfiable: {
     status: 416,
     messages: {

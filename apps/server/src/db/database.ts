@@ -10,8 +10,9 @@ import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
-import * as m0008 from './migrations/0008-job-operations.ts';
 import * as m0003 from './migrations/0003-write-probe.ts';
+import * as m0005 from './migrations/0005-revisions.ts';
+import * as m0008 from './migrations/0008-job-operations.ts';
 import { isPostgres, notePool, openPostgres } from './postgres.ts';
 import { StripNulPlugin } from '../reliability/input-hygiene.ts';
 
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-alignment-jobs': m0002,
   '0003-write-probe': m0003,
+  '0005-revisions': m0005,
   '0008-job-operations': m0008,
 };
 

@@ -6,6 +6,8 @@ export interface AlignThreadRequest {
   text: string;
   language: string;
   options: AlignmentOptions;
+  /** Re-align a stretch: only these seconds of the audio, times relative to `start`, no WER pass. */
+  window?: { start: number; end: number };
 }
 
 export type AlignThreadMessage =

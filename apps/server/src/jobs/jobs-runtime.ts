@@ -8,6 +8,7 @@ import { BullJobQueue } from './bull-job-queue.ts';
 import { DbJobQueue } from './db-job-queue.ts';
 import type { JobConfig } from './job-config.ts';
 import type { JobHandler, JobKind, JobQueue } from './job-queue.ts';
+import { RealignJobHandler } from './realign-job.ts';
 import { AlignThreadPool } from './thread-pool.ts';
 import { VideoJobHandler } from './video-job.ts';
 import { observeHandlers } from './observed-handler.ts';
@@ -36,6 +37,7 @@ export function createJobsRuntime(
     {
       align: new AlignJobHandler(db, files, pool, now),
       video: new VideoJobHandler(db, files, config.fontsDir, now),
+      realign: new RealignJobHandler(db, files, pool, now),
     },
     db,
     log,

@@ -13,17 +13,19 @@ import {
   Progress,
   SignedAudioQuery,
 } from '@tazamun/contracts/alignments';
+import { RevisionQuery } from '@tazamun/contracts/revisions';
 import { findOwnedAlignment, latestJob, listAlignments, sharedIds } from '../../db/alignment-records.ts';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { FullAlignmentRow, JDb } from '../../db/jobs-schema.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
-import { readResult, readUserText, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
+import { readUserText, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
 import type { JobUpdate } from '../../jobs/job-queue.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { sendStoredFile } from '../../media/send-file.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
+import { readRevision } from '../../revisions/revision-store.ts';
 import { presentAlignment, presentProgress } from './present-alignment.ts';
 import { retryAlignment } from './retry.ts';
 import { acceptUpload } from './upload.ts';
@@ -144,8 +146,10 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireApproved,
       schema: {
         tags: ['alignments'],
-        summary: 'One alignment with its texts and, once completed, the full result JSON',
+        summary: 'One alignment with its texts and, once completed, the result JSON of its latest revision',
+        description: '`?revision=N` returns an earlier revision’s result (404 past the latest).',
         params: IdParams,
+        querystring: RevisionQuery,
         response: { 200: AlignmentDetail },
       },
     },
@@ -159,7 +163,13 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
         original_text: original,
         processed_text: row.processed_text,
         result:
-          row.status === 'completed' ? await readResult(deps.files, row.user_id, row.result_file) : null,
+          row.status === 'completed'
+            ? await readRevision(
+                { db, files: deps.files, now: () => deps.clock.now() },
+                row,
+                request.query.revision,
+              )
+            : null,
       };
     },
   );
