@@ -40,6 +40,7 @@ import { probeGateFor } from './routes/alignments/probe-gate.ts';
 import { loadJobConfig } from './jobs/job-config.ts';
 import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
+import type { EngineFaultHook } from './jobs/thread-pool.ts';
 import { withJobTables } from './db/jobs-schema.ts';
 import { seedDemos } from './demos/seed-demos.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
@@ -65,6 +66,11 @@ export interface BuildOptions {
   authEmailRateLimit?: number;
   /** REDIS_URL by default; null to run without Redis */
   redisUrl?: string | null;
+  /**
+   * Tests only (jobs/thread-pool.ts): lets a job trip an engine fault on purpose. The server and
+   * worker entries never pass it, and no variable or request can turn it on.
+   */
+  engineFaultHook?: EngineFaultHook;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -114,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log,
     () => clock.now(),
     redisUrl,
+    options.engineFaultHook ?? null,
   );
   app.decorate('jobs', jobs);
   let seedTimer: NodeJS.Timeout | null = null;

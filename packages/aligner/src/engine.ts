@@ -2,11 +2,12 @@
 // Decoding, text processing, long-audio windowing and scores live here; back-ends only place units.
 import { performance } from 'node:perf_hooks';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
+import { assertJobBounds } from '@tazamun/contracts/job-bounds';
 import type { AlignmentResult, Segment, WordTiming } from '@tazamun/contracts/alignment-result';
 import type { AcousticBackend, Precision, Recognition, Unit, UnitSpan } from './acoustic/backend.ts';
 import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
-import { SAMPLE_RATE } from './audio/decode.ts';
+import { SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { loadAlignableAudio } from './audio/load.ts';
 import { alignLong } from './align/long-audio.ts';
 import { normalizeTranscript } from './text/normalize.ts';
@@ -50,6 +51,13 @@ export async function align(
   options: AlignOptions,
 ): Promise<AlignmentResult> {
   const t0 = performance.now();
+  // The bounds the server checks at upload (packages/contracts/src/job-bounds.ts), here for CLI users:
+  // a transcript the audio cannot hold is refused before it costs gigabytes.
+  const probed =
+    typeof audio === 'string'
+      ? await probeAudio(audio)
+      : { duration: audio.length / SAMPLE_RATE, sampleRate: 0 };
+  assertJobBounds({ durationSeconds: probed.duration, sampleRate: probed.sampleRate, text });
   const precision = options.precision ?? 'standard';
   const inputKind = options.inputKind ?? 'orthography';
   const engine = options.engine ?? 'auto';

@@ -33,6 +33,10 @@ export interface JobsTable {
   lease_until: string | null;
   worker_id: string | null;
   cancel_requested: number;
+  /** failed runs so far (migration 0007): an engine failure is retried while this is 0 */
+  failures: number;
+  /** a retried job is not claimed before this time (its backoff) */
+  run_after: string | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;

@@ -1,15 +1,58 @@
 // Runs inside a worker thread: decodes the audio, aligns it, and posts progress and the result JSON.
-// The thread keeps the engine's models loaded between jobs; the main thread terminates it to cancel.
-import { parentPort } from 'node:worker_threads';
+// The thread keeps the engine's models loaded between jobs; the main thread terminates it to cancel,
+// and retires it after an engine fault (a WASM fault can leave the decoder's memory broken).
+import { parentPort, workerData } from 'node:worker_threads';
 import { align } from '@tazamun/aligner/engine';
 import { AudioError, decodeAudio } from '@tazamun/aligner/audio/decode';
-import type { AlignThreadRequest, AlignThreadMessage } from './align-protocol.ts';
+import { JobBoundsError } from '@tazamun/contracts/job-bounds';
+import type { AlignThreadData, AlignThreadRequest, AlignThreadMessage } from './align-protocol.ts';
+import { errorText } from './error-text.ts';
 
 const post = (m: AlignThreadMessage): void => parentPort!.postMessage(m);
+const hooks = (workerData as AlignThreadData | undefined)?.testHooks === true;
+/** set by the test hook: from then on this thread fails every job, as a broken decoder did */
+let broken = false;
+
+/**
+ * The user's input or the engine's fault. The engine marks input errors (`kind: 'input'` with a
+ * catalogue `code`); bounds and audio errors are the user's; anything unmarked counts as a fault, so
+ * an unknown failure retires the thread rather than leave a possibly broken one in service.
+ */
+function classify(err: unknown): AlignThreadMessage {
+  if (err instanceof AudioError) return { type: 'audio_error', code: err.code, message: err.message };
+  if (err instanceof JobBoundsError)
+    return { type: 'input_error', code: err.code, params: err.params, message: err.message };
+  const marked = err as { kind?: unknown; code?: unknown; params?: unknown } | null;
+  if (marked && typeof marked === 'object' && marked.kind === 'input') {
+    const params = (marked.params && typeof marked.params === 'object' ? marked.params : {}) as Record<
+      string,
+      string | number
+    >;
+    const code = typeof marked.code === 'string' ? marked.code : null;
+    return { type: 'input_error', code, params, message: errorText(err).message };
+  }
+  const { message, stack } = errorText(err);
+  return { type: 'engine_fault', message, stack };
+}
+
+// the class a real WASM fault throws (the server's lib settings do not declare WebAssembly's values)
+const WasmRuntimeError = (
+  globalThis as unknown as { WebAssembly: { RuntimeError: new (m: string) => Error } }
+).WebAssembly.RuntimeError;
+
+function testHook(req: AlignThreadRequest): void {
+  if (!hooks) return;
+  if (broken) throw new Error('Failed to start utterance processing (thread broken by the test hook)');
+  if (req.testFault) {
+    broken = true;
+    throw new WasmRuntimeError('memory access out of bounds (test hook)');
+  }
+}
 
 parentPort!.on('message', (req: AlignThreadRequest) => {
   void (async () => {
     try {
+      testHook(req);
       post({ type: 'progress', step: 'analysis', percent: 25 });
       const { samples, probe } = await decodeAudio(req.audioPath);
       post({ type: 'progress', step: 'alignment', percent: 40 });
@@ -37,8 +80,7 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
       result.audio.channels = probe.channels;
       post({ type: 'result', json: JSON.stringify(result) });
     } catch (err) {
-      if (err instanceof AudioError) post({ type: 'audio_error', code: err.code, message: err.message });
-      else post({ type: 'engine_error', message: err instanceof Error ? err.message : String(err) });
+      post(classify(err));
     }
   })();
 });

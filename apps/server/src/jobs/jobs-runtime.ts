@@ -9,6 +9,7 @@ import { DbJobQueue } from './db-job-queue.ts';
 import type { JobConfig } from './job-config.ts';
 import type { JobHandler, JobKind, JobQueue } from './job-queue.ts';
 import { AlignThreadPool } from './thread-pool.ts';
+import type { EngineFaultHook } from './thread-pool.ts';
 import { VideoJobHandler } from './video-job.ts';
 
 export interface JobsRuntime {
@@ -16,6 +17,8 @@ export interface JobsRuntime {
   /** 'bullmq' when REDIS_URL carries the dispatch, 'database' for the embedded queue */
   kind: 'database' | 'bullmq';
   config: JobConfig;
+  /** the alignment threads (tests read its stats) */
+  pool: AlignThreadPool;
   close(): Promise<void>;
 }
 
@@ -26,8 +29,9 @@ export function createJobsRuntime(
   log: FastifyBaseLogger,
   now: () => Date,
   redisUrl: string | null = null,
+  engineFaultHook: EngineFaultHook | null = null,
 ): JobsRuntime {
-  const pool = new AlignThreadPool();
+  const pool = new AlignThreadPool(engineFaultHook);
   const handlers: Record<JobKind, JobHandler> = {
     align: new AlignJobHandler(db, files, pool, now),
     video: new VideoJobHandler(db, files, config.fontsDir, now),
@@ -39,6 +43,7 @@ export function createJobsRuntime(
     queue,
     kind: redisUrl ? 'bullmq' : 'database',
     config,
+    pool,
     async close() {
       await queue.stop();
       await pool.close();
