@@ -75,7 +75,10 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   if (!config.jwtSecret) throw new Error('config.jwtSecret is missing: call resolveJwtSecret() first');
+  const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
   const app = Fastify({
+    // closing waits for the job drain (JOB_DRAIN_TIMEOUT); avvio's timeout covers onClose hooks too
+    pluginTimeout: 10_000 + jobConfig.drainMs,
     logger: options.logger ?? { level: config.logLevel },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -110,7 +113,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (ownsDb) app.addHook('onClose', async () => db.destroy());
 
-  const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
   // REDIS_URL: BullMQ dispatches the jobs, and wake-ups and progress reach the other processes at once
   const redisUrl = options.redisUrl !== undefined ? options.redisUrl : (config.redisUrl ?? redisUrlFromEnv());
   const jobs = createJobsRuntime(

@@ -216,3 +216,10 @@ test('MAX_AUDIO_DURATION: 3 h by default, any duration, refused at boot when unr
   assert.equal(loadJobConfig({ MAX_AUDIO_DURATION: '600' }, []).maxAudioSeconds, 600);
   assert.throws(() => loadConfig({ MAX_AUDIO_DURATION: 'long' }), /MAX_AUDIO_DURATION: expected a duration/);
 });
+
+test('JOB_DRAIN_TIMEOUT: off (0) by default, any duration or 0, refused when unreadable', () => {
+  assert.equal(loadJobConfig({}, []).drainMs, 0);
+  assert.equal(loadJobConfig({ JOB_DRAIN_TIMEOUT: '5m' }, []).drainMs, 300_000);
+  assert.equal(loadJobConfig({ JOB_DRAIN_TIMEOUT: '0' }, []).drainMs, 0);
+  assert.throws(() => loadConfig({ JOB_DRAIN_TIMEOUT: 'soon' }), /JOB_DRAIN_TIMEOUT: expected a duration/);
+});

@@ -21,6 +21,8 @@ export interface JobConfig {
   retryBackoffMs: number;
   /** MAX_AUDIO_DURATION: uploads whose probed audio is longer are refused */
   maxAudioSeconds: number;
+  /** JOB_DRAIN_TIMEOUT: at a stop, running jobs may finish for this long before they are handed back */
+  drainMs: number;
   /** how often idle workers look for queued jobs that another process enqueued */
   pollMs: number;
   /** folder of demo recordings to seed the gallery from, or null */
@@ -41,6 +43,7 @@ const JOB_KEYS = [
   'JOB_LEASE',
   'JOB_MAX_ATTEMPTS',
   'MAX_AUDIO_DURATION',
+  'JOB_DRAIN_TIMEOUT',
   'DEMO_MEDIA_DIR',
   'FONTS_DIR',
 ] as const;
@@ -64,6 +67,7 @@ export function loadJobConfig(
     maxAttempts: e.JOB_MAX_ATTEMPTS,
     retryBackoffMs: 2000,
     maxAudioSeconds: e.MAX_AUDIO_DURATION / 1000,
+    drainMs: e.JOB_DRAIN_TIMEOUT,
     pollMs: 1000,
     demoMediaDir,
     seedDemos: false,

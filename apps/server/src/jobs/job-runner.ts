@@ -76,11 +76,27 @@ export class JobRunner {
     this.heartbeatTimer.unref();
   }
 
-  /** Running jobs go back to the queue without using up an attempt: a deploy is not the job's fault. */
+  /**
+   * The transport stopped claiming. Running jobs may finish for `drainMs` (JOB_DRAIN_TIMEOUT), their
+   * leases still renewed; those still running then go back to the queue without using up an attempt:
+   * a deploy is not the job's fault.
+   */
   async stop(): Promise<void> {
+    const draining = [...this.running.values()];
+    if (this.config.drainMs > 0 && draining.length > 0) {
+      this.log.info(
+        { jobs: draining.map((r) => r.job.id), drain_ms: this.config.drainMs },
+        'stopping: running jobs may finish first',
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.drainMs)));
+      await Promise.race([Promise.allSettled(draining.map((r) => r.done)), late]);
+      clearTimeout(timer);
+    }
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = null;
     const all = [...this.running.values()];
+    if (all.length > 0) this.log.info({ jobs: all.map((r) => r.job.id) }, 'stopping: jobs handed back');
     for (const r of all) this.abort(r, 'shutdown');
     await Promise.allSettled(all.map((r) => r.done));
   }
