@@ -60,6 +60,8 @@ async function app(
       concurrency,
       leaseMs: 3000,
       retryBackoffMs: 300,
+      // a guard for the hooked worker's jobs, not a speed requirement
+      ...(engineFaultHook ? { timeoutBaseMs: 600_000 } : {}),
       demoMediaDir: null,
       seedDemos: false,
     },

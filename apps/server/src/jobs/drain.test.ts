@@ -24,6 +24,7 @@ async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number)
       concurrency: 1,
       leaseMs: 3000,
       pollMs: 200,
+      timeoutBaseMs: 600_000,
       drainMs,
       demoMediaDir: null,
     },

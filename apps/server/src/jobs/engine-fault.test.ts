@@ -26,7 +26,7 @@ test('an engine fault retires the thread and retries the job once; a second faul
   const stream = { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) };
   const { app } = await createJobsTestApp(
     t,
-    { concurrency: 1, retryBackoffMs: 300 },
+    { concurrency: 1, retryBackoffMs: 300, timeoutBaseMs: 600_000 },
     {},
     { engineFaultHook: hook, logger: { level: 'info', stream } },
   );

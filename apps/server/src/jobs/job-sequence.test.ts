@@ -48,7 +48,8 @@ test(
     const hook: EngineFaultHook = { faults: 0 };
     const { app } = await createJobsTestApp(
       t,
-      { concurrency: 1, retryBackoffMs: 300 },
+      // the job time limit is a guard here, not a speed requirement: the shared machine may be slow
+      { concurrency: 1, retryBackoffMs: 300, timeoutBaseMs: 1_800_000 },
       {},
       { engineFaultHook: hook },
     );
