@@ -10,7 +10,7 @@ import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
-import * as m0007 from './migrations/0007-job-retries.ts';
+import * as m0007 from './migrations/0007-job-retries-and-workers.ts';
 import { isPostgres, openPostgres } from './postgres.ts';
 import { StripNulPlugin } from '../reliability/input-hygiene.ts';
 
@@ -20,7 +20,7 @@ export type Db = Kysely<Database>;
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-alignment-jobs': m0002,
-  '0007-job-retries': m0007,
+  '0007-job-retries-and-workers': m0007,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -84,9 +84,30 @@ export interface DemosTable {
   created_at: string;
 }
 
+/** Processes that run jobs, each renewing its row while it lives (migration 0007, ADR 0019). */
+export interface WorkersTable {
+  id: string;
+  hostname: string;
+  pid: number;
+  /** 'database' or 'bullmq': how the process receives job ids */
+  transport: string;
+  concurrency: number;
+  running: number;
+  completed: number;
+  /** runs that failed for a reason that was not the input (engine faults, crashes, time-outs) */
+  failed: number;
+  /** the process was asked to stop and is draining */
+  stopping: number;
+  /** the process's JOB_LEASE: its row counts as live until heartbeat_at + lease_ms */
+  lease_ms: number;
+  started_at: string;
+  heartbeat_at: string;
+}
+
 export interface JobTables {
   alignments: AlignmentJobColumns;
   jobs: JobsTable;
+  workers: WorkersTable;
   projects: ProjectsTable;
   shares: SharesTable;
   videos: VideosTable;
@@ -102,6 +123,7 @@ export type JobRow = Selectable<JobsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type VideoRow = Selectable<VideosTable>;
 export type DemoRow = Selectable<DemosTable>;
+export type WorkerRow = Selectable<WorkersTable>;
 
 /** The same connection, typed with the tables of migration 0002. */
 export function withJobTables(db: Db | JDb): JDb {

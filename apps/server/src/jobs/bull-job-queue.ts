@@ -65,7 +65,7 @@ export class BullJobQueue implements JobQueue {
     private readonly log: FastifyBaseLogger,
     private readonly options: BullQueueOptions,
   ) {
-    this.runner = new JobRunner(db, config, handlers, log);
+    this.runner = new JobRunner(db, config, handlers, log, 'bullmq');
     this.prefix = options.prefix ?? 'tazamun';
     this.reconcileMs = options.reconcileMs ?? 2000;
   }

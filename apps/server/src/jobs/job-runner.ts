@@ -40,12 +40,18 @@ export class JobRunner {
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly running = new Map<string, Running>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
+  private readonly startedAt = iso();
+  /** runs of this process, for its workers row: an engine failing every job shows there */
+  private readonly runs = { completed: 0, failed: 0 };
+  private stopping = false;
 
   constructor(
     private readonly db: JDb,
     private readonly config: JobConfig,
     private readonly handlers: Record<JobKind, JobHandler>,
     private readonly log: FastifyBaseLogger,
+    /** how job ids reach this process, recorded in its workers row */
+    private readonly transport: 'database' | 'bullmq' = 'database',
   ) {
     this.events.setMaxListeners(0);
   }
@@ -66,14 +72,53 @@ export class JobRunner {
     this.notify({ alignmentId: job.alignment_id, videoId: job.video_id });
   }
 
-  /** Renews leases every lease/3 while jobs run here. */
+  /**
+   * Registers this process in `workers` and, every lease/3, renews that row and the leases of the jobs
+   * running here. Called by a transport that runs jobs (concurrency > 0).
+   */
   startHeartbeat(): void {
     if (this.heartbeatTimer) return;
     this.heartbeatTimer = setInterval(
-      () => void this.heartbeat(),
+      () => void this.beat(),
       Math.max(200, Math.floor(this.config.leaseMs / 3)),
     );
     this.heartbeatTimer.unref();
+    void this.beat();
+  }
+
+  private async beat(): Promise<void> {
+    await this.register();
+    await this.heartbeat();
+  }
+
+  /** This process's row in `workers`: live while heartbeat_at + lease_ms is ahead of the clock. */
+  private async register(): Promise<void> {
+    const now = iso();
+    const figures = {
+      running: this.running.size,
+      completed: this.runs.completed,
+      failed: this.runs.failed,
+      stopping: this.stopping ? 1 : 0,
+      heartbeat_at: now,
+    };
+    try {
+      await this.db
+        .insertInto('workers')
+        .values({
+          id: this.workerId,
+          hostname: hostname(),
+          pid: process.pid,
+          transport: this.transport,
+          concurrency: this.config.concurrency,
+          lease_ms: this.config.leaseMs,
+          started_at: this.startedAt,
+          ...figures,
+        })
+        .onConflict((oc) => oc.column('id').doUpdateSet(figures))
+        .execute();
+    } catch (err) {
+      this.log.error({ err }, 'worker heartbeat failed');
+    }
   }
 
   /**
@@ -82,12 +127,15 @@ export class JobRunner {
    * a deploy is not the job's fault.
    */
   async stop(): Promise<void> {
+    const registered = this.heartbeatTimer !== null;
+    this.stopping = true;
     const draining = [...this.running.values()];
     if (this.config.drainMs > 0 && draining.length > 0) {
       this.log.info(
         { jobs: draining.map((r) => r.job.id), drain_ms: this.config.drainMs },
         'stopping: running jobs may finish first',
       );
+      if (registered) await this.register();
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.drainMs)));
       await Promise.race([Promise.allSettled(draining.map((r) => r.done)), late]);
@@ -99,6 +147,12 @@ export class JobRunner {
     if (all.length > 0) this.log.info({ jobs: all.map((r) => r.job.id) }, 'stopping: jobs handed back');
     for (const r of all) this.abort(r, 'shutdown');
     await Promise.allSettled(all.map((r) => r.done));
+    if (registered)
+      await this.db
+        .deleteFrom('workers')
+        .where('id', '=', this.workerId)
+        .execute()
+        .catch((err: unknown) => this.log.warn({ err }, 'removing the workers row failed'));
   }
 
   // ---- claims ----
@@ -236,6 +290,7 @@ export class JobRunner {
       await this.handlers[job.kind].run(job, ctx);
       if (entry.reason) throw new Error('aborted');
       await this.finish(job, 'completed');
+      this.runs.completed += 1;
     } catch (err) {
       end = await this.settleFailure(entry, err).catch((e: unknown) => {
         this.log.error({ err: e, job: job.id }, 'recording a job failure failed');
@@ -260,6 +315,7 @@ export class JobRunner {
       return { end: 'handed_back', runAfter: null };
     }
     const failure = failureOf(entry.reason, err);
+    if (failure.options.refund) this.runs.failed += 1;
     const ctx = { job: job.id, alignment: job.alignment_id, code: failure.code, err: failure.cause ?? err };
     if (failure.options.retry && job.failures < MAX_RETRIES && job.attempts < job.max_attempts) {
       const runAfter = Date.now() + this.config.retryBackoffMs * 2 ** job.failures;
