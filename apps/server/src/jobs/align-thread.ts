@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { align } from '@tazamun/aligner/engine';
 import { AudioError, decodeAudio } from '@tazamun/aligner/audio/decode';
+import { EngineError } from '@tazamun/aligner/errors';
 import { JobBoundsError } from '@tazamun/contracts/job-bounds';
 import type { AlignThreadData, AlignThreadRequest, AlignThreadMessage } from './align-protocol.ts';
 import { errorText } from './error-text.ts';
@@ -14,23 +15,17 @@ const hooks = (workerData as AlignThreadData | undefined)?.testHooks === true;
 let broken = false;
 
 /**
- * The user's input or the engine's fault. The engine marks input errors (`kind: 'input'` with a
- * catalogue `code`); bounds and audio errors are the user's; anything unmarked counts as a fault, so
- * an unknown failure retires the thread rather than leave a possibly broken one in service.
+ * The user's input or the engine's fault. Bounds and audio errors are the user's; the engine's
+ * EngineError says which it is (`input`); anything else counts as a fault, so an unknown failure
+ * retires the thread rather than leave a possibly broken one in service.
  */
 function classify(err: unknown): AlignThreadMessage {
   if (err instanceof AudioError) return { type: 'audio_error', code: err.code, message: err.message };
   if (err instanceof JobBoundsError)
     return { type: 'input_error', code: err.code, params: err.params, message: err.message };
-  const marked = err as { kind?: unknown; code?: unknown; params?: unknown } | null;
-  if (marked && typeof marked === 'object' && marked.kind === 'input') {
-    const params = (marked.params && typeof marked.params === 'object' ? marked.params : {}) as Record<
-      string,
-      string | number
-    >;
-    const code = typeof marked.code === 'string' ? marked.code : null;
-    return { type: 'input_error', code, params, message: errorText(err).message };
-  }
+  // the engine's input codes are its own, not the catalogue's: the handler words them with their message
+  if (err instanceof EngineError && err.input)
+    return { type: 'input_error', code: null, params: {}, message: err.message };
   const { message, stack } = errorText(err);
   return { type: 'engine_fault', message, stack };
 }
