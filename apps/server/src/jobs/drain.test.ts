@@ -16,7 +16,8 @@ import { loadJobConfig } from './job-config.ts';
 async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number) {
   const dir = mkdtempSync(join(tmpdir(), 'tazamun-drain-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const app = await buildApp(testConfig(dir), {
+  const config = testConfig(dir);
+  const app = await buildApp(config, {
     clock: new ManualClock(new Date().toISOString()),
     logger: false,
     jobs: {
@@ -42,7 +43,7 @@ async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number)
   await waitForStatus(app, u.access, id, ['processing']);
   // the database outlives the app here: read the rows through a second app on the same file
   await app.close();
-  const after = await buildApp(testConfig(dir), {
+  const after = await buildApp(testConfig(dir, { database: config.database }), {
     logger: false,
     jobs: { ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null },
   });
