@@ -90,7 +90,8 @@ export class AlignThreadPool {
         if (keep) this.idle.push(worker);
         else {
           if (o.type === 'engine_fault' || o.type === 'crash') this.counts.retired += 1;
-          void worker.terminate();
+          // a thread that cannot be stopped cleanly is gone either way
+          worker.terminate().catch(() => undefined);
         }
         resolve(o);
       };
