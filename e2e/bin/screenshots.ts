@@ -114,7 +114,8 @@ try {
       .locator('[data-testid="audio-input"]')
       .setInputFiles(join(MEDIA, 'en-librivox-austen/audio.wav'));
     await page.locator('textarea').fill(readFileSync(join(MEDIA, 'en-librivox-austen/text.txt'), 'utf8'));
-    await page.locator('input[list="tz-languages"]').fill('eng');
+    await page.locator('input[role="combobox"]').fill('eng');
+    await page.locator('input[role="combobox"]').press('Tab');
     await page.locator('form button[type="submit"]').click();
     await page.waitForURL(/\/results\//);
     await page.waitForTimeout(1500);

@@ -98,7 +98,7 @@ const EnvSchema = z.object({
   DEFAULT_DAILY_QUOTA: z.coerce.number().int().min(0).default(LIMITS.defaultDailyQuota),
   CORS_ORIGIN: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ORG_NAME: z.string().default('Tazamun'),
+  ORG_NAME: optionalText,
   ORG_URL: optionalText,
   ORG_LOGO_URL: optionalText,
   SUPPORT_EMAIL: optionalText,
@@ -174,7 +174,7 @@ export interface Config {
   defaultDailyQuota: number;
   corsOrigin: string[] | null;
   logLevel: string;
-  orgName: string;
+  orgName: string | null;
   orgUrl: string | null;
   orgLogoUrl: string | null;
   supportEmail: string | null;

@@ -215,6 +215,14 @@ export const ERRORS = {
       ar: 'هذا الملف ليس ملفًا صوتيًا مقروءًا. الصيغ المقبولة: {formats}.',
     },
   },
+  audio_undecodable: {
+    status: 415,
+    messages: {
+      en: 'The audio file cannot be decoded: it looks like {format} audio, but its content is damaged or incomplete.',
+      fr: 'Le fichier audio ne peut pas être décodé : il ressemble à de l’audio {format}, mais son contenu est endommagé ou incomplet.',
+      ar: 'تعذّر فك ترميز الملف الصوتي: يبدو ملف {format} لكن محتواه تالف أو ناقص.',
+    },
+  },
   audio_unusable: {
     status: 422,
     messages: {
@@ -290,9 +298,9 @@ export const ERRORS = {
   language_invalid: {
     status: 400,
     messages: {
-      en: 'The language must be an ISO 639-3 code: exactly three lowercase letters (e.g. ara, eng, fra).',
-      fr: 'La langue doit être un code ISO 639-3 : exactement trois lettres minuscules (ex. ara, eng, fra).',
-      ar: 'يجب أن تكون اللغة رمز ISO 639-3: ثلاثة أحرف لاتينية صغيرة بالضبط (مثل ara وeng وfra).',
+      en: 'The language must be an ISO 639-3 or ISO 639-1 code in lowercase letters (e.g. ara or ar, eng or en).',
+      fr: 'La langue doit être un code ISO 639-3 ou ISO 639-1 en lettres minuscules (ex. ara ou ar, eng ou en).',
+      ar: 'يجب أن تكون اللغة رمز ISO 639-3 أو ISO 639-1 بأحرف لاتينية صغيرة (مثل ara أو ar، eng أو en).',
     },
   },
   language_unsupported: {
@@ -322,9 +330,9 @@ export const ERRORS = {
   alignment_failed: {
     status: 500,
     messages: {
-      en: 'The alignment failed because of a server error. Your quota unit was given back.',
-      fr: "L'alignement a échoué à cause d'une erreur du serveur. Votre unité de quota a été rendue.",
-      ar: 'فشلت المحاذاة بسبب خطأ في الخادم. أُعيدت إليك وحدة الحصة.',
+      en: 'The alignment failed because of a server error.',
+      fr: "L'alignement a échoué à cause d'une erreur du serveur.",
+      ar: 'فشلت المحاذاة بسبب خطأ في الخادم.',
     },
   },
   engine_failed: {
@@ -346,9 +354,9 @@ export const ERRORS = {
   job_interrupted: {
     status: 503,
     messages: {
-      en: 'Processing was interrupted several times (server restarts). Your quota unit was given back; please try again.',
-      fr: 'Le traitement a été interrompu plusieurs fois (redémarrages du serveur). Votre unité de quota a été rendue ; veuillez réessayer.',
-      ar: 'انقطعت المعالجة عدة مرات (إعادة تشغيل الخادم). أُعيدت إليك وحدة الحصة؛ يرجى المحاولة مجددًا.',
+      en: 'Processing was interrupted several times (server restarts). Please try again.',
+      fr: 'Le traitement a été interrompu plusieurs fois (redémarrages du serveur). Veuillez réessayer.',
+      ar: 'انقطعت المعالجة عدة مرات (إعادة تشغيل الخادم). يرجى المحاولة مجددًا.',
     },
   },
   job_cancelled: {
@@ -365,6 +373,14 @@ export const ERRORS = {
       en: 'Only a queued or running job can be cancelled; this one is {status}.',
       fr: 'Seule une tâche en attente ou en cours peut être annulée ; celle-ci est {status}.',
       ar: 'لا يمكن إلغاء إلا مهمة في الانتظار أو قيد التنفيذ؛ هذه المهمة حالتها {status}.',
+    },
+  },
+  alignment_not_retryable: {
+    status: 409,
+    messages: {
+      en: 'Only a failed or cancelled alignment can be retried; this one is {status}.',
+      fr: 'Seul un alignement échoué ou annulé peut être relancé ; celui-ci est {status}.',
+      ar: 'لا يمكن إعادة إلا محاذاة فشلت أو أُلغيت؛ هذه المحاذاة حالتها {status}.',
     },
   },
   alignment_not_ready: {

@@ -12,7 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import { probeAudio } from '@tazamun/aligner/audio/decode';
 import { acceptLanguage } from '@tazamun/aligner/text/languages';
 import { availableEngines } from '@tazamun/aligner/models/registry';
-import { ISO_639_3, UploadOptions } from '@tazamun/contracts/alignments';
+import { LANGUAGE_CODE, UploadOptions } from '@tazamun/contracts/alignments';
 import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignments';
 import { errorMessage } from '@tazamun/contracts/errors';
 import { checkJobBounds } from '@tazamun/contracts/job-bounds';
@@ -50,6 +50,15 @@ function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_format_i
     audio_format_invalid: `This value is invalid: accepted formats are ${FORMATS}.`,
   };
   return createError(code, params, { audio: [messages[code]] });
+}
+
+/** The bytes look like a known format but ffprobe cannot read them: a damaged file, not a wrong type. */
+function undecodable(format: SniffedFormat) {
+  return createError(
+    'audio_undecodable',
+    { format: format.toUpperCase() },
+    { audio: ['This file cannot be decoded: its content is damaged or incomplete.'] },
+  );
 }
 
 async function receive(request: FastifyRequest, tmp: string): Promise<Received> {
@@ -121,11 +130,11 @@ const BOOL = /^(true|false|1|0|on|off)$/;
 function parseOptions(fields: Record<string, string>): UploadOptionsT {
   const language = fields.language?.trim() ?? '';
   if (!language) throw createError('language_required', {}, { language: ['This field is required.'] });
-  if (!ISO_639_3.test(language))
+  if (!LANGUAGE_CODE.test(language))
     throw createError(
       'language_invalid',
       {},
-      { language: ['This value is invalid: expected 3 lowercase letters.'] },
+      { language: ['This value is invalid: expected an ISO 639-3 or 639-1 code in lowercase letters.'] },
     );
   let iso3: string;
   try {
@@ -183,9 +192,9 @@ async function checkAudio(
     ({ duration, sampleRate } = await gate.run(() => probeAudio(audio.tmp)));
   } catch (err) {
     if (err instanceof AppError) throw err; // server_busy
-    throw audioError('audio_format_invalid', { formats: FORMATS });
+    throw undecodable(format);
   }
-  if (!(duration > 0)) throw audioError('audio_format_invalid', { formats: FORMATS });
+  if (!(duration > 0)) throw undecodable(format);
   if (duration < MIN_AUDIO_SECONDS)
     throw createError(
       'audio_unusable',

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
 import type { Progress } from '@tazamun/contracts/alignments';
 import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
@@ -13,6 +13,7 @@ import {
   formatNumber,
   formatPercent,
 } from '../../../lib/format.ts';
+import { AlignmentActions } from '../../../components/alignment/alignment-actions.tsx';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
@@ -21,6 +22,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
 import { cancelAlignment, getAlignment, getAudioUrl, getProgress } from '../api/alignments-api.ts';
 import { ExportPanel } from './export-panel.tsx';
+import { ProcessingEstimate } from './processing-estimate.tsx';
 import { ShareControls } from './share-controls.tsx';
 
 function ProgressSteps({ progress }: { progress: Progress }) {
@@ -105,6 +107,7 @@ function useAudioUrl(id: string, enabled: boolean): string | null {
 export function ResultsPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
+  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
   const detail = useQuery({ queryKey: ['alignment', id], queryFn: ({ signal }) => getAlignment(id, signal) });
@@ -182,6 +185,7 @@ export function ResultsPage() {
         >
           {t(`results.status.${a.status}`)}
         </span>
+        <AlignmentActions alignment={a} onDeleted={() => navigate('/projects', { replace: true })} />
       </header>
 
       {running && (
@@ -191,7 +195,7 @@ export function ResultsPage() {
           ) : (
             <Spinner label={t('common.loading')} />
           )}
-          <p className="mt-6 text-sm text-muted">{t('results.typical')}</p>
+          <ProcessingEstimate duration={a.duration} />
           <Button
             variant="secondary"
             size="sm"
