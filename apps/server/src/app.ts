@@ -51,6 +51,7 @@ import { probeGateFor } from './routes/alignments/probe-gate.ts';
 import { loadJobConfig } from './jobs/job-config.ts';
 import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
+import type { EngineFaultHook } from './jobs/thread-pool.ts';
 import { withJobTables } from './db/jobs-schema.ts';
 import { seedDemos } from './demos/seed-demos.ts';
 import { underSeedLock } from './demos/seed-lock.ts';
@@ -81,13 +82,21 @@ export interface BuildOptions {
   authEmailRateLimit?: number;
   /** REDIS_URL by default; null to run without Redis */
   redisUrl?: string | null;
+  /**
+   * Tests only (jobs/thread-pool.ts): lets a job trip an engine fault on purpose. The server and
+   * worker entries never pass it, and no variable or request can turn it on.
+   */
+  engineFaultHook?: EngineFaultHook;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   if (!config.jwtSecret) throw new Error('config.jwtSecret is missing: call resolveJwtSecret() first');
+  const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
   const logger = options.logger ?? { level: config.logLevel };
   const limits = config.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
+    // closing waits for the job drain (JOB_DRAIN_TIMEOUT); avvio's timeout covers onClose hooks too
+    pluginTimeout: 10_000 + jobConfig.drainMs,
     // URLs are logged with their secrets (?access_token=, ?sig=, share tokens) redacted
     logger:
       logger === false
@@ -140,7 +149,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   metrics.watchDatabase(withJobTables(db), () => clock.now().toISOString());
   logRequests(app, metrics);
 
-  const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
   // REDIS_URL: BullMQ dispatches the jobs, and wake-ups and progress reach the other processes at once
   const redisUrl = options.redisUrl !== undefined ? options.redisUrl : (config.redisUrl ?? redisUrlFromEnv());
   const jobs = createJobsRuntime(
@@ -151,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     () => clock.now(),
     redisUrl,
     metrics,
+    options.engineFaultHook ?? null,
   );
   app.decorate('jobs', jobs);
   let seedTimer: NodeJS.Timeout | null = null;

@@ -211,3 +211,17 @@ test("an entry point's own default stands in for an unset variable and is checke
   );
   assert.throws(() => loadConfig({}, { LOG_LEVEL: 'chatty' }), /LOG_LEVEL/);
 });
+
+test('MAX_AUDIO_DURATION: 3 h by default, any duration, refused at boot when unreadable', () => {
+  assert.equal(loadJobConfig({}, []).maxAudioSeconds, 10_800);
+  assert.equal(loadJobConfig({ MAX_AUDIO_DURATION: '90m' }, []).maxAudioSeconds, 5400);
+  assert.equal(loadJobConfig({ MAX_AUDIO_DURATION: '600' }, []).maxAudioSeconds, 600);
+  assert.throws(() => loadConfig({ MAX_AUDIO_DURATION: 'long' }), /MAX_AUDIO_DURATION: expected a duration/);
+});
+
+test('JOB_DRAIN_TIMEOUT: off (0) by default, any duration or 0, refused when unreadable', () => {
+  assert.equal(loadJobConfig({}, []).drainMs, 0);
+  assert.equal(loadJobConfig({ JOB_DRAIN_TIMEOUT: '5m' }, []).drainMs, 300_000);
+  assert.equal(loadJobConfig({ JOB_DRAIN_TIMEOUT: '0' }, []).drainMs, 0);
+  assert.throws(() => loadConfig({ JOB_DRAIN_TIMEOUT: 'soon' }), /JOB_DRAIN_TIMEOUT: expected a duration/);
+});

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { availableParallelism } from 'node:os';
+import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { checkKey } from './storage/storage.ts';
 import type { S3StoreConfig } from './storage/s3-file-store.ts';
@@ -35,6 +36,20 @@ const duration = (fallback: string) =>
           code: 'custom',
           message: `expected a duration like 15m, 14d or 900 (seconds), got "${v}"`,
         });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+/** A duration that may be 0 (a feature turned off). */
+const durationOrZero = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === null) {
+        ctx.addIssue({ code: 'custom', message: `expected a duration like 30s, 5m or 0, got "${v}"` });
         return z.NEVER;
       }
       return ms;
@@ -101,6 +116,10 @@ const EnvSchema = z.object({
   JOB_TIMEOUT_PER_AUDIO_SECOND: z.coerce.number().min(0).max(100).default(2),
   JOB_LEASE: duration('30s'),
   JOB_MAX_ATTEMPTS: positiveInt(3, 10),
+  // SIGTERM: how long running jobs may go on before they are handed back (0: hand back at once)
+  JOB_DRAIN_TIMEOUT: durationOrZero('0s'),
+  // the longest probed audio an upload may have (packages/contracts/src/job-bounds.ts has the other bounds)
+  MAX_AUDIO_DURATION: duration(`${JOB_BOUNDS.defaultMaxAudioSeconds}s`),
   DEMO_MEDIA_DIR: z.string().optional(),
   FONTS_DIR: z.string().optional(),
   // Redis signals and queue (queue/redis-signals.ts)

@@ -36,7 +36,8 @@ async function main(): Promise<void> {
       if (closing) return;
       closing = true;
       app.log.info({ signal }, 'shutting down');
-      const force = setTimeout(() => process.exit(1), 10_000);
+      // running jobs may finish first (JOB_DRAIN_TIMEOUT), then the rest of closing gets 10 s
+      const force = setTimeout(() => process.exit(1), 10_000 + app.jobs.config.drainMs);
       force.unref();
       app.close().then(
         () => process.exit(0),

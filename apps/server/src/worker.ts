@@ -77,7 +77,8 @@ async function main(): Promise<void> {
       log.info({ signal }, 'worker shutting down');
       clearInterval(keepAlive);
       metricsServer?.close();
-      // running jobs are handed back (queued again, attempt returned) for another worker
+      // running jobs may finish for JOB_DRAIN_TIMEOUT; the rest are handed back (queued again,
+      // attempt returned) for another worker
       void runtime
         .close()
         .then(() => signals?.close())

@@ -2,11 +2,12 @@
 // Decoding, text processing, long-audio windowing and scores live here; back-ends only place units.
 import { performance } from 'node:perf_hooks';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
+import { JobBoundsError, assertJobBounds } from '@tazamun/contracts/job-bounds';
 import type { AlignmentResult, Segment, WordTiming } from '@tazamun/contracts/alignment-result';
 import type { AcousticBackend, Precision, Recognition, Unit, UnitSpan } from './acoustic/backend.ts';
 import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
-import { AudioError, SAMPLE_RATE } from './audio/decode.ts';
+import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { EngineError, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
 import { alignLong } from './align/long-audio.ts';
@@ -46,8 +47,8 @@ async function selectBackend(lang3: string): Promise<AcousticBackend> {
 }
 
 /**
- * Aligns audio with its transcript. Every failure is an AudioError (the audio cannot be used) or an
- * EngineError (errors.ts): `input` true for what the user's input caused (no retry), false for an engine
+ * Aligns audio with its transcript. Every failure is an AudioError (the audio cannot be used), a
+ * JobBoundsError (the input is beyond the job bounds, packages/contracts) or an EngineError (errors.ts): `input` true for what the user's input caused (no retry), false for an engine
  * fault (retry once on a fresh decoder or thread). Nothing else escapes, so no caller prints
  * "[object Object]" for a value the WASM module threw.
  */
@@ -59,7 +60,8 @@ export async function align(
   try {
     return await alignUnchecked(audio, text, options);
   } catch (err) {
-    if (err instanceof AudioError || err instanceof EngineError) throw err;
+    // JobBoundsError: an input error with the catalogue's code and numbers (contracts' job-bounds.ts)
+    if (err instanceof AudioError || err instanceof EngineError || err instanceof JobBoundsError) throw err;
     throw toEngineError(err);
   }
 }
@@ -70,6 +72,13 @@ async function alignUnchecked(
   options: AlignOptions,
 ): Promise<AlignmentResult> {
   const t0 = performance.now();
+  // The bounds the server checks at upload (packages/contracts/src/job-bounds.ts), here for CLI users:
+  // a transcript the audio cannot hold is refused before it costs gigabytes.
+  const probed =
+    typeof audio === 'string'
+      ? await probeAudio(audio)
+      : { duration: audio.length / SAMPLE_RATE, sampleRate: 0 };
+  assertJobBounds({ durationSeconds: probed.duration, sampleRate: probed.sampleRate, text });
   const precision = options.precision ?? 'standard';
   const inputKind = options.inputKind ?? 'orthography';
   const engine = options.engine ?? 'auto';

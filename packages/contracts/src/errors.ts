@@ -239,6 +239,30 @@ export const ERRORS = {
       ar: 'الصوت صامت: لم يُعثر على كلام للمحاذاة.',
     },
   },
+  audio_too_long: {
+    status: 422,
+    messages: {
+      en: 'The audio is too long ({duration}); the maximum is {max}.',
+      fr: "L'audio est trop long ({duration}) ; le maximum est de {max}.",
+      ar: 'الصوت طويل جدًا ({duration})؛ الحد الأقصى {max}.',
+    },
+  },
+  audio_sample_rate_too_low: {
+    status: 422,
+    messages: {
+      en: "The audio's sample rate is too low ({rate} Hz); speech needs at least {min} Hz.",
+      fr: "La fréquence d'échantillonnage de l'audio est trop basse ({rate} Hz) ; la parole demande au moins {min} Hz.",
+      ar: 'معدل العيّنات في الصوت منخفض جدًا ({rate} هرتز)؛ يحتاج الكلام إلى {min} هرتز على الأقل.',
+    },
+  },
+  transcript_too_long: {
+    status: 422,
+    messages: {
+      en: 'The transcript is far longer than the audio can hold: {seconds} s of audio fit at most {max_words} words and {max_characters} characters.',
+      fr: "La transcription est bien plus longue que ce que l'audio peut contenir : {seconds} s d'audio contiennent au plus {max_words} mots et {max_characters} caractères.",
+      ar: 'النص أطول بكثير مما يتسع له الصوت: {seconds} ثانية من الصوت تتسع لـ{max_words} كلمة و{max_characters} حرفًا على الأكثر.',
+    },
+  },
   text_required: {
     status: 400,
     messages: {
@@ -309,6 +333,22 @@ export const ERRORS = {
       en: 'The alignment failed because of a server error.',
       fr: "L'alignement a échoué à cause d'une erreur du serveur.",
       ar: 'فشلت المحاذاة بسبب خطأ في الخادم.',
+    },
+  },
+  engine_failed: {
+    status: 500,
+    messages: {
+      en: 'The alignment engine failed on this job, also on a fresh engine: {reason}. Your quota unit was given back; please try again later.',
+      fr: "Le moteur d'alignement a échoué sur cette tâche, y compris sur un moteur neuf : {reason}. Votre unité de quota a été rendue ; veuillez réessayer plus tard.",
+      ar: 'تعطّل محرك المحاذاة في هذه المهمة، حتى على محرك جديد: {reason}. أُعيدت إليك وحدة الحصة؛ يرجى المحاولة لاحقًا.',
+    },
+  },
+  alignment_input_rejected: {
+    status: 422,
+    messages: {
+      en: 'The engine cannot align this input: {reason}.',
+      fr: 'Le moteur ne peut pas aligner cette entrée : {reason}.',
+      ar: 'لا يستطيع المحرك محاذاة هذا الإدخال: {reason}.',
     },
   },
   job_interrupted: {

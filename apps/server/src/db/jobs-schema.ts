@@ -35,6 +35,10 @@ export interface JobsTable {
   lease_until: string | null;
   worker_id: string | null;
   cancel_requested: number;
+  /** failed runs so far (migration 0007): an engine failure is retried while this is 0 */
+  failures: number;
+  /** a retried job is not claimed before this time (its backoff) */
+  run_after: string | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
@@ -114,9 +118,30 @@ export interface RealignmentsTable {
   completed_at: string | null;
 }
 
+/** Processes that run jobs, each renewing its row while it lives (migration 0007, ADR 0019). */
+export interface WorkersTable {
+  id: string;
+  hostname: string;
+  pid: number;
+  /** 'database' or 'bullmq': how the process receives job ids */
+  transport: string;
+  concurrency: number;
+  running: number;
+  completed: number;
+  /** runs that failed for a reason that was not the input (engine faults, crashes, time-outs) */
+  failed: number;
+  /** the process was asked to stop and is draining */
+  stopping: number;
+  /** the process's JOB_LEASE: its row counts as live until heartbeat_at + lease_ms */
+  lease_ms: number;
+  started_at: string;
+  heartbeat_at: string;
+}
+
 export interface JobTables {
   alignments: AlignmentJobColumns;
   jobs: JobsTable;
+  workers: WorkersTable;
   projects: ProjectsTable;
   shares: SharesTable;
   videos: VideosTable;
@@ -136,6 +161,7 @@ export type VideoRow = Selectable<VideosTable>;
 export type DemoRow = Selectable<DemosTable>;
 export type RevisionRow = Selectable<AlignmentRevisionsTable>;
 export type RealignmentRow = Selectable<RealignmentsTable>;
+export type WorkerRow = Selectable<WorkersTable>;
 
 /** The same connection, typed with the tables of migration 0002. */
 export function withJobTables(db: Db | JDb): JDb {

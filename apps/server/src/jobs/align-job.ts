@@ -1,15 +1,26 @@
 // The alignment job: the spec's five steps around one engine run on a worker thread, the result file
-// and figures written at the end, and the quota unit given back when a failure is not the user's.
+// and figures written at the end, and the quota unit given back when a failure is not the user's. An
+// engine fault is retried once by the runner; what the user's input caused is neither refunded nor retried.
 import { sql } from 'kysely';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { AlignmentOptions, ProcessingStep } from '@tazamun/contracts/alignments';
+import { ERRORS } from '@tazamun/contracts/errors';
+import type { ErrorCode } from '@tazamun/contracts/errors';
 import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { alignmentFile, readUserText } from './alignment-files.ts';
+import { reasonOf } from './error-text.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { AlignThreadPool } from './thread-pool.ts';
+
+/** The thread's error rebuilt here, with the thread's stack, for the log. */
+function threadError(o: { message: string; stack?: string | null }): Error {
+  const err = new Error(o.message);
+  if (o.stack) err.stack = o.stack;
+  return err;
+}
 
 const AUDIO_REASONS: Record<string, string> = {
   not_found: 'the stored audio file is missing',
@@ -71,9 +82,23 @@ export class AlignJobHandler implements JobHandler {
       case 'aborted':
         throw new Error('aborted');
       case 'crash':
-        throw new JobFailure('alignment_failed', {}, { refund: true, retry: true });
-      case 'engine_error':
-        throw new Error(`engine: ${outcome.message}`);
+      case 'engine_fault':
+        // not the user's doing: the unit comes back, and the runner retries once (the pool retired
+        // the thread, so the retry runs on a fresh one)
+        throw new JobFailure(
+          'engine_failed',
+          { reason: reasonOf(outcome.message) },
+          { refund: true, retry: true, cause: threadError(outcome) },
+        );
+      case 'input_error': {
+        // the user's transcript or options: no refund, no retry (it would fail the same way)
+        const known = outcome.code !== null && outcome.code in ERRORS;
+        throw new JobFailure(
+          known ? (outcome.code as ErrorCode) : 'alignment_input_rejected',
+          known ? outcome.params : { reason: reasonOf(outcome.message) },
+          { refund: false },
+        );
+      }
       case 'audio_error':
         if (outcome.code === 'silent') throw new JobFailure('audio_silent', {}, { refund: false });
         throw new JobFailure(

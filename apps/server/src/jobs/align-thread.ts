@@ -1,15 +1,53 @@
 // Runs inside a worker thread: decodes the audio, aligns it, and posts progress and the result JSON.
-// The thread keeps the engine's models loaded between jobs; the main thread terminates it to cancel.
-import { parentPort } from 'node:worker_threads';
+// The thread keeps the engine's models loaded between jobs; the main thread terminates it to cancel,
+// and retires it after an engine fault (a WASM fault can leave the decoder's memory broken).
+import { parentPort, workerData } from 'node:worker_threads';
 import { align } from '@tazamun/aligner/engine';
 import { AudioError, SAMPLE_RATE, decodeAudio } from '@tazamun/aligner/audio/decode';
-import type { AlignThreadRequest, AlignThreadMessage } from './align-protocol.ts';
+import { EngineError } from '@tazamun/aligner/errors';
+import { JobBoundsError } from '@tazamun/contracts/job-bounds';
+import type { AlignThreadData, AlignThreadRequest, AlignThreadMessage } from './align-protocol.ts';
+import { errorText } from './error-text.ts';
 
 const post = (m: AlignThreadMessage): void => parentPort!.postMessage(m);
+const hooks = (workerData as AlignThreadData | undefined)?.testHooks === true;
+/** set by the test hook: from then on this thread fails every job, as a broken decoder did */
+let broken = false;
+
+/**
+ * The user's input or the engine's fault. Bounds and audio errors are the user's; the engine's
+ * EngineError says which it is (`input`); anything else counts as a fault, so an unknown failure
+ * retires the thread rather than leave a possibly broken one in service.
+ */
+function classify(err: unknown): AlignThreadMessage {
+  if (err instanceof AudioError) return { type: 'audio_error', code: err.code, message: err.message };
+  if (err instanceof JobBoundsError)
+    return { type: 'input_error', code: err.code, params: err.params, message: err.message };
+  // the engine's input codes are its own, not the catalogue's: the handler words them with their message
+  if (err instanceof EngineError && err.input)
+    return { type: 'input_error', code: null, params: {}, message: err.message };
+  const { message, stack } = errorText(err);
+  return { type: 'engine_fault', message, stack };
+}
+
+// the class a real WASM fault throws (the server's lib settings do not declare WebAssembly's values)
+const WasmRuntimeError = (
+  globalThis as unknown as { WebAssembly: { RuntimeError: new (m: string) => Error } }
+).WebAssembly.RuntimeError;
+
+function testHook(req: AlignThreadRequest): void {
+  if (!hooks) return;
+  if (broken) throw new Error('Failed to start utterance processing (thread broken by the test hook)');
+  if (req.testFault) {
+    broken = true;
+    throw new WasmRuntimeError('memory access out of bounds (test hook)');
+  }
+}
 
 parentPort!.on('message', (req: AlignThreadRequest) => {
   void (async () => {
     try {
+      testHook(req);
       post({ type: 'progress', step: 'analysis', percent: 25 });
       const decoded = await decodeAudio(req.audioPath);
       const { probe } = decoded;
@@ -46,8 +84,7 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
       result.audio.channels = probe.channels;
       post({ type: 'result', json: JSON.stringify(result) });
     } catch (err) {
-      if (err instanceof AudioError) post({ type: 'audio_error', code: err.code, message: err.message });
-      else post({ type: 'engine_error', message: err instanceof Error ? err.message : String(err) });
+      post(classify(err));
     }
   })();
 });

@@ -3,7 +3,8 @@
 // back; rows that BullMQ lost (a dead runner's, a failed add) are found by the reconciler, taken over
 // once, and failed cleanly with the unit back when they already ran as often as allowed; a delivery
 // for a job whose runner still renews its lease waits instead of running it twice. A cancel sent
-// to the API stops the job running in the worker.
+// to the API stops the job running in the worker. An engine fault in a BullMQ worker retires its thread
+// and the job comes back through BullMQ once, after its backoff; a second fault fails it with its cause.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
 import { evalClip, longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
 import { BULL_QUEUE_NAME } from './bull-job-queue.ts';
 import { loadJobConfig } from './job-config.ts';
+import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
+import type { EngineFaultHook } from './thread-pool.ts';
 
 /** Closers run last-in first-out in one hook, so the apps let go of Redis before it stops. */
 function closers(t: TestContext): (close: () => Promise<unknown> | void) => void {
@@ -45,8 +48,10 @@ async function app(
   config: Config,
   redisUrl: string,
   concurrency: number,
+  engineFaultHook?: EngineFaultHook,
 ) {
   const a = await buildApp(config, {
+    engineFaultHook,
     clock: new ManualClock(new Date().toISOString()),
     logger: false,
     redisUrl,
@@ -54,6 +59,9 @@ async function app(
       ...loadJobConfig({}, []),
       concurrency,
       leaseMs: 3000,
+      retryBackoffMs: 300,
+      // a guard for the hooked worker's jobs, not a speed requirement
+      ...(engineFaultHook ? { timeoutBaseMs: 600_000 } : {}),
       demoMediaDir: null,
       seedDemos: false,
     },
@@ -212,4 +220,79 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
   assert.equal(longRow!.attempts, 1);
   assert.equal(await used(), 4, 'a job cancelled while running keeps its unit');
   assert.equal(await bullState(long.job), 'absent');
+});
+
+test('BullMQ worker: an engine fault retires the thread, the job is retried once, a second fault is reported', async (t) => {
+  const onClose = closers(t);
+  const redis = await startRedis();
+  onClose(() => redis.stop());
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-bull-fault-'));
+  onClose(() => rmSync(dir, { recursive: true, force: true }));
+  const config = testConfig(dir);
+  const hook: EngineFaultHook = { faults: 0 };
+  const api = await app(onClose, config, redis.url, 0);
+  const worker = await app(onClose, { ...config }, redis.url, 1, hook);
+  const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
+  onClose(() => bull.close());
+  const db = withJobTables(api.deps.db);
+  const u = await approvedUser(api);
+  const clip = evalClip();
+  const send = async (text: string) => {
+    const res = await upload(api, u.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: text },
+      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    const id = res.json().id as string;
+    const job = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('alignment_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { id, job: job.id };
+  };
+  const used = async () =>
+    (await api.inject({ url: '/api/auth/quota/', headers: bearer(u.access) })).json().quota
+      .used_today as number;
+  const row = (id: string) =>
+    db
+      .selectFrom('jobs')
+      .select(['status', 'attempts', 'failures', 'worker_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  const workerId = worker.jobs.queue.workerId;
+
+  hook.faults = 1;
+  const once = await send(`${ENGINE_FAULT_MARKER}${clip.text}`);
+  assert.equal((await waitForStatus(api, u.access, once.id)).status, 'completed');
+  await jobRowsFinal(db, [once.job]);
+  assert.deepEqual(await row(once.job), {
+    status: 'completed',
+    attempts: 2,
+    failures: 1,
+    worker_id: workerId,
+  });
+  assert.deepEqual(worker.jobs.pool.stats, { started: 2, retired: 1 });
+
+  hook.faults = 2;
+  const twice = await send(`${ENGINE_FAULT_MARKER}${clip.text}`);
+  const failed = await waitForStatus(api, u.access, twice.id);
+  assert.equal(failed.status, 'failed');
+  assert.deepEqual(failed.error, {
+    code: 'engine_failed',
+    detail:
+      'The alignment engine failed on this job, also on a fresh engine: memory access out of bounds (test hook). Your quota unit was given back; please try again later.',
+    quota_refunded: true,
+  });
+  await jobRowsFinal(db, [twice.job]);
+  assert.deepEqual(await row(twice.job), { status: 'failed', attempts: 2, failures: 2, worker_id: workerId });
+  assert.deepEqual(worker.jobs.pool.stats, { started: 3, retired: 3 });
+
+  const next = await send(clip.text);
+  assert.equal((await waitForStatus(api, u.access, next.id)).status, 'completed');
+  assert.deepEqual(worker.jobs.pool.stats, { started: 4, retired: 3 });
+  assert.equal(await used(), 2, 'the reported failure gave its unit back');
+  for (const j of [once.job, twice.job, next.job])
+    assert.equal((await bull.getJob(j)) ?? 'absent', 'absent', 'BullMQ keeps nothing once the row is final');
 });

@@ -133,6 +133,9 @@ export async function retryJob(db: JDb, config: JobConfig, id: string): Promise<
       .set({
         status: 'queued',
         attempts: 0,
+        // a fresh start: the engine-fault retry and its backoff begin again (job-runner.ts)
+        failures: 0,
+        run_after: null,
         timeout_ms: timeoutMs,
         worker_id: null,
         lease_until: null,

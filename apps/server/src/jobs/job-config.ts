@@ -17,6 +17,12 @@ export interface JobConfig {
   leaseMs: number;
   /** runs of one job (first run + retries after crashes or restarts) */
   maxAttempts: number;
+  /** wait before the one retry of a job whose engine failed (doubled per earlier failure) */
+  retryBackoffMs: number;
+  /** MAX_AUDIO_DURATION: uploads whose probed audio is longer are refused */
+  maxAudioSeconds: number;
+  /** JOB_DRAIN_TIMEOUT: at a stop, running jobs may finish for this long before they are handed back */
+  drainMs: number;
   /** how often idle workers look for queued jobs that another process enqueued */
   pollMs: number;
   /** folder of demo recordings to seed the gallery from, or null */
@@ -36,6 +42,8 @@ const JOB_KEYS = [
   'JOB_TIMEOUT_PER_AUDIO_SECOND',
   'JOB_LEASE',
   'JOB_MAX_ATTEMPTS',
+  'MAX_AUDIO_DURATION',
+  'JOB_DRAIN_TIMEOUT',
   'DEMO_MEDIA_DIR',
   'FONTS_DIR',
 ] as const;
@@ -57,6 +65,9 @@ export function loadJobConfig(
     timeoutPerAudioSecond: e.JOB_TIMEOUT_PER_AUDIO_SECOND,
     leaseMs: e.JOB_LEASE,
     maxAttempts: e.JOB_MAX_ATTEMPTS,
+    retryBackoffMs: 2000,
+    maxAudioSeconds: e.MAX_AUDIO_DURATION / 1000,
+    drainMs: e.JOB_DRAIN_TIMEOUT,
     pollMs: 1000,
     demoMediaDir,
     seedDemos: false,

@@ -33,14 +33,17 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-/** A failure the handler recognised. `refund` gives the quota unit back; `retry` runs the job again. */
+/**
+ * A failure the handler recognised. `refund` gives the quota unit back; `retry` runs the job once more
+ * (after the runner's backoff); `cause` is what the log shows, with its stack.
+ */
 export class JobFailure extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly params: Record<string, string | number> = {},
-    readonly options: { refund: boolean; retry?: boolean } = { refund: true },
+    readonly options: { refund: boolean; retry?: boolean; cause?: unknown } = { refund: true },
   ) {
-    super(code);
+    super(code, options.cause === undefined ? undefined : { cause: options.cause });
   }
 }
 

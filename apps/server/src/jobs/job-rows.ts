@@ -1,12 +1,11 @@
-// What both queue implementations (embedded and BullMQ) do the same way to a job row: write it, and
-// decide what an ended run's error means. How a row is claimed, leased and handed back differs.
+// Writing a job row, and what an ended run's error means; job-runner.ts does the rest of a job's life.
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { JDb } from '../db/jobs-schema.ts';
 import { JobFailure } from './job-queue.ts';
 import type { NewJob } from './job-queue.ts';
 
-export type AbortReason = 'cancel' | 'timeout' | 'shutdown';
+/** Why a run was stopped: `lost` means another runner took the row over (this one's lease ran out). */
+export type AbortReason = 'cancel' | 'timeout' | 'shutdown' | 'lost';
 
 export const iso = (ms: number = Date.now()): string => new Date(ms).toISOString();
 
@@ -28,6 +27,8 @@ export async function insertJobRow(db: JDb, job: NewJob, maxAttempts: number): P
       lease_until: null,
       worker_id: null,
       cancel_requested: 0,
+      failures: 0,
+      run_after: null,
       created_at: now,
       updated_at: now,
       started_at: null,
@@ -38,17 +39,11 @@ export async function insertJobRow(db: JDb, job: NewJob, maxAttempts: number): P
 }
 
 /**
- * The failure a run ended with (not for cancel or shutdown): a time-out, what the handler recognised, or
- * an unexpected crash (logged, quota given back).
+ * The failure a run ended with (not for cancel or shutdown): a time-out, what the handler recognised,
+ * or an unexpected crash (quota given back; the runner logs it with its stack).
  */
-export function failureOf(
-  reason: AbortReason | null,
-  err: unknown,
-  log: FastifyBaseLogger,
-  jobId: string,
-): JobFailure {
+export function failureOf(reason: AbortReason | null, err: unknown): JobFailure {
   if (reason === 'timeout') return new JobFailure('timeout');
   if (err instanceof JobFailure) return err;
-  log.error({ err, job: jobId }, 'job crashed');
-  return new JobFailure('alignment_failed', {}, { refund: true });
+  return new JobFailure('alignment_failed', {}, { refund: true, cause: err });
 }

@@ -10,6 +10,7 @@ import type { JobConfig } from './job-config.ts';
 import type { JobHandler, JobKind, JobQueue } from './job-queue.ts';
 import { RealignJobHandler } from './realign-job.ts';
 import { AlignThreadPool } from './thread-pool.ts';
+import type { EngineFaultHook } from './thread-pool.ts';
 import { VideoJobHandler } from './video-job.ts';
 import { observeHandlers } from './observed-handler.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -19,6 +20,8 @@ export interface JobsRuntime {
   /** 'bullmq' when REDIS_URL carries the dispatch, 'database' for the embedded queue */
   kind: 'database' | 'bullmq';
   config: JobConfig;
+  /** the alignment threads (tests read its stats) */
+  pool: AlignThreadPool;
   close(): Promise<void>;
 }
 
@@ -30,8 +33,9 @@ export function createJobsRuntime(
   now: () => Date,
   redisUrl: string | null = null,
   metrics: Metrics | null = null,
+  engineFaultHook: EngineFaultHook | null = null,
 ): JobsRuntime {
-  const pool = new AlignThreadPool();
+  const pool = new AlignThreadPool(engineFaultHook);
   // wrapped for the operator: job log lines, the engine's error on the row, job metrics
   const handlers: Record<JobKind, JobHandler> = observeHandlers(
     {
@@ -50,6 +54,7 @@ export function createJobsRuntime(
     queue,
     kind: redisUrl ? 'bullmq' : 'database',
     config,
+    pool,
     async close() {
       await queue.stop();
       await pool.close();

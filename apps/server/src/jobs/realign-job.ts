@@ -65,13 +65,14 @@ export class RealignJobHandler implements JobHandler {
       case 'aborted':
         throw new Error('aborted');
       case 'crash':
+      case 'engine_fault':
+        // not the user's doing: the pool retired the thread, the runner retries once on a fresh one
         throw new JobFailure(
           'realign_failed',
           { reason: 'the engine stopped' },
           { refund: false, retry: true },
         );
-      case 'engine_error':
-        throw new JobFailure('realign_failed', { reason: outcome.message }, { refund: false });
+      case 'input_error':
       case 'audio_error':
         throw new JobFailure('realign_failed', { reason: outcome.message }, { refund: false });
     }

@@ -1,7 +1,10 @@
 // Worker threads for alignment, kept alive between jobs so the acoustic models load once per thread.
-// A thread that was terminated (cancel, time-out) or crashed is dropped and a fresh one made next time.
+// A thread is kept only after a job that ended cleanly (a result, or an error in the user's input). A
+// thread that was terminated (cancel, time-out), crashed, or whose engine failed is retired: an engine
+// fault can leave the WASM decoder's memory broken, and a broken thread kept idle received every next
+// job (issue 11). The next job gets a fresh thread.
 import { Worker } from 'node:worker_threads';
-import type { AlignThreadMessage, AlignThreadRequest } from './align-protocol.ts';
+import type { AlignThreadData, AlignThreadMessage, AlignThreadRequest } from './align-protocol.ts';
 
 const WORKER_URL = new URL('./align-thread.ts', import.meta.url).href;
 // Worker threads do not inherit tsx's loader: the bootstrap registers it, then imports the module.
@@ -10,18 +13,48 @@ const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then
 export type ThreadOutcome =
   | { type: 'result'; json: string }
   | { type: 'audio_error'; code: string; message: string }
-  | { type: 'engine_error'; message: string }
+  | { type: 'input_error'; code: string | null; params: Record<string, string | number>; message: string }
+  | { type: 'engine_fault'; message: string; stack: string | null }
   | { type: 'crash'; message: string }
   | { type: 'aborted' };
+
+/** A transcript starting with this marker asks the fault hook for a fault (tests only). */
+export const ENGINE_FAULT_MARKER = '[[tazamun-test-engine-fault]]';
+
+/**
+ * Test hook, never built by the server or worker entries: while `faults` is above 0, each run of a job
+ * whose transcript starts with ENGINE_FAULT_MARKER makes its thread throw a WebAssembly.RuntimeError and
+ * stay broken for every later job, as the decoder did in issue 11; `faults` counts down. The marker is
+ * taken off the transcript either way. Only a pool given a hook starts threads that honour it.
+ */
+export interface EngineFaultHook {
+  faults: number;
+}
+
+export interface ThreadPoolStats {
+  /** threads started since the pool was made */
+  started: number;
+  /** threads terminated after an engine fault or a crash */
+  retired: number;
+}
 
 export class AlignThreadPool {
   private idle: Worker[] = [];
   private all = new Set<Worker>();
+  private readonly counts: ThreadPoolStats = { started: 0, retired: 0 };
+
+  constructor(private readonly faultHook: EngineFaultHook | null = null) {}
+
+  get stats(): ThreadPoolStats {
+    return { ...this.counts };
+  }
 
   private take(): Worker {
     const w = this.idle.pop();
     if (w) return w;
-    const worker = new Worker(BOOT, { eval: true });
+    const workerData: AlignThreadData = { testHooks: this.faultHook !== null };
+    const worker = new Worker(BOOT, { eval: true, workerData });
+    this.counts.started += 1;
     this.all.add(worker);
     worker.once('exit', () => {
       this.all.delete(worker);
@@ -30,12 +63,20 @@ export class AlignThreadPool {
     return worker;
   }
 
+  private withHook(req: AlignThreadRequest): AlignThreadRequest {
+    if (!this.faultHook || !req.text.startsWith(ENGINE_FAULT_MARKER)) return req;
+    const testFault = this.faultHook.faults > 0;
+    if (testFault) this.faultHook.faults -= 1;
+    return { ...req, text: req.text.slice(ENGINE_FAULT_MARKER.length), testFault };
+  }
+
   run(
-    req: AlignThreadRequest,
+    request: AlignThreadRequest,
     signal: AbortSignal,
     onProgress: (m: Extract<AlignThreadMessage, { type: 'progress' }>) => void,
   ): Promise<ThreadOutcome> {
     if (signal.aborted) return Promise.resolve({ type: 'aborted' });
+    const req = this.withHook(request);
     const worker = this.take();
     return new Promise<ThreadOutcome>((resolve) => {
       let settled = false;
@@ -47,13 +88,16 @@ export class AlignThreadPool {
         worker.off('exit', onExit);
         signal.removeEventListener('abort', onAbort);
         if (keep) this.idle.push(worker);
-        // a thread that cannot be stopped cleanly is gone either way
-        else worker.terminate().catch(() => undefined);
+        else {
+          if (o.type === 'engine_fault' || o.type === 'crash') this.counts.retired += 1;
+          // a thread that cannot be stopped cleanly is gone either way
+          worker.terminate().catch(() => undefined);
+        }
         resolve(o);
       };
       const onMessage = (m: AlignThreadMessage): void => {
         if (m.type === 'progress') onProgress(m);
-        else settle(m, true);
+        else settle(m, m.type !== 'engine_fault');
       };
       const onError = (err: Error): void => settle({ type: 'crash', message: err.message }, false);
       const onExit = (code: number): void =>

@@ -1,6 +1,8 @@
-// Administration of accounts: the waiting list, approval, rejection, quotas and the feedback inbox.
+// Administration of accounts: the waiting list, approval, rejection, quotas and the feedback inbox;
+// and the processes running jobs (their heartbeats).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { WorkerList } from '@tazamun/contracts/admin-workers';
 import {
   AdminQuotaUpdate,
   AdminUser,
@@ -14,6 +16,8 @@ import { createError } from '../../errors.ts';
 import { listFeedback } from '../../db/feedback.ts';
 import { findUserById, listUsers } from '../../db/users.ts';
 import { requireAdmin } from '../../plugins/auth-guard.ts';
+import { withJobTables } from '../../db/jobs-schema.ts';
+import { listWorkers } from '../../jobs/worker-registry.ts';
 
 const UserParams = z.object({ id: z.string() });
 const UserResponse = z.object({ user: AdminUser });
@@ -21,6 +25,19 @@ const UserResponse = z.object({ user: AdminUser });
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   app.addHook('onRequest', requireAdmin);
+
+  app.get(
+    '/workers/',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Processes running jobs, from their heartbeats: live count, runs completed and failed',
+        response: { 200: WorkerList },
+      },
+    },
+    // the wall clock: heartbeats are written with it, whatever clock the app was given
+    async () => listWorkers(withJobTables(deps.db), new Date()),
+  );
 
   const target = async (id: string) => {
     const user = await findUserById(deps.db, id);

@@ -84,8 +84,10 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
           '`text_file` (UTF-8 file ≤ 5 MB), `language` (ISO 639-3 such as `ara`, or ISO 639-1 such as `ar`; the answer always carries the 639-3 code), optional ' +
           '`precision` (standard|high|ultra), `normalize`, `remove_fillers`, `numbers_to_words` ' +
           '(true|false), `engine` (auto|hmm|mms), `input_kind` (orthography|ipa), `title`, `project_id`. ' +
+          'Refused with 422 before any quota is used when the job breaks its bounds: ' +
+          '`transcript_too_long`, `audio_too_long` (MAX_AUDIO_DURATION), `audio_sample_rate_too_low`. ' +
           'Uses one unit of the daily quota when accepted (202); it is given back if the job fails ' +
-          'for a reason that is not the audio’s.',
+          'for a reason that is not the audio’s or the transcript’s.',
         consumes: ['multipart/form-data'],
         response: { 202: AlignmentSummary },
       },

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.ts';
+import type { BuildOptions } from '../../app.ts';
 import { ManualClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { loadJobConfig } from '../../jobs/job-config.ts';
@@ -41,6 +42,8 @@ export async function createJobsTestApp(
   t: TestContext,
   jobs: Partial<JobConfig> = {},
   overrides: Partial<Config> = {},
+  /** more build options: a logger, the engine fault hook */
+  build: Pick<BuildOptions, 'logger' | 'engineFaultHook'> = {},
 ): Promise<JobsTestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'tazamun-jobs-test-'));
   const config = testConfig(dir, overrides);
@@ -54,7 +57,7 @@ export async function createJobsTestApp(
     seedDemos: false,
     ...jobs,
   };
-  const app = await buildApp(config, { clock, logger: false, jobs: jobConfig });
+  const app = await buildApp(config, { clock, logger: false, jobs: jobConfig, ...build });
   await app.ready();
   t.after(async () => {
     await app.close();

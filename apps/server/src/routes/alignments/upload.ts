@@ -14,6 +14,8 @@ import { acceptLanguage } from '@tazamun/aligner/text/languages';
 import { availableEngines } from '@tazamun/aligner/models/registry';
 import { LANGUAGE_CODE, UploadOptions } from '@tazamun/contracts/alignments';
 import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignments';
+import { errorMessage } from '@tazamun/contracts/errors';
+import { checkJobBounds } from '@tazamun/contracts/job-bounds';
 import { LIMITS, MB } from '@tazamun/contracts/limits';
 import { utcDay } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
@@ -180,13 +182,14 @@ function parseOptions(fields: Record<string, string>): UploadOptionsT {
 async function checkAudio(
   audio: NonNullable<Received['audio']>,
   gate: ProbeGate,
-): Promise<{ format: SniffedFormat; duration: number }> {
+): Promise<{ format: SniffedFormat; duration: number; sampleRate: number }> {
   if (audio.size === 0) throw audioError('audio_format_invalid', { formats: FORMATS });
   const format = sniffAudio(audio.head);
   if (!format) throw audioError('audio_format_invalid', { formats: FORMATS });
   let duration: number;
+  let sampleRate: number;
   try {
-    duration = (await gate.run(() => probeAudio(audio.tmp))).duration;
+    ({ duration, sampleRate } = await gate.run(() => probeAudio(audio.tmp)));
   } catch (err) {
     if (err instanceof AppError) throw err; // server_busy
     throw undecodable(format);
@@ -198,7 +201,18 @@ async function checkAudio(
       { reason: 'the audio is too short (less than 0.1 s)' },
       { audio: ['too short'] },
     );
-  return { format, duration };
+  return { format, duration, sampleRate };
+}
+
+/**
+ * What the job would cost (contracts' job-bounds.ts): checked before the quota transaction, so a
+ * refused upload takes no unit. The field message is the English catalogue text, as for the others.
+ */
+function checkBounds(duration: number, sampleRate: number, text: string, maxAudioSeconds: number): void {
+  const v = checkJobBounds({ durationSeconds: duration, sampleRate, text, maxAudioSeconds });
+  if (!v) return;
+  const field = v.code === 'transcript_too_long' ? 'text' : 'audio';
+  throw createError(v.code, v.params, { [field]: [errorMessage(v.code, 'en', v.params)] });
 }
 
 export async function acceptUpload(
@@ -226,7 +240,8 @@ export async function acceptUpload(
     const text = got.text ?? (got.fields.text !== undefined ? normaliseTranscript(got.fields.text) : null);
     if (!text || !text.trim()) throw createError('text_required', {}, { text: ['This field is required.'] });
     const options = parseOptions(got.fields);
-    const { format, duration } = await checkAudio(got.audio, gate);
+    const { format, duration, sampleRate } = await checkAudio(got.audio, gate);
+    checkBounds(duration, sampleRate, text, app.jobs.config.maxAudioSeconds);
     if (options.project_id) {
       const project = await db
         .selectFrom('projects')

@@ -768,7 +768,9 @@ export const en = {
     },
     submit: 'Start the alignment',
     sending: 'Uploading…',
-    note: 'One unit of your daily quota is used when the job is accepted; it is given back if processing fails for a reason that is not the audio.',
+    note: 'One unit of your daily quota is used when the job is accepted; it is given back if processing fails for a reason that is not the audio or the transcript.',
+    bounds:
+      'A transcript may hold up to {words} words and {characters} characters per second of audio; audio sampled below {rate} Hz is refused.',
     errors: {
       audioRequired: 'Choose an audio file.',
       audioFormat: 'Invalid file type. Accepted formats: {formats}.',

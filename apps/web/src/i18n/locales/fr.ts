@@ -795,7 +795,9 @@ export const fr: LocaleMessages = {
     },
     submit: 'Lancer l’alignement',
     sending: 'Envoi…',
-    note: 'Une unité de votre quota quotidien est utilisée quand la tâche est acceptée ; elle est rendue si le traitement échoue pour une raison qui ne tient pas à l’audio.',
+    note: 'Une unité de votre quota quotidien est utilisée quand la tâche est acceptée ; elle est rendue si le traitement échoue pour une raison qui ne tient ni à l’audio ni à la transcription.',
+    bounds:
+      'Une transcription peut compter jusqu’à {words} mots et {characters} caractères par seconde d’audio ; un audio échantillonné sous {rate} Hz est refusé.',
     errors: {
       audioRequired: 'Choisissez un fichier audio.',
       audioFormat: 'Type de fichier invalide. Formats acceptés : {formats}.',

@@ -139,4 +139,15 @@ describe('upload studio', () => {
     await userEvent.type(text, 'the quick  brown fox');
     expect(screen.getByTestId('text-counts').textContent).toBe('20 characters · 4 words');
   });
+
+  it('states the job bounds before the upload, in the interface language', async () => {
+    await renderApp('/upload', { apiUrl: api.url, language: 'fr' });
+    expect(
+      (
+        await screen.findByText(
+          'Une transcription peut compter jusqu’à 10 mots et 60 caractères par seconde d’audio ; un audio échantillonné sous 8 000 Hz est refusé.',
+        )
+      ).tagName,
+    ).toBe('P');
+  });
 });

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ENGINES, LANGUAGE_CODE } from '@tazamun/contracts/alignments';
 import { LIMITS, PRECISIONS } from '@tazamun/contracts/limits';
+import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { PROFILE_QUERY_KEY, useUser } from '../../../lib/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { contentDirection } from '../../../lib/alignments.ts';
@@ -24,6 +25,13 @@ const FORMATS_LABEL = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ')
 function extensionOf(name: string): string {
   return name.split('.').pop()?.toLowerCase() ?? '';
 }
+
+/** Job-bound refusals (packages/contracts/src/job-bounds.ts) and the field each belongs to. */
+const BOUND_FIELDS: Record<string, 'audio' | 'text'> = {
+  transcript_too_long: 'text',
+  audio_too_long: 'audio',
+  audio_sample_rate_too_low: 'audio',
+};
 
 export function UploadPage() {
   const { t } = useTranslation();
@@ -69,6 +77,9 @@ export function UploadPage() {
         for (const field of ['audio', 'text', 'text_file', 'language']) {
           if (error.fieldErrors(field).length > 0) mapped[field] = error.message;
         }
+        // A job beyond its bounds: the server's localised message, whose numbers it computed.
+        const boundField = error.code ? BOUND_FIELDS[error.code] : undefined;
+        if (boundField) mapped[boundField] = error.message;
         setErrors(mapped);
       }
     },
@@ -322,6 +333,13 @@ export function UploadPage() {
                 {mutation.isPending ? t('upload.sending') : t('upload.submit')}
               </Button>
               <p className="text-xs text-muted">{t('upload.note')}</p>
+              <p className="text-xs text-muted">
+                {t('upload.bounds', {
+                  words: JOB_BOUNDS.maxWordsPerAudioSecond,
+                  characters: JOB_BOUNDS.maxCharactersPerAudioSecond,
+                  rate: formatNumber(JOB_BOUNDS.minSampleRate),
+                })}
+              </p>
             </div>
           </Card>
         </div>

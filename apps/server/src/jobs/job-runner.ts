@@ -1,0 +1,446 @@
+// The one life of a job, whichever transport brought its id (ADR 0019): claim the row, run it under a
+// lease its heartbeat renews, and settle it. Every write after the claim is keyed by this runner's
+// worker id, so a runner whose job was taken over (its lease ran out while it was stalled) records
+// nothing; rows whose runner died are recovered keyed by their expired lease, so only one process
+// wins. A failure the handler marks `retry` (an engine fault) is run once more after a backoff.
+// db-job-queue.ts polls the rows for ids, bull-job-queue.ts receives them from BullMQ; neither writes
+// a job row itself.
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JDb, JobRow } from '../db/jobs-schema.ts';
+import type { JobConfig } from './job-config.ts';
+import { failureOf, iso } from './job-rows.ts';
+import type { AbortReason } from './job-rows.ts';
+import { JobFailure } from './job-queue.ts';
+import type { JobHandler, JobKind, JobUpdate } from './job-queue.ts';
+
+/** Runs of a job after an engine failure: one retry, then the failure is the job's. */
+export const MAX_RETRIES = 1;
+
+/**
+ * How a run ended: `done` (the row is final, or no longer this runner's), or handed back (the row is
+ * queued again; `runAfter` is the retry's backoff deadline in ms, null to run at once).
+ */
+export type RunEnd = { end: 'done' } | { end: 'handed_back'; runAfter: number | null };
+
+export type CancelOutcome = 'cancelled_queued' | 'cancelled' | 'requested' | 'not_cancellable';
+
+interface Running {
+  job: JobRow;
+  controller: AbortController;
+  reason: AbortReason | null;
+  done: Promise<RunEnd>;
+}
+
+export class JobRunner {
+  readonly events = new EventEmitter();
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly running = new Map<string, Running>();
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private readonly startedAt = iso();
+  /** runs of this process, for its workers row: an engine failing every job shows there */
+  private readonly runs = { completed: 0, failed: 0 };
+  private stopping = false;
+
+  constructor(
+    private readonly db: JDb,
+    private readonly config: JobConfig,
+    private readonly handlers: Record<JobKind, JobHandler>,
+    private readonly log: FastifyBaseLogger,
+    /** how job ids reach this process, recorded in its workers row */
+    private readonly transport: 'database' | 'bullmq' = 'database',
+  ) {
+    this.events.setMaxListeners(0);
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+
+  has(jobId: string): boolean {
+    return this.running.has(jobId);
+  }
+
+  notify(update: JobUpdate): void {
+    this.events.emit('update', update);
+  }
+
+  private notifyJob(job: JobRow): void {
+    this.notify({ alignmentId: job.alignment_id, videoId: job.video_id });
+  }
+
+  /**
+   * Registers this process in `workers` and, every lease/3, renews that row and the leases of the jobs
+   * running here. Called by a transport that runs jobs (concurrency > 0).
+   */
+  startHeartbeat(): void {
+    if (this.heartbeatTimer) return;
+    this.heartbeatTimer = setInterval(
+      () => void this.beat(),
+      Math.max(200, Math.floor(this.config.leaseMs / 3)),
+    );
+    this.heartbeatTimer.unref();
+    void this.beat();
+  }
+
+  private async beat(): Promise<void> {
+    await this.register();
+    await this.heartbeat();
+  }
+
+  /** This process's row in `workers`: live while heartbeat_at + lease_ms is ahead of the clock. */
+  private async register(): Promise<void> {
+    const now = iso();
+    const figures = {
+      running: this.running.size,
+      completed: this.runs.completed,
+      failed: this.runs.failed,
+      stopping: this.stopping ? 1 : 0,
+      heartbeat_at: now,
+    };
+    try {
+      await this.db
+        .insertInto('workers')
+        .values({
+          id: this.workerId,
+          hostname: hostname(),
+          pid: process.pid,
+          transport: this.transport,
+          concurrency: this.config.concurrency,
+          lease_ms: this.config.leaseMs,
+          started_at: this.startedAt,
+          ...figures,
+        })
+        .onConflict((oc) => oc.column('id').doUpdateSet(figures))
+        .execute();
+    } catch (err) {
+      this.log.error({ err }, 'worker heartbeat failed');
+    }
+  }
+
+  /**
+   * The transport stopped claiming. Running jobs may finish for `drainMs` (JOB_DRAIN_TIMEOUT), their
+   * leases still renewed; those still running then go back to the queue without using up an attempt:
+   * a deploy is not the job's fault.
+   */
+  async stop(): Promise<void> {
+    const registered = this.heartbeatTimer !== null;
+    this.stopping = true;
+    const draining = [...this.running.values()];
+    if (this.config.drainMs > 0 && draining.length > 0) {
+      this.log.info(
+        { jobs: draining.map((r) => r.job.id), drain_ms: this.config.drainMs },
+        'stopping: running jobs may finish first',
+      );
+      if (registered) await this.register();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.drainMs)));
+      await Promise.race([Promise.allSettled(draining.map((r) => r.done)), late]);
+      clearTimeout(timer);
+    }
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+    const all = [...this.running.values()];
+    if (all.length > 0) this.log.info({ jobs: all.map((r) => r.job.id) }, 'stopping: jobs handed back');
+    for (const r of all) this.abort(r, 'shutdown');
+    await Promise.allSettled(all.map((r) => r.done));
+    if (registered)
+      await this.db
+        .deleteFrom('workers')
+        .where('id', '=', this.workerId)
+        .execute()
+        .catch((err: unknown) => this.log.warn({ err }, 'removing the workers row failed'));
+  }
+
+  // ---- claims ----
+
+  private claimSet(now: string) {
+    return {
+      status: 'processing' as const,
+      attempts: sql<number>`attempts + 1`,
+      worker_id: this.workerId,
+      lease_until: iso(Date.now() + this.config.leaseMs),
+      run_after: null,
+      started_at: sql<string>`coalesce(started_at, ${now})`,
+      updated_at: now,
+    };
+  }
+
+  /** The oldest queued job whose backoff is over, for the database poll. */
+  async claimNext(): Promise<JobRow | undefined> {
+    const now = iso();
+    return this.db
+      .updateTable('jobs')
+      .set(this.claimSet(now))
+      .where(
+        'id',
+        '=',
+        this.db
+          .selectFrom('jobs')
+          .select('id')
+          .where('status', '=', 'queued')
+          .where((eb) => eb.or([eb('run_after', 'is', null), eb('run_after', '<=', now)]))
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(1),
+      )
+      .where('status', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** This queued job, for a transport that was handed its id; undefined when another runner won it. */
+  async claim(jobId: string): Promise<JobRow | undefined> {
+    return this.db
+      .updateTable('jobs')
+      .set(this.claimSet(iso()))
+      .where('id', '=', jobId)
+      .where('status', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Processing rows whose runner stopped renewing the lease. */
+  async expiredRows(): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('status', '=', 'processing')
+      .where('lease_until', '<', iso())
+      .execute();
+  }
+
+  /**
+   * A row whose runner died: queued again, or failed with `job_interrupted` after max_attempts runs.
+   * Keyed by the expired lease, so of several processes finding it only one acts; `lost` when another did.
+   */
+  async recoverExpired(row: JobRow): Promise<'requeued' | 'failed' | 'lost'> {
+    if (this.running.has(row.id)) return 'lost';
+    const handler = this.handlers[row.kind];
+    if (row.attempts >= row.max_attempts) {
+      if (!(await this.finishExpired(row))) return 'lost';
+      await handler.failed(row, new JobFailure('job_interrupted'));
+      this.notifyJob(row);
+      return 'failed';
+    }
+    const r = await this.db
+      .updateTable('jobs')
+      .set({ status: 'queued', worker_id: null, lease_until: null, updated_at: iso() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'processing')
+      .where('lease_until', '=', row.lease_until)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return 'lost';
+    this.log.warn(
+      { job: row.id, attempts: row.attempts, was: row.worker_id },
+      'job lease expired: queued again',
+    );
+    await handler.requeued(row);
+    this.notifyJob(row);
+    return 'requeued';
+  }
+
+  private async finishExpired(row: JobRow): Promise<boolean> {
+    const now = iso();
+    const r = await this.db
+      .updateTable('jobs')
+      .set({ status: 'failed', finished_at: now, updated_at: now, lease_until: null })
+      .where('id', '=', row.id)
+      .where('status', '=', 'processing')
+      .where('lease_until', '=', row.lease_until)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  // ---- runs ----
+
+  /** Runs a job this runner claimed; resolves once its row is settled. */
+  run(job: JobRow): Promise<RunEnd> {
+    const controller = new AbortController();
+    const entry: Running = { job, controller, reason: null, done: Promise.resolve({ end: 'done' }) };
+    this.running.set(job.id, entry);
+    const timer = setTimeout(() => this.abort(entry, 'timeout'), job.timeout_ms);
+    // a cancel that reached the row while no runner held it (handed back at a shutdown)
+    if (job.cancel_requested === 1) this.abort(entry, 'cancel');
+    entry.done = this.execute(entry).finally(() => {
+      clearTimeout(timer);
+      this.running.delete(job.id);
+    });
+    return entry.done;
+  }
+
+  private abort(entry: Running, reason: AbortReason): void {
+    if (entry.reason) return;
+    entry.reason = reason;
+    entry.controller.abort(reason);
+  }
+
+  private async execute(entry: Running): Promise<RunEnd> {
+    const { job } = entry;
+    const ctx = {
+      signal: entry.controller.signal,
+      progress: async () => this.notifyJob(job),
+    };
+    let end: RunEnd = { end: 'done' };
+    try {
+      if (entry.reason) throw new Error('aborted');
+      await this.handlers[job.kind].run(job, ctx);
+      if (entry.reason) throw new Error('aborted');
+      await this.finish(job, 'completed');
+      this.runs.completed += 1;
+    } catch (err) {
+      end = await this.settleFailure(entry, err).catch((e: unknown) => {
+        this.log.error({ err: e, job: job.id }, 'recording a job failure failed');
+        return { end: 'done' } as const;
+      });
+    }
+    this.notifyJob(job);
+    return end;
+  }
+
+  private async settleFailure(entry: Running, err: unknown): Promise<RunEnd> {
+    const { job } = entry;
+    const handler = this.handlers[job.kind];
+    if (entry.reason === 'cancel') {
+      if (await this.finish(job, 'cancelled')) await handler.cancelled(job);
+      return { end: 'done' };
+    }
+    // taken over by another runner: the row is not ours to write
+    if (entry.reason === 'lost') return { end: 'done' };
+    if (entry.reason === 'shutdown') {
+      if (await this.handBack(job, { giveAttemptBack: true, runAfter: null })) await handler.requeued(job);
+      return { end: 'handed_back', runAfter: null };
+    }
+    const failure = failureOf(entry.reason, err);
+    if (failure.options.refund) this.runs.failed += 1;
+    const ctx = { job: job.id, alignment: job.alignment_id, code: failure.code, err: failure.cause ?? err };
+    if (failure.options.retry && job.failures < MAX_RETRIES && job.attempts < job.max_attempts) {
+      const runAfter = Date.now() + this.config.retryBackoffMs * 2 ** job.failures;
+      this.log.warn({ ...ctx, retry_at: iso(runAfter) }, 'job failed: retried once after a backoff');
+      if (await this.handBack(job, { giveAttemptBack: false, runAfter })) await handler.requeued(job);
+      return { end: 'handed_back', runAfter };
+    }
+    if (failure.options.refund) this.log.error(ctx, 'job failed');
+    else this.log.info({ ...ctx, err: undefined, params: failure.params }, 'job refused by its input');
+    if (await this.finish(job, 'failed', { failed: failure.options.retry === true }))
+      await handler.failed(job, failure);
+    return { end: 'done' };
+  }
+
+  /** Back to queued, if this runner still owns the row. */
+  private async handBack(
+    job: JobRow,
+    how: { giveAttemptBack: boolean; runAfter: number | null },
+  ): Promise<boolean> {
+    const r = await this.db
+      .updateTable('jobs')
+      .set({
+        status: 'queued',
+        ...(how.giveAttemptBack
+          ? { attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end` }
+          : { failures: sql<number>`failures + 1` }),
+        worker_id: null,
+        lease_until: null,
+        run_after: how.runAfter === null ? null : iso(how.runAfter),
+        updated_at: iso(),
+      })
+      .where('id', '=', job.id)
+      .where('status', '=', 'processing')
+      .where('worker_id', '=', this.workerId)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Moves a job to a final state if this runner still owns it. */
+  private async finish(
+    job: JobRow,
+    status: 'completed' | 'failed' | 'cancelled',
+    opts: { failed?: boolean } = {},
+  ): Promise<boolean> {
+    const now = iso();
+    const r = await this.db
+      .updateTable('jobs')
+      .set({
+        status,
+        finished_at: now,
+        updated_at: now,
+        lease_until: null,
+        ...(opts.failed ? { failures: sql<number>`failures + 1` } : {}),
+      })
+      .where('id', '=', job.id)
+      .where('status', '=', 'processing')
+      .where('worker_id', '=', this.workerId)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Renews the leases of the jobs running here and aborts those cancelled, deleted or taken over. */
+  async heartbeat(): Promise<void> {
+    if (this.running.size === 0) return;
+    try {
+      const ids = [...this.running.keys()];
+      await this.db
+        .updateTable('jobs')
+        .set({ lease_until: iso(Date.now() + this.config.leaseMs) })
+        .where('id', 'in', ids)
+        .where('status', '=', 'processing')
+        .where('worker_id', '=', this.workerId)
+        .execute();
+      const rows = await this.db
+        .selectFrom('jobs')
+        .select(['id', 'cancel_requested', 'worker_id'])
+        .where('id', 'in', ids)
+        .execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const id of ids) {
+        const entry = this.running.get(id);
+        if (!entry) continue;
+        const row = byId.get(id);
+        // deleted with its alignment, or cancelled from another process
+        if (!row || row.cancel_requested === 1) this.abort(entry, 'cancel');
+        else if (row.worker_id !== this.workerId) this.abort(entry, 'lost');
+      }
+    } catch (err) {
+      this.log.error({ err }, 'job heartbeat failed');
+    }
+  }
+
+  // ---- cancel ----
+
+  /**
+   * A queued job is cancelled at once (its unit back); a running one is asked to stop: at once when it
+   * runs here, at its runner's next heartbeat (or a relayed wake) elsewhere.
+   */
+  async cancel(jobId: string): Promise<CancelOutcome> {
+    const now = iso();
+    const queued = await this.db
+      .updateTable('jobs')
+      .set({ status: 'cancelled', finished_at: now, updated_at: now })
+      .where('id', '=', jobId)
+      .where('status', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst();
+    if (queued) {
+      await this.handlers[queued.kind].cancelled(queued);
+      this.notifyJob(queued);
+      return 'cancelled_queued';
+    }
+    const r = await this.db
+      .updateTable('jobs')
+      .set({ cancel_requested: 1, updated_at: now })
+      .where('id', '=', jobId)
+      .where('status', '=', 'processing')
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) return 'not_cancellable';
+    const local = this.running.get(jobId);
+    if (local) {
+      this.abort(local, 'cancel');
+      await local.done;
+      return 'cancelled';
+    }
+    return 'requested';
+  }
+}
