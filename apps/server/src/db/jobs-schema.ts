@@ -19,6 +19,8 @@ export interface AlignmentJobColumns {
   quota_day: string | null;
   quota_refunded: number | null;
   search_text: string | null;
+  /** the result's quality verdict (migration 0004), null until completed */
+  verdict: string | null;
 }
 
 export interface JobsTable {

@@ -8,7 +8,7 @@ export interface EafOptions {
   wordTierName: string;
   phoneTierName: string;
   phones: boolean;
-  phoneLabel: 'ipa' | 'phone';
+  phoneLabel: 'ipa' | 'model';
   /** URL of the media file for the header (e.g. "file:///path/audio.wav"); omitted when empty */
   mediaUrl: string;
   mimeType: string;
@@ -59,7 +59,7 @@ export function toEaf(result: AlignmentResult, options: Partial<EafOptions> = {}
         .map((p) => ({
           start: toMs(p.start),
           end: toMs(p.end),
-          value: o.phoneLabel === 'ipa' ? (p.phone.ipa ?? p.phone.phone) : p.phone.phone,
+          value: o.phoneLabel === 'ipa' ? p.phone.phone : p.phone.model_phone,
         }))
         .filter((a) => a.end > a.start)
     : [];

@@ -109,7 +109,7 @@ test('TextGrid: options (tier names, no phone tier, model phone labels)', () => 
   const tg = parseTextGrid(toTextGrid(r, { wordTierName: 'Wörter "1"', phones: false }));
   assert.equal(tg.tiers.length, 1);
   assert.equal(tg.tiers[0]?.name, 'Wörter "1"');
-  const tg2 = parseTextGrid(toTextGrid(r, { phoneLabel: 'phone', phoneTierName: 'segments' }));
+  const tg2 = parseTextGrid(toTextGrid(r, { phoneLabel: 'model', phoneTierName: 'segments' }));
   const t = tg2.tiers[1];
   assert.ok(t?.class === 'IntervalTier' && t.name === 'segments');
   assert.deepEqual(

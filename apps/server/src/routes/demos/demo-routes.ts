@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Demo, DemoDetail, DemoList, DemoListQuery, DemoPublish } from '@tazamun/contracts/demos';
+import type { Verdict } from '@tazamun/contracts/alignment-result';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { JDb } from '../../db/jobs-schema.ts';
 import { createError, fieldError } from '../../errors.ts';
@@ -31,6 +32,7 @@ function completedDemos(db: JDb) {
       'alignments.duration as duration',
       'alignments.words as words',
       'alignments.confidence as confidence',
+      'alignments.verdict as verdict',
       'alignments.user_id as user_id',
       'alignments.audio_file as audio_file',
       'alignments.audio_format as audio_format',
@@ -53,6 +55,7 @@ const present = (r: DemoRowJoined): Demo => ({
   duration: r.duration === null ? null : Math.round(r.duration * 1000) / 1000,
   words: r.words,
   confidence: r.confidence === null ? null : Math.round(r.confidence * 10000) / 10000,
+  verdict: (r.verdict as Verdict | null) ?? null,
   audio_url: `/api/demos/${r.id}/audio/`,
   created_at: r.created_at,
 });

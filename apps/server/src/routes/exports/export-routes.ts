@@ -72,7 +72,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Download the result as JSON, TextGrid, WebVTT, SRT, CSV or ELAN EAF',
         description:
           'JSON: include_metrics, include_audio (base64), pretty. TextGrid/EAF: tier_name, phone_tier, ' +
-          'phone_tier_name, phone_label (ipa|phone). WebVTT/SRT: min_segment_duration (s), words_per_line, ' +
+          'phone_tier_name, phone_label (ipa|model). WebVTT/SRT: min_segment_duration (s), words_per_line, ' +
           'lines_per_cue, timestamps. CSV: separator (comma|semicolon|tab), headers, level (words|phones).',
         params: IdParams.extend({ format: FileExportFormat }),
         querystring: ExportQuery,

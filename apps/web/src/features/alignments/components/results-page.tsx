@@ -20,6 +20,7 @@ import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
 import { cancelAlignment, getAlignment, getAudioUrl, getProgress } from '../api/alignments-api.ts';
+import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { ExportPanel } from './export-panel.tsx';
 import { ShareControls } from './share-controls.tsx';
 
@@ -182,6 +183,7 @@ export function ResultsPage() {
         >
           {t(`results.status.${a.status}`)}
         </span>
+        <VerdictBadge verdict={a.verdict} />
       </header>
 
       {running && (
