@@ -80,6 +80,10 @@ export function toEaf(result: AlignmentResult, options: Partial<EafOptions> = {}
     );
   }
   out.push(`        <PROPERTY NAME="lastUsedAnnotationId">${words.length + phones.length}</PROPERTY>`);
+  // The result's verdict travels with the file, so an ELAN user sees a mismatched transcript too.
+  out.push(`        <PROPERTY NAME="tazamun:verdict">${xmlEscape(result.quality.verdict)}</PROPERTY>`);
+  for (const r of result.quality.reasons)
+    out.push(`        <PROPERTY NAME="tazamun:reason">${xmlEscape(r.message)}</PROPERTY>`);
   out.push('    </HEADER>');
   if (times.length === 0) out.push('    <TIME_ORDER/>');
   else {

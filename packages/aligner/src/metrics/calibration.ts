@@ -30,16 +30,21 @@ export function rawWordScore(e: WordEvidence): number {
   return e.legacy;
 }
 
-/** [upper bound of the raw score bin, probability]; the last bin runs to +infinity. */
-export const CALIBRATION: Record<CalibrationClass, [number, number][]> = {
+/** [upper bound of the raw score bin, probability] pairs; the last bin runs to +infinity. */
+export type CalibrationTable = [number, number][];
+
+export const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {
   dictionary: [[Infinity, 0.5]],
   g2p: [[Infinity, 0.5]],
   arabic: [[Infinity, 0.5]],
   ipa: [[Infinity, 0.5]],
 };
 
-export function calibrate(raw: number, cls: CalibrationClass): number {
-  const table = CALIBRATION[cls];
+export function calibrateWith(table: CalibrationTable, raw: number): number {
   for (const [upper, prob] of table) if (raw <= upper) return prob;
   return table[table.length - 1]![1];
+}
+
+export function calibrate(raw: number, cls: CalibrationClass): number {
+  return calibrateWith(CALIBRATION[cls], raw);
 }

@@ -757,7 +757,12 @@ export const ar: LocaleMessages = {
       eaf: 'ELAN (EAF)',
     },
     json: { metrics: 'تضمين المقاييس', audio: 'تضمين الصوت (base64)', pretty: 'منسّق (سهل القراءة)' },
-    textgrid: { tier: 'اسم طبقة الكلمات', phones: 'إضافة طبقة الأصوات' },
+    textgrid: {
+      tier: 'اسم طبقة الكلمات',
+      phones: 'إضافة طبقة الأصوات',
+      phoneLabel: 'تسميات الأصوات',
+      phoneLabels: { ipa: 'الأبجدية الصوتية الدولية (النطق)', model: 'تسميات النموذج الصوتي (ARPAbet، …)' },
+    },
     subtitles: {
       minDuration: 'أدنى مدة للمقطع (ث)',
       wordsPerLine: 'الكلمات في السطر',

@@ -762,7 +762,12 @@ export const en = {
       audio: 'Include the audio (base64)',
       pretty: 'Indented (readable)',
     },
-    textgrid: { tier: 'Word tier name', phones: 'Add a phone tier' },
+    textgrid: {
+      tier: 'Word tier name',
+      phones: 'Add a phone tier',
+      phoneLabel: 'Phone labels',
+      phoneLabels: { ipa: 'IPA (the pronunciation)', model: 'Acoustic model labels (ARPAbet, …)' },
+    },
     subtitles: {
       minDuration: 'Minimum cue duration (s)',
       wordsPerLine: 'Words per line',

@@ -786,7 +786,12 @@ export const fr: LocaleMessages = {
       audio: 'Inclure l’audio (base64)',
       pretty: 'Indenté (lisible)',
     },
-    textgrid: { tier: 'Nom de la tire des mots', phones: 'Ajouter une tire des phones' },
+    textgrid: {
+      tier: 'Nom de la tire des mots',
+      phones: 'Ajouter une tire des phones',
+      phoneLabel: 'Étiquettes des phones',
+      phoneLabels: { ipa: 'API (la prononciation)', model: 'Étiquettes du modèle acoustique (ARPAbet, …)' },
+    },
     subtitles: {
       minDuration: 'Durée minimale d’un sous-titre (s)',
       wordsPerLine: 'Mots par ligne',

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ENGINES, ISO_639_3 } from '@tazamun/contracts/alignments';
 import { LIMITS, PRECISIONS } from '@tazamun/contracts/limits';
+import { checkLanguage } from '@tazamun/contracts/language-check';
 import { PROFILE_QUERY_KEY, useUser } from '../../../lib/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { contentDirection, useLanguages } from '../../../lib/alignments.ts';
@@ -60,6 +61,15 @@ export function UploadPage() {
     return { chars: text.length, words: trimmed ? trimmed.split(/\s+/u).length : 0 };
   }, [text]);
   const languageEntry = languages.data?.results.find((l) => l.code === language);
+  // As the user types: which language the text is written in, and whether it is the one chosen.
+  const langCheck = useMemo(
+    () => (ISO_639_3.test(language) ? checkLanguage(text, language) : null),
+    [text, language],
+  );
+  const nameOf = (code: string) => {
+    const entry = languages.data?.results.find((l) => l.code === code);
+    return localName(entry?.iso1 ?? code, entry?.name ?? code, i18n.language);
+  };
 
   const mutation = useMutation({
     mutationFn: uploadAlignment,
@@ -243,6 +253,12 @@ export function UploadPage() {
                 chars: formatNumber(counts.chars),
                 words: formatNumber(counts.words),
               })}
+              {langCheck?.detected && (
+                <span data-testid="detected-language">
+                  {' · '}
+                  {t('upload.languageCheck.detected', { detected: nameOf(langCheck.detected) })}
+                </span>
+              )}
             </p>
           </Card>
         </div>
@@ -325,6 +341,16 @@ export function UploadPage() {
                   />
                 </div>
               </details>
+              {langCheck?.disagrees && langCheck.detected && (
+                <div data-testid="language-warning">
+                  <Alert tone="warning">
+                    {t('upload.languageCheck.mismatch', {
+                      detected: nameOf(langCheck.detected),
+                      chosen: nameOf(language),
+                    })}
+                  </Alert>
+                </div>
+              )}
               {mutation.error && !Object.keys(errors).length && (
                 <Alert tone="danger">{mutation.error.message}</Alert>
               )}
