@@ -16,7 +16,7 @@ import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
 import { energyTrack, refineEdges } from './align/refine.ts';
 import { wordConfidence } from './metrics/confidence.ts';
-import { calibrate, calibrationClass, rawWordScore } from './metrics/calibration.ts';
+import { calibrate, calibrationClass, rawWordScore, wordFits } from './metrics/calibration.ts';
 import type { CalibrationClass, WordEvidence } from './metrics/calibration.ts';
 import { assessQuality } from './metrics/quality.ts';
 import { analyseSpeech, untranscribedSpeech } from './metrics/speech.ts';
@@ -192,8 +192,10 @@ export async function align(
   const speech = analyseSpeech(stats.frameDb);
   const untranscribed = untranscribedSpeech(speech, words);
   const lang = checkLanguage(text, lang3, inputKind);
+  const fitOf = new Map(evidence.map((e) => [e.wordIndex, wordFits(e, e.cls)]));
   const assessed = assessQuality({
     words,
+    fits: words.map((w) => fitOf.get(w.index) ?? false),
     speech,
     untranscribedSeconds: untranscribed,
     duration: stats.duration,
@@ -307,4 +309,3 @@ function recogniseWindowed(
     method: `${method} (pooled over 30 s windows)`,
   };
 }
-

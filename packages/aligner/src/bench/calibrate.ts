@@ -11,14 +11,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WordTiming } from '@tazamun/contracts/alignment-result';
-import { calibrateWith, rawWordScore } from '../metrics/calibration.ts';
+import { calibrateWith, fitScore, rawWordScore, wordFits } from '../metrics/calibration.ts';
 import type { CalibrationClass, CalibrationTable, WordEvidence } from '../metrics/calibration.ts';
 import { assessQuality } from '../metrics/quality.ts';
 import type { CaseRecord } from './quality.ts';
 import { qualityReport } from './quality-report.ts';
 
-/** Minimum words per bin: fewer and the bin's share of hits is noise. */
-const MIN_BIN = 25;
+/** Minimum words per bin: fewer and the bin's share of hits is noise (25 overfitted Arabic held out). */
+const MIN_BIN = 40;
 const MAX_BINS = 12;
 /** Placed words get at least this: a placed word on clean speech is never "certainly wrong". */
 export const FLOOR = 0.02;
@@ -82,8 +82,8 @@ export function fitAll(cases: CaseRecord[]): Record<CalibrationClass, Calibratio
   const pooled = CLASSES.flatMap((c) => samplesOf(cases, c, rawWordScore));
   for (const cls of CLASSES) {
     const s = samplesOf(cases, cls, rawWordScore);
-    // a class with too few words for two bins borrows the pooled table
-    out[cls] = fitIsotonic(s.length >= 2 * MIN_BIN ? s : pooled);
+    // a class with too few words for one bin borrows the pooled table; one bin is the class's hit rate
+    out[cls] = fitIsotonic(s.length >= MIN_BIN ? s : pooled);
   }
   return out;
 }
@@ -116,6 +116,9 @@ export function replay(
     }));
     const q = assessQuality({
       words: timings,
+      fits: words.map((w) =>
+        w.status === 'aligned' && w.evidence && w.cls ? wordFits(w.evidence, w.cls) : false,
+      ),
       speech: { frames: new Uint8Array(0), speechSeconds: c.speechSeconds, steady: c.steady },
       untranscribedSeconds: c.untranscribed,
       duration: c.duration,
@@ -135,15 +138,24 @@ export function replay(
   });
 }
 
+/** TIMIT's SA sentences are read by every speaker: a "swapped" transcript may be the same text. */
+export function withoutSameText(cases: CaseRecord[]): CaseRecord[] {
+  const key = (c: CaseRecord) => c.words.map((w) => w.word.toLowerCase().replace(/[\p{P}]/gu, '')).join(' ');
+  const own = new Map(cases.filter((c) => c.kind === 'correct').map((c) => [`${c.set}/${c.uid}`, key(c)]));
+  return cases.filter((c) => c.kind !== 'swapped' || own.get(`${c.set}/${c.uid}`) !== key(c));
+}
+
 function main(): void {
   const file = process.argv[2];
   if (!file) throw new Error('usage: calibrate.ts DUMP.json');
-  const cases = JSON.parse(readFileSync(file, 'utf8')) as CaseRecord[];
+  const all = JSON.parse(readFileSync(file, 'utf8')) as CaseRecord[];
+  const cases = withoutSameText(all);
+  console.log(`${all.length - cases.length} swapped cases dropped: the other utterance had the same text`);
   const candidates: [string, (e: WordEvidence) => number][] = [
     ['raw score (rawWordScore)', rawWordScore],
     ['legacy', (e) => e.legacy],
     ['p', (e) => e.p],
-    ['p per phone', (e) => Math.pow(e.p, 1 / Math.max(1, e.phones))],
+    ['p per phone (fitScore)', fitScore],
     ['loop hit share', (e) => (e.loopN ? (e.loopHit ?? 0) / e.loopN : 0)],
   ];
   console.log('AUC of candidate scores (correct transcripts, hit = both edges within 50 ms):');

@@ -207,8 +207,11 @@ export async function collectQuality(
       const utts = loadSet(dir, set).slice(0, opts.limit ?? Infinity);
       for (let i = 0; i < utts.length; i++) {
         const u = utts[i]!;
-        // Another utterance's transcript, far enough in the list not to be the same speaker's sentence.
-        const other = utts[(i + Math.max(1, Math.floor(utts.length / 2))) % utts.length]!;
+        // Another utterance's transcript, far enough in the list not to be the same speaker's sentence,
+        // and not the same text (every TIMIT speaker reads the two SA sentences).
+        let k = i + Math.max(1, Math.floor(utts.length / 2));
+        while (utts[k % utts.length]!.text === u.text && k < i + utts.length) k++;
+        const other = utts[k % utts.length]!;
         cases.push(await runCase(set, u, u.audio, u.text, 'correct', opts.calibration));
         if (other.uid !== u.uid)
           cases.push(await runCase(set, u, u.audio, other.text, 'swapped', opts.calibration));

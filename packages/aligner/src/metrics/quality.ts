@@ -6,14 +6,20 @@ import type { Quality, QualityReason, Verdict, WordTiming } from '@tazamun/contr
 import type { SpeechAnalysis } from './speech.ts';
 
 export const QUALITY = {
-  /** a placed word whose calibrated confidence is below this does not fit its audio (counted as an error) */
+  /**
+   * Without fit scores from the engine (mms): a placed word whose confidence is below this does not fit
+   * its audio. The hmm engine decides per word with metrics/calibration.ts wordFits instead.
+   */
   wordFitMin: 0.3,
   /** less speech than this (seconds) in the whole file: no speech */
   noSpeechSeconds: 0.2,
-  /** estimated WER from which the transcript does not fit the speech */
-  mismatchWer: 0.5,
-  /** estimated WER from which the result is partial */
-  partialWer: 0.2,
+  /**
+   * Estimated WER from which the transcript does not fit the speech, and from which the result is
+   * partial. Measured (bench --mode quality): correct transcripts 136/151 good and 4/151 mismatch,
+   * another recording's transcript 98/135 mismatch (timit-dev 64/64) (docs/benchmarks.md).
+   */
+  mismatchWer: 0.4,
+  partialWer: 0.25,
   /** untranscribed speech (seconds, and share of the speech) from which the result is partial */
   untranscribedSeconds: 2,
   untranscribedShare: 0.2,
@@ -29,6 +35,8 @@ export const QUALITY = {
 
 export interface QualityInput {
   words: WordTiming[];
+  /** per word: placed and its audio fits it (hmm engine); absent: confidence >= wordFitMin decides */
+  fits?: boolean[];
   speech: SpeechAnalysis;
   untranscribedSeconds: number;
   duration: number;
@@ -46,7 +54,7 @@ export interface QualityOutput {
 }
 
 export const WER_METHOD =
-  'estimate: (words not found + placed words whose calibrated confidence is below 0.3 + words of untranscribed speech) / transcript words, clamped to 1; cer counts the letters of the same words (docs/formats.md)';
+  'estimate: (words not found + placed words whose audio does not fit them + words of untranscribed speech) / transcript words, clamped to 1; cer counts the letters of the same words (docs/formats.md)';
 
 const letters = (s: string): number => (s.match(/\p{L}|\p{N}/gu) ?? []).length;
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -54,7 +62,9 @@ const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 export function assessQuality(input: QualityInput): QualityOutput {
   const { words, speech } = input;
   const reasons: QualityReason[] = [];
-  const wrong = words.map((w) => w.status === 'not_found' || w.confidence < QUALITY.wordFitMin);
+  const wrong = words.map((w, i) =>
+    w.status === 'not_found' ? true : input.fits ? !input.fits[i] : w.confidence < QUALITY.wordFitMin,
+  );
   const n = words.length;
   const placed = words.filter((w) => w.status === 'aligned' && w.start !== null && w.end !== null);
   const wordSeconds = placed.length
@@ -66,7 +76,9 @@ export function assessQuality(input: QualityInput): QualityOutput {
   const lettersPerWord = n ? totalLetters / n : 5;
   const errors = wrong.filter(Boolean).length;
   const wer = n ? r3(Math.min(1, (errors + inserted) / n)) : null;
-  const cer = totalLetters ? r3(Math.min(1, (wrongLetters + inserted * lettersPerWord) / totalLetters)) : null;
+  const cer = totalLetters
+    ? r3(Math.min(1, (wrongLetters + inserted * lettersPerWord) / totalLetters))
+    : null;
 
   const noSpeech = speech.speechSeconds < QUALITY.noSpeechSeconds;
   if (noSpeech)
@@ -94,7 +106,7 @@ export function assessQuality(input: QualityInput): QualityOutput {
   if (!noSpeech && lowFit > 0)
     reasons.push({
       code: 'low_confidence',
-      message: `${lowFit} placed words fit their audio poorly (confidence below ${QUALITY.wordFitMin})`,
+      message: `${lowFit} placed words fit their audio poorly`,
       value: lowFit,
     });
   const untranscribed =

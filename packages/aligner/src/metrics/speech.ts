@@ -38,7 +38,11 @@ export function analyseSpeech(frameDb: Float32Array): SpeechAnalysis {
     if (f > 0 && frameDb[f - 1]! >= thr) deltas.push(Math.abs(frameDb[f]! - frameDb[f - 1]!));
   }
   deltas.sort((a, b) => a - b);
-  const steady = deltas.length > 10 && deltas[Math.floor(deltas.length / 2)]! < STEADY_DELTA_DB;
+  // Loud throughout but never rising above its own floor (a tone from the first sample) is steady too.
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const flatAndLoud = deltas.length === 0 && median > ACTIVE_MIN_DBFS;
+  const steady =
+    flatAndLoud || (deltas.length > 10 && deltas[Math.floor(deltas.length / 2)]! < STEADY_DELTA_DB);
   if (steady) frames.fill(0);
   let n = 0;
   for (const v of frames) n += v;

@@ -632,7 +632,7 @@ export const en = {
       confidenceHint:
         'Average over placed words of the chance that both edges of a word lie within 50 ms of where a person would put them.',
       werHint:
-        'Estimated share of transcript words that are not what is said: words not found, words whose audio does not fit them (confidence under 30 %) and the words of speech the transcript leaves out. 0 % when the transcript fits, 100 % at most.',
+        'Estimated share of transcript words that are not what is said: words not found, words whose audio fits them worse than 95 % of the words of correct transcripts and the words of speech the transcript leaves out. 0 % when the transcript fits, 100 % at most.',
       cerHint: 'The same estimate counted in letters instead of words.',
       phoneErrorRate: 'Phone recognition error (diagnostic)',
       phoneErrorRateHint:

@@ -652,7 +652,7 @@ export const fr: LocaleMessages = {
       confidenceHint:
         'Moyenne, sur les mots placés, de la probabilité que les deux bords d’un mot soient à moins de 50 ms de là où une personne les mettrait.',
       werHint:
-        'Part estimée des mots de la transcription qui ne sont pas ce qui est dit : mots introuvables, mots dont l’audio ne leur correspond pas (confiance sous 30 %) et mots de la parole absente de la transcription. 0 % quand la transcription correspond, 100 % au plus.',
+        'Part estimée des mots de la transcription qui ne sont pas ce qui est dit : mots introuvables, mots dont l’audio leur correspond moins bien qu’à 95 % des mots de transcriptions correctes et mots de la parole absente de la transcription. 0 % quand la transcription correspond, 100 % au plus.',
       cerHint: 'La même estimation comptée en lettres plutôt qu’en mots.',
       phoneErrorRate: 'Erreur de reconnaissance des phones (diagnostic)',
       phoneErrorRateHint:
