@@ -54,7 +54,10 @@ test('aligns an English sentence close to the hand labels, in the platform schem
     ],
   );
   // calibrated: every word placed on this clean sentence has a real probability, none 0
-  assert.ok(res.words.every((w) => w.confidence > 0.05), res.words.map((w) => w.confidence).join(' '));
+  assert.ok(
+    res.words.every((w) => w.confidence > 0.05),
+    res.words.map((w) => w.confidence).join(' '),
+  );
 });
 
 test('words that are not in the audio come back not_found, the others keep their times', async () => {
@@ -130,7 +133,14 @@ test('a pure tone is not speech: verdict no_speech, WER 1', async () => {
   try {
     const tone = join(dir, 'tone.wav');
     const r = spawnSync(ffmpegPath(), [
-      '-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=16000:duration=3', '-y', tone,
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=16000:duration=3',
+      '-y',
+      tone,
     ]);
     assert.equal(r.status, 0, r.stderr.toString());
     const ref = reference();
@@ -151,9 +161,15 @@ test('Arabic phones are IPA (the letter rules), with the English model labels ke
   const phones = res.words.flatMap((w) => w.phones);
   const ipa = new Set(phones.map((p) => p.phone));
   // no ARPAbet on the IPA tier, and Arabic segments the English model lacks are there as IPA
-  assert.ok(phones.every((p) => !/^[A-Z]+$/.test(p.phone)), [...ipa].join(' '));
+  assert.ok(
+    phones.every((p) => !/^[A-Z]+$/.test(p.phone)),
+    [...ipa].join(' '),
+  );
   assert.ok(phones.every((p) => /^[A-Z]+( [A-Z]+)?$/.test(p.model_phone)));
-  assert.ok([...ipa].some((p) => /[ʕħqˤ]/.test(p)), [...ipa].join(' '));
+  assert.ok(
+    [...ipa].some((p) => /[ʕħqˤ]/.test(p)),
+    [...ipa].join(' '),
+  );
   assert.equal(res.detected_language, 'arb');
 });
 

@@ -17,7 +17,9 @@ export async function userStats(db: Db, userId: string): Promise<Stats> {
       sql<number | null>`sum(case when status = 'completed' then duration else 0 end)`.as('duration'),
       // What the dashboard shows instead of an "accuracy" (ADR 0021): the share of good verdicts among
       // the completed alignments that have one, and their mean word confidence.
-      sql<number | null>`avg(case when status = 'completed' and verdict is not null then (case when verdict = 'good' then 1.0 else 0.0 end) end)`.as(
+      sql<
+        number | null
+      >`avg(case when status = 'completed' and verdict is not null then (case when verdict = 'good' then 1.0 else 0.0 end) end)`.as(
         'good_share',
       ),
       sql<number | null>`avg(case when status = 'completed' then confidence end)`.as('mean_confidence'),
