@@ -10,7 +10,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { probeAudio } from '@tazamun/aligner/audio/decode';
-import { resolveLanguage } from '@tazamun/aligner/text/languages';
+import { acceptLanguage } from '@tazamun/aligner/text/languages';
 import { availableEngines } from '@tazamun/aligner/models/registry';
 import { ISO_639_3, UploadOptions } from '@tazamun/contracts/alignments';
 import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignments';
@@ -128,7 +128,14 @@ function parseOptions(fields: Record<string, string>): UploadOptionsT {
     );
   let iso3: string;
   try {
-    iso3 = resolveLanguage(language).iso3;
+    // An IPA transcript takes every ISO 639-3 code; written text needs a pronunciation route, or MMS
+    // (which reads any language) when it is installed.
+    const inputKind = fields.input_kind === 'ipa' ? 'ipa' : 'orthography';
+    const asked = fields.engine === 'hmm' || fields.engine === 'mms' ? fields.engine : 'auto';
+    const mms = availableEngines().find((e) => e.id === 'mms')?.available ?? false;
+    // (IPA on mms is the engine's to refuse, with its own message; the code itself is fine.)
+    const engine = inputKind === 'ipa' || (asked === 'auto' && !mms) ? 'hmm' : asked;
+    iso3 = acceptLanguage(language, { inputKind, engine }).iso3;
   } catch {
     throw createError('language_unsupported', { code: language }, { language: ['This value is invalid.'] });
   }
