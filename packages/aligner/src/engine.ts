@@ -18,6 +18,13 @@ import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
 import { energyTrack, refineEdges } from './align/refine.ts';
 import { wordConfidence } from './metrics/confidence.ts';
+import { calibrate, calibrationClass, rawWordScore, wordFits } from './metrics/calibration.ts';
+import type { CalibrationClass, WordEvidence } from './metrics/calibration.ts';
+import { assessQuality } from './metrics/quality.ts';
+import { analyseSpeech, untranscribedSpeech } from './metrics/speech.ts';
+import { isSilent } from './audio/measure.ts';
+import { ipaPhones } from './align/ipa-tier.ts';
+import { checkLanguage } from '@tazamun/contracts/language-check';
 
 export type EngineName = 'auto' | 'hmm' | 'mms';
 
@@ -35,6 +42,26 @@ export interface AlignOptions {
   garbage?: boolean;
   /** called now and then with the share of the work done, in [0, 1] (hmm engine) */
   onProgress?: (done: number) => void;
+  /** 'none' leaves each word's confidence at its raw score (the calibration fit reads those) */
+  calibration?: 'fitted' | 'none';
+  /** the evidence behind each placed word's confidence, for the bench and the calibration fit */
+  onWordEvidence?: (evidence: (WordEvidence & { wordIndex: number; cls: CalibrationClass })[]) => void;
+}
+
+/**
+ * Digital silence (runs of exact zeros) gives the HMM front end log(0) energies; a dither of about one
+ * 16-bit step (-96 dBFS), on those samples only, keeps the features finite and leaves real audio untouched.
+ */
+function ditherZeros(samples: Float32Array): Float32Array {
+  let seed = 12345;
+  let out: Float32Array | null = null;
+  for (let i = 0; i < samples.length; i++) {
+    if (samples[i] !== 0) continue;
+    out ??= Float32Array.from(samples);
+    seed = (seed * 1664525 + 1013904223) >>> 0;
+    out[i] = (seed / 4294967296 - 0.5) / 16384;
+  }
+  return out ?? samples;
 }
 
 function familyFor(lang3: string): ModelFamily {
@@ -99,7 +126,11 @@ async function alignUnchecked(
   const lang3 = accepted.iso3;
   const warnings: string[] = [];
 
-  const { samples, info: audioInfo, stats } = await loadAlignableAudio(audio);
+  const loaded = await loadAlignableAudio(audio, undefined, true);
+  const { info: audioInfo, stats } = loaded;
+  const samples = ditherZeros(loaded.samples);
+  // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.
+  const silent = isSilent(stats);
   if (stats.clippingRatio > 0.001)
     warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
 
@@ -117,14 +148,18 @@ async function alignUnchecked(
   const recognition = options.recognition !== false;
   // The recognition pass costs about a sixth of the alignment.
   const share = recognition ? 0.85 : 1;
-  const rawSpans = alignLong(backend, samples, units, stats.frameDb, {
-    precision,
-    garbage: options.garbage ?? true,
-    onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
-  });
+  const rawSpans = silent
+    ? []
+    : alignLong(backend, samples, units, stats.frameDb, {
+        precision,
+        garbage: options.garbage ?? true,
+        onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
+      });
   const spans = refineEdges(rawSpans, energyTrack(samples), stats.duration);
 
-  const recog = recognition ? recogniseWindowed(backend, samples, units, spans) : null;
+  const recog = recognition && !silent ? recogniseWindowed(backend, samples, units, spans) : null;
+  const family = familyFor(lang3);
+  const evidence: (WordEvidence & { wordIndex: number; cls: CalibrationClass })[] = [];
   options.onProgress?.(1);
   const byWord = new Map<number, UnitSpan[]>();
   for (const s of spans) {
@@ -151,26 +186,45 @@ async function alignUnchecked(
     }
     const start = ss[0]!.start;
     const end = ss[ss.length - 1]!.end;
+    const loop = recog?.perWord?.get(w.index);
+    const ev: WordEvidence = {
+      p: ss.reduce((a, s) => a + s.confidence, 0) / ss.length,
+      phones: ss.reduce((a, s) => a + Math.max(1, s.phones.length), 0),
+      seconds: end - start,
+      legacy: wordConfidence(ss),
+      loopHit: loop?.hit ?? null,
+      loopN: loop?.n ?? null,
+    };
+    const cls = calibrationClass(route, inputKind, unitsByWord.get(w.index) ?? []);
+    evidence.push({ ...ev, wordIndex: w.index, cls });
+    const raw = rawWordScore(ev);
     return {
       ...base,
       start,
       end,
       duration: Math.round((end - start) * 10000) / 10000,
-      confidence: wordConfidence(ss),
+      confidence: options.calibration === 'none' ? raw : calibrate(raw, cls),
       status: 'aligned' as const,
-      phones: ss.flatMap((s) =>
-        s.phones.map((p) => ({
-          phone: p.phone,
-          start: p.start,
-          end: p.end,
-          confidence: clamp01(p.confidence),
-        })),
-      ),
+      phones: ipaPhones(units, ss, family),
     };
   });
+  options.onWordEvidence?.(evidence);
 
   const segments: Segment[] = buildSegments(text, words);
   const aligned = words.filter((w) => w.status === 'aligned');
+  const speech = analyseSpeech(stats.frameDb);
+  const untranscribed = untranscribedSpeech(speech, words);
+  const lang = checkLanguage(text, lang3, inputKind);
+  const fitOf = new Map(evidence.map((e) => [e.wordIndex, wordFits(e, e.cls)]));
+  const assessed = assessQuality({
+    words,
+    fits: words.map((w) => fitOf.get(w.index) ?? false),
+    speech,
+    untranscribedSeconds: untranscribed,
+    duration: stats.duration,
+    clippingRatio: stats.clippingRatio,
+    language: { chosen: lang3, ...lang },
+  });
   const processing = (performance.now() - t0) / 1000;
   return {
     schema_version: RESULT_SCHEMA_VERSION,
@@ -191,15 +245,20 @@ async function alignUnchecked(
     metrics: {
       coverage: words.length ? aligned.length / words.length : 0,
       mean_confidence: aligned.length ? aligned.reduce((a, w) => a + w.confidence, 0) / aligned.length : 0,
-      wer: recog?.wer ?? null,
-      cer: recog?.cer ?? null,
-      wer_method: recog?.method ?? 'recognition pass not requested',
+      wer: assessed.wer,
+      cer: assessed.cer,
+      wer_method: assessed.method,
+      phone_error_rate: recog?.cer ?? null,
+      speech_seconds: speech.speechSeconds,
+      untranscribed_speech_seconds: untranscribed,
       words_total: words.length,
       words_aligned: aligned.length,
       audio_duration: stats.duration,
       processing_time: processing,
       real_time_factor: stats.duration ? processing / stats.duration : 0,
     },
+    detected_language: lang.detected,
+    quality: assessed.quality,
     warnings,
   };
 }
@@ -266,5 +325,3 @@ function recogniseWindowed(
     method: `${method} (pooled over 30 s windows)`,
   };
 }
-
-const clamp01 = (x: number): number => Math.max(0, Math.min(1, x));

@@ -5,8 +5,14 @@ import { z } from 'zod';
 export const RESULT_SCHEMA_VERSION = 1;
 
 export const PhoneTiming = z.object({
-  phone: z.string().describe("the acoustic model's phone label"),
-  ipa: z.string().optional().describe('IPA of the phone when known'),
+  phone: z
+    .string()
+    .describe(
+      "IPA of the phone in the word's pronunciation (lexicon, the user's IPA, eSpeak NG or the Arabic rules)",
+    ),
+  model_phone: z
+    .string()
+    .describe("the acoustic model's label(s) placed for it (two labels, space-separated, for ɲ -> N Y)"),
   start: z.number(),
   end: z.number(),
   confidence: z.number().min(0).max(1).optional(),
@@ -41,12 +47,59 @@ export const Segment = z.object({
 });
 export type Segment = z.infer<typeof Segment>;
 
+export const Verdict = z.enum(['good', 'partial', 'mismatch', 'no_speech']);
+export type Verdict = z.infer<typeof Verdict>;
+
+/** Why a result is not simply good: each code has a user message in the web's three languages. */
+export const QualityReasonCode = z.enum([
+  'no_speech',
+  'transcript_mismatch',
+  'words_not_found',
+  'low_confidence',
+  'untranscribed_speech',
+  'language_mismatch',
+  'text_too_long_for_audio',
+  'text_too_short_for_audio',
+  'audio_clipping',
+]);
+export type QualityReasonCode = z.infer<typeof QualityReasonCode>;
+
+export const QualityReason = z.object({
+  code: QualityReasonCode,
+  message: z.string().describe('the reason in English, for API users and exports'),
+  value: z.number().optional().describe('the measured figure behind the reason'),
+});
+export type QualityReason = z.infer<typeof QualityReason>;
+
+export const Quality = z.object({
+  verdict: Verdict.describe(
+    'good: the transcript fits the speech; partial: it fits with gaps; mismatch: it does not fit; no_speech: no speech in the audio',
+  ),
+  reasons: z.array(QualityReason),
+});
+export type Quality = z.infer<typeof Quality>;
+
 export const Metrics = z.object({
   coverage: z.number().min(0).max(1).describe('share of transcript words aligned (status aligned)'),
   mean_confidence: z.number().min(0).max(1),
-  wer: z.number().nullable().describe('word error rate of an independent recognition pass, null if none'),
-  cer: z.number().nullable(),
+  wer: z
+    .number()
+    .nullable()
+    .describe(
+      'estimated word error rate of the transcript against the speech (docs/formats.md), clamped to 1',
+    ),
+  cer: z.number().nullable().describe('the same estimate in letters'),
   wer_method: z.string().describe('how WER/CER were computed, or why they are absent'),
+  phone_error_rate: z
+    .number()
+    .nullable()
+    .describe(
+      'diagnostic: phone error rate of a free phone-loop recognition against the transcript pronunciation',
+    ),
+  speech_seconds: z.number().describe('audio analysis: seconds of the audio that sound like speech'),
+  untranscribed_speech_seconds: z
+    .number()
+    .describe('speech outside every aligned word (what the transcript seems to leave out)'),
   words_total: z.number().int(),
   words_aligned: z.number().int(),
   audio_duration: z.number(),
@@ -94,6 +147,11 @@ export const AlignmentResult = z.object({
   words: z.array(WordTiming),
   segments: z.array(Segment),
   metrics: Metrics,
+  detected_language: z
+    .string()
+    .nullable()
+    .describe('ISO 639-3 code of the language the transcript is written in (franc-min), null if too short'),
+  quality: Quality,
   warnings: z.array(z.string()),
   revision: ResultRevision.optional(),
 });

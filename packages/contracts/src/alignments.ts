@@ -1,7 +1,7 @@
 // Alignment jobs and their results as the API shows them: upload options, the job's life (status and
 // the spec's five processing steps), the stored figures of the spec's Alignment entity, and lists.
 import { z } from 'zod';
-import { AlignmentResult } from './alignment-result.ts';
+import { AlignmentResult, Verdict } from './alignment-result.ts';
 import { PRECISIONS } from './limits.ts';
 
 export const ALIGNMENT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
@@ -72,7 +72,8 @@ export const AlignmentSummary = z.object({
   detected_language: z
     .string()
     .nullable()
-    .describe('always null: the platform has no language identification yet'),
+    .describe('ISO 639-3 code of the language the transcript is written in (franc-min); null when too short'),
+  verdict: Verdict.nullable().describe("the result's quality verdict once completed (result.quality)"),
   status: AlignmentStatus,
   step: ProcessingStep.nullable(),
   progress: z.number().int(),
@@ -163,6 +164,7 @@ export const ShareResponse = z.object({
 export const SharedAlignment = z.object({
   title: z.string(),
   language: z.string(),
+  verdict: Verdict.nullable(),
   duration: z.number().nullable(),
   confidence: z.number().nullable(),
   wer: z.number().nullable(),

@@ -105,6 +105,16 @@ export const Stats = z.object({
     .describe(
       'mean over completed alignments of coverage x mean word confidence (each alignment: its mean word confidence, words not found counting 0), in [0, 1]; null when there are none',
     ),
+  good_share: z
+    .number()
+    .nullable()
+    .describe('share of completed alignments whose verdict is good, in [0, 1]; null when there are none'),
+  mean_confidence: z
+    .number()
+    .nullable()
+    .describe(
+      'mean over completed alignments of their mean word confidence (a calibrated probability that a word is within 50 ms), in [0, 1]',
+    ),
   total_duration_seconds: z.number(),
   languages_used: z.array(z.string()),
 });

@@ -1,6 +1,6 @@
 // The public demo gallery: alignments published with a title, category, description and licence.
 import { z } from 'zod';
-import { AlignmentResult } from './alignment-result.ts';
+import { AlignmentResult, Verdict } from './alignment-result.ts';
 import type { UiLanguage } from './limits.ts';
 
 export const DEMO_DURATIONS = ['short', 'medium', 'long'] as const;
@@ -16,6 +16,7 @@ export const Demo = z.object({
   duration: z.number().nullable(),
   words: z.number().int().nullable(),
   confidence: z.number().nullable(),
+  verdict: Verdict.nullable().describe("the result's quality verdict"),
   audio_url: z.string(),
   created_at: z.string(),
 });

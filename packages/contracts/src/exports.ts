@@ -20,7 +20,11 @@ export const ExportQuery = z.object({
   tier_name: z.string().min(1).max(60).default('words'),
   phone_tier: bool(true),
   phone_tier_name: z.string().min(1).max(60).default('phones'),
-  phone_label: z.enum(['ipa', 'phone']).default('ipa'),
+  // 'phone' is the earlier name of 'model' (the acoustic model's labels), still accepted
+  phone_label: z
+    .enum(['ipa', 'model', 'phone'])
+    .default('ipa')
+    .transform((v) => (v === 'phone' ? 'model' : v)),
   // WebVTT / SRT
   min_segment_duration: z.coerce.number().min(0).max(30).default(1),
   words_per_line: z.coerce.number().int().min(1).max(50).default(7),

@@ -36,7 +36,22 @@ export const WordPhones = z
   .object({
     word_index: z.number().int().min(0),
     phones: z
-      .array(z.object({ phone: z.string().trim().min(1).max(32), start: Seconds, end: Seconds }).strict())
+      .array(
+        z
+          .object({
+            phone: z.string().trim().min(1).max(32).describe('IPA label'),
+            model_phone: z
+              .string()
+              .trim()
+              .min(1)
+              .max(64)
+              .optional()
+              .describe("the acoustic model's label; defaults to the IPA label"),
+            start: Seconds,
+            end: Seconds,
+          })
+          .strict(),
+      )
       .min(1)
       .max(200),
   })

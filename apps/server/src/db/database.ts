@@ -11,6 +11,7 @@ import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
 import * as m0003 from './migrations/0003-write-probe.ts';
+import * as m0004 from './migrations/0004-verdict.ts';
 import * as m0005 from './migrations/0005-revisions.ts';
 import * as m0007 from './migrations/0007-job-retries-and-workers.ts';
 import * as m0008 from './migrations/0008-job-operations.ts';
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-alignment-jobs': m0002,
   '0003-write-probe': m0003,
+  '0004-verdict': m0004,
   '0005-revisions': m0005,
   '0007-job-retries-and-workers': m0007,
   '0008-job-operations': m0008,

@@ -21,6 +21,8 @@ export interface AlignmentJobColumns {
   search_text: string | null;
   /** the upload request that created the alignment (migration 0008), for the job's log lines */
   request_id: string | null;
+  /** the result's quality verdict (migration 0004), null until completed */
+  verdict: string | null;
 }
 
 export interface JobsTable {

@@ -135,6 +135,8 @@ export class AlignJobHandler implements JobHandler {
         words: m.words_total,
         coverage: m.coverage,
         processing_time: m.processing_time,
+        verdict: result.quality.verdict,
+        detected_language: result.detected_language,
         error_code: null,
         error_params: null,
         updated_at: nowIso,

@@ -58,7 +58,12 @@ export function applyEdits(base: AlignmentResult, body: RevisionCreate): Edited 
 
   for (const e of body.word_phones ?? []) {
     const w = find(e.word_index, 'word_phones');
-    w.phones = e.phones.map((p) => ({ phone: p.phone, start: p.start, end: p.end }));
+    w.phones = e.phones.map((p) => ({
+      phone: p.phone,
+      model_phone: p.model_phone ?? p.phone,
+      start: p.start,
+      end: p.end,
+    }));
     changed.add(w.index);
     rephoned.add(w.index);
   }
@@ -71,9 +76,8 @@ export function applyEdits(base: AlignmentResult, body: RevisionCreate): Edited 
     if (e.start !== undefined) p.start = e.start;
     if (e.end !== undefined) p.end = e.end;
     if (e.phone !== undefined && e.phone !== p.phone) {
+      // the label the user wrote (IPA) is the one every export shows; model_phone keeps the model's
       p.phone = e.phone;
-      // the label the user wrote is the one every export shows
-      if (p.ipa !== undefined) p.ipa = e.phone;
     }
     changed.add(w.index);
     rephoned.add(w.index);

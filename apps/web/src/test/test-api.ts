@@ -124,6 +124,8 @@ export function serveShell(api: TestApi, user?: User): void {
       total_alignments: 0,
       completed_alignments: 0,
       average_accuracy: null,
+      good_share: null,
+      mean_confidence: null,
       total_duration_seconds: 0,
       languages_used: [],
     },

@@ -13,6 +13,10 @@ export interface Unit {
   prons: string[][];
   /** instead of whole pronunciations: slots of alternative phone sequences ([] = the slot may be silent) */
   lattice?: string[][][];
+  /** the IPA each pronunciation was made from (prons[i] <- ipa[i]); absent for dictionary words */
+  ipa?: string[];
+  /** the IPA of each lattice alternative (lattice[s][a] <- latticeIpa[s][a]) */
+  latticeIpa?: string[][];
 }
 
 export interface PhoneSpan {
@@ -48,6 +52,8 @@ export interface Recognition {
   method: string;
   /** raw counts, so recognition over windows of a long file can be pooled */
   counts?: { phoneErrors: number; phones: number; wrongWords: number; words: number };
+  /** per transcript word (wordIndex): phones of its pronunciation the pass recognised, out of n */
+  perWord?: Map<number, { hit: number; n: number }>;
 }
 
 export interface AcousticBackend {

@@ -23,6 +23,7 @@ export interface AlignableAudio {
 export async function loadAlignableAudio(
   audio: string | Float32Array,
   given?: SourceAudioInfo,
+  allowSilent = false,
 ): Promise<AlignableAudio> {
   let samples: Float32Array;
   let info: SourceAudioInfo = given ?? { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
@@ -34,6 +35,6 @@ export async function loadAlignableAudio(
     samples = audio;
   }
   const stats = measureAudio(samples);
-  assertAlignable(stats);
+  assertAlignable(stats, allowSilent);
   return { samples, info, stats };
 }

@@ -47,11 +47,19 @@ export function measureAudio(samples: Float32Array): AudioStats {
   };
 }
 
-/** Throws a clear error for audio in which no speech can be found. */
-export function assertAlignable(stats: AudioStats): void {
+/** Peak below -70 dBFS (or digital zero): nothing in it can be speech. */
+export function isSilent(stats: AudioStats): boolean {
+  return stats.peakDbfs === null || stats.peakDbfs < -70;
+}
+
+/**
+ * Throws a clear error for audio in which no speech can be found. With `allowSilent` a silent file is let
+ * through: the hmm engine answers it with a completed result whose verdict is no_speech.
+ */
+export function assertAlignable(stats: AudioStats, allowSilent = false): void {
   if (stats.duration < 0.1)
     throw new AudioError('too_short', `the audio is too short (${stats.duration.toFixed(3)} s)`);
-  if (stats.peakDbfs === null || stats.peakDbfs < -70) {
+  if (!allowSilent && isSilent(stats)) {
     throw new AudioError('silent', 'the audio is silent (peak level below -70 dBFS)');
   }
 }

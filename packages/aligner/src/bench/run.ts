@@ -1,7 +1,8 @@
 // `npm run bench`: runs the engine over the eval sets, writes hypothesis JSONs to a temp dir, scores them
 // with the eval set's own score.py and prints (and optionally writes) the figures.
 // Flags: --eval DIR (default ../shared/eval from the repo root), --sets a,b, --precision p, --plain (Arabic
-// text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer
+// text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer|quality
+// (quality: --dump FILE, --raw for uncalibrated confidences)
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -81,6 +82,19 @@ export const HEADER =
 async function main(): Promise<void> {
   const precision = (arg('precision', 'high') as Precision) ?? 'high';
   const mode = arg('mode', 'sets');
+  if (mode === 'quality') {
+    const q = await import('./quality.ts');
+    const r = await import('./quality-report.ts');
+    const cases = await q.collectQuality((arg('sets') ?? q.QUALITY_SETS.join(',')).split(','), {
+      limit: arg('limit') ? Number(arg('limit')) : undefined,
+      calibration: flag('raw') ? 'none' : 'fitted',
+      log: (line) => process.stderr.write(`${line}\r`),
+    });
+    const dump = arg('dump');
+    if (dump) q.writeDump(dump, cases);
+    console.log(r.qualityReport(cases).join('\n'));
+    return;
+  }
   if (mode !== 'sets') {
     const m = await import('./modes.ts');
     const report =

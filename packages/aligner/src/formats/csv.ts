@@ -60,14 +60,14 @@ export function toCsv(result: AlignmentResult, options: Partial<CsvOptions> = {}
     }
   } else {
     if (o.headers)
-      rows.push(['word_index', 'word', 'phone', 'ipa', 'start', 'end', 'duration', 'confidence']);
+      rows.push(['word_index', 'word', 'phone', 'model_phone', 'start', 'end', 'duration', 'confidence']);
     for (const w of result.words) {
       for (const p of w.phones) {
         rows.push([
           w.index,
           w.word,
           p.phone,
-          p.ipa ?? null,
+          p.model_phone,
           p.start,
           p.end,
           p.end - p.start,

@@ -8,7 +8,7 @@ export interface EafOptions {
   wordTierName: string;
   phoneTierName: string;
   phones: boolean;
-  phoneLabel: 'ipa' | 'phone';
+  phoneLabel: 'ipa' | 'model';
   /** URL of the media file for the header (e.g. "file:///path/audio.wav"); omitted when empty */
   mediaUrl: string;
   mimeType: string;
@@ -59,7 +59,7 @@ export function toEaf(result: AlignmentResult, options: Partial<EafOptions> = {}
         .map((p) => ({
           start: toMs(p.start),
           end: toMs(p.end),
-          value: o.phoneLabel === 'ipa' ? (p.phone.ipa ?? p.phone.phone) : p.phone.phone,
+          value: o.phoneLabel === 'ipa' ? p.phone.phone : p.phone.model_phone,
         }))
         .filter((a) => a.end > a.start)
     : [];
@@ -84,6 +84,10 @@ export function toEaf(result: AlignmentResult, options: Partial<EafOptions> = {}
     out.push(`        <PROPERTY NAME="tazamun:revision">${result.revision.number}</PROPERTY>`);
     out.push(`        <PROPERTY NAME="tazamun:hand_corrected">${result.revision.hand_corrected}</PROPERTY>`);
   }
+  // The result's verdict travels with the file, so an ELAN user sees a mismatched transcript too.
+  out.push(`        <PROPERTY NAME="tazamun:verdict">${xmlEscape(result.quality.verdict)}</PROPERTY>`);
+  for (const r of result.quality.reasons)
+    out.push(`        <PROPERTY NAME="tazamun:reason">${xmlEscape(r.message)}</PROPERTY>`);
   out.push('    </HEADER>');
   if (times.length === 0) out.push('    <TIME_ORDER/>');
   else {

@@ -109,7 +109,7 @@ test('TextGrid: options (tier names, no phone tier, model phone labels)', () => 
   const tg = parseTextGrid(toTextGrid(r, { wordTierName: 'Wörter "1"', phones: false }));
   assert.equal(tg.tiers.length, 1);
   assert.equal(tg.tiers[0]?.name, 'Wörter "1"');
-  const tg2 = parseTextGrid(toTextGrid(r, { phoneLabel: 'phone', phoneTierName: 'segments' }));
+  const tg2 = parseTextGrid(toTextGrid(r, { phoneLabel: 'model', phoneTierName: 'segments' }));
   const t = tg2.tiers[1];
   assert.ok(t?.class === 'IntervalTier' && t.name === 'segments');
   assert.deepEqual(
@@ -348,9 +348,19 @@ test('CSV: formula injection is neutralised in text cells, numbers stay numbers'
 test('CSV: phone level', () => {
   const r = makeResult('a b', 'eng');
   const rows = parseCsv(toCsv(r, { level: 'phones', separator: ';' }), ';');
-  assert.deepEqual(rows[0], ['word_index', 'word', 'phone', 'ipa', 'start', 'end', 'duration', 'confidence']);
+  assert.deepEqual(rows[0], [
+    'word_index',
+    'word',
+    'phone',
+    'model_phone',
+    'start',
+    'end',
+    'duration',
+    'confidence',
+  ]);
   assert.equal(rows.length, 5);
-  assert.deepEqual(rows[1]?.slice(0, 5), ['0', 'a', 'AA', 'ɑ', '0.25']);
+  // the IPA first, the acoustic model's label beside it
+  assert.deepEqual(rows[1]?.slice(0, 5), ['0', 'a', 'ɑ', 'AA', '0.25']);
   assert.equal(rows[2]?.[7], ''); // no confidence given
 });
 
@@ -431,4 +441,18 @@ test('exportResult: every format, with extension and MIME type', () => {
   }
   assert.equal(exportResult(r, 'csv', { csv: { separator: '\t' } }).extension, 'tsv');
   assert.equal(isExportFormat('docx'), false);
+});
+
+test('EAF: the verdict and its reasons are header properties; phone labels IPA by default, model on request', () => {
+  const r = makeResult('a b', 'eng');
+  r.quality = {
+    verdict: 'mismatch',
+    reasons: [{ code: 'transcript_mismatch', message: 'the transcript does not fit <x>', value: 0.9 }],
+  };
+  const eaf = toEaf(r);
+  assert.match(eaf, /<PROPERTY NAME="tazamun:verdict">mismatch<\/PROPERTY>/);
+  assert.match(eaf, /<PROPERTY NAME="tazamun:reason">the transcript does not fit &lt;x&gt;<\/PROPERTY>/);
+  assert.match(eaf, /<ANNOTATION_VALUE>ɑ<\/ANNOTATION_VALUE>/);
+  assert.doesNotMatch(eaf, /<ANNOTATION_VALUE>AA<\/ANNOTATION_VALUE>/);
+  assert.match(toEaf(r, { phoneLabel: 'model' }), /<ANNOTATION_VALUE>AA<\/ANNOTATION_VALUE>/);
 });

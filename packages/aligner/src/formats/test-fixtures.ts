@@ -51,8 +51,8 @@ export function makeResult(
         opts.phones === false
           ? []
           : [
-              { phone: 'AA', ipa: 'ɑ', start, end: half, confidence: 0.8 },
-              { phone: 'B', ipa: 'b', start: half, end },
+              { phone: 'ɑ', model_phone: 'AA', start, end: half, confidence: 0.8 },
+              { phone: 'b', model_phone: 'B', start: half, end },
             ],
       char_start: w.charStart,
       char_end: w.charEnd,
@@ -92,12 +92,17 @@ export function makeResult(
       wer: null,
       cer: null,
       wer_method: 'none: test fixture',
+      phone_error_rate: null,
+      speech_seconds: duration - 0.5,
+      untranscribed_speech_seconds: 0,
       words_total: out.length,
       words_aligned: aligned.length,
       audio_duration: duration,
       processing_time: 0.1,
       real_time_factor: 0.1 / duration,
     },
+    detected_language: null,
+    quality: { verdict: 'good', reasons: [] },
     warnings: [],
   };
 }

@@ -22,8 +22,8 @@ export interface TextGridOptions {
   notFoundTierName: string;
   /** Write the phone tier (when the result has phones). */
   phones: boolean;
-  /** Phone labels: the IPA when known ('ipa'), or the acoustic model's own label ('phone'). */
-  phoneLabel: 'ipa' | 'phone';
+  /** Phone labels: the IPA when known ('ipa'), or the acoustic model's own label ('model'). */
+  phoneLabel: 'ipa' | 'model';
   /** Write the not-found point tier when some word was not found. */
   notFoundTier: boolean;
 }
@@ -97,7 +97,7 @@ export function toTextGrid(result: AlignmentResult, options: Partial<TextGridOpt
       phones.map((p) => ({
         xmin: p.start,
         xmax: p.end,
-        text: o.phoneLabel === 'ipa' ? (p.phone.ipa ?? p.phone.phone) : p.phone.phone,
+        text: o.phoneLabel === 'ipa' ? p.phone.phone : p.phone.model_phone,
       })),
       xmax,
     );

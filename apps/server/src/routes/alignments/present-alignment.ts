@@ -9,6 +9,7 @@ import type {
   ProcessingStep,
 } from '@tazamun/contracts/alignments';
 import type { UiLanguage } from '@tazamun/contracts/limits';
+import type { Verdict } from '@tazamun/contracts/alignment-result';
 import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 
 const DEFAULT_OPTIONS: AlignmentOptions = {
@@ -45,7 +46,8 @@ export function presentAlignment(row: FullAlignmentRow, lang: UiLanguage, shared
     file_name: row.file_name ?? '',
     file_size: row.file_size ?? 0,
     language: row.language,
-    detected_language: null,
+    detected_language: row.detected_language,
+    verdict: (row.verdict as Verdict | null) ?? null,
     status: row.status as AlignmentSummary['status'],
     step: (row.step as ProcessingStep | null) ?? null,
     progress: row.progress ?? 0,

@@ -6,7 +6,15 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { approvedUser, bearer, expectError, registerUser } from '../../testing/test-app.ts';
-import { createJobsTestApp, evalClip, ffmpeg, tempDir, upload, waitForStatus } from './test-support.ts';
+import {
+  createJobsTestApp,
+  EVAL_DIR,
+  evalClip,
+  ffmpeg,
+  tempDir,
+  upload,
+  waitForStatus,
+} from './test-support.ts';
 import type { Part } from './test-support.ts';
 
 const quota = async (app: FastifyInstance, access: string) =>
@@ -107,30 +115,66 @@ test('bad audio is refused by content, and refused uploads leave nothing behind'
   assert.equal(rows.length, 0);
 });
 
-test('silent audio is accepted, then fails with the audio as the reason and no refund', async (t) => {
+test('verdicts in a row: digital silence and a pure tone complete as no_speech, a correct transcript is good, a swapped one mismatch; each takes one quota unit', async (t) => {
   const { app } = await createJobsTestApp(t);
   const u = await approvedUser(app);
   const media = tempDir(t);
   ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', join(media, 'silence.wav')]);
-  const res = await upload(app, u.access, [
-    { name: 'language', value: 'eng' },
-    { name: 'text', value: 'nothing to hear' },
-    { name: 'audio', filename: 'silence.wav', content: readFileSync(join(media, 'silence.wav')) },
-  ]);
-  assert.equal(res.statusCode, 202, res.body);
-  const done = (await waitForStatus(app, u.access, res.json().id)) as {
-    status: string;
-    error: Record<string, unknown>;
+  ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=16000', '-t', '3', join(media, 'tone.wav')]);
+  const clip = evalClip();
+  // another TIMIT speaker's sentence: the words are not in this recording
+  const other = JSON.parse(readFileSync(join(EVAL_DIR, 'timit-dev/dr3-madc0_si1367.json'), 'utf8')) as {
+    text: string;
   };
-  assert.equal(done.status, 'failed');
-  assert.equal(done.error.code, 'audio_silent');
-  assert.equal(done.error.quota_refunded, false);
-  const fr = await app.inject({
-    url: `/api/alignments/${res.json().id}/progress/?lang=fr`,
-    headers: bearer(u.access),
-  });
-  assert.match(fr.json().error.detail, /silencieux/);
-  assert.equal((await quota(app, u.access)).used_today, 1);
+  const cases: [string, string, string, string][] = [
+    ['silence.wav', join(media, 'silence.wav'), 'nothing to hear', 'no_speech'],
+    ['tone.wav', join(media, 'tone.wav'), clip.text, 'no_speech'],
+    ['own.wav', clip.wav, clip.text, 'good'],
+    ['swapped.wav', clip.wav, other.text, 'mismatch'],
+  ];
+  let used = 0;
+  for (const [name, path, text, verdict] of cases) {
+    const res = await upload(app, u.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: text },
+      { name: 'audio', filename: name, content: readFileSync(path) },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    used++;
+    assert.equal((await waitForStatus(app, u.access, res.json().id)).status, 'completed', name);
+    const done = (
+      await app.inject({ url: `/api/alignments/${res.json().id}/`, headers: bearer(u.access) })
+    ).json() as {
+      status: string;
+      verdict: string | null;
+      result: { quality: { verdict: string; reasons: { code: string }[] }; words: { status: string }[] };
+    };
+    // the job completes whatever the verdict: the alignment was done
+    assert.equal(done.status, 'completed', name);
+    assert.equal(done.verdict, verdict, name);
+    assert.equal(done.result.quality.verdict, verdict, name);
+    if (verdict === 'no_speech') {
+      assert.deepEqual(
+        done.result.quality.reasons.map((r) => r.code),
+        ['no_speech'],
+        name,
+      );
+    }
+    if (verdict === 'mismatch')
+      assert.ok(
+        done.result.quality.reasons.some((r) => r.code === 'transcript_mismatch'),
+        name,
+      );
+    assert.equal((await quota(app, u.access)).used_today, used);
+  }
+  // the list shows each verdict without the result file (order by name: the test clock may not move)
+  const list = (
+    await app.inject({ url: '/api/alignments/?ordering=title', headers: bearer(u.access) })
+  ).json().results as { verdict: string; file_name: string }[];
+  assert.deepEqual(
+    list.map((a) => [a.file_name, a.verdict]),
+    cases.map(([name, , , v]) => [name, v]).sort((a, b) => a[0]!.localeCompare(b[0]!)),
+  );
 });
 
 test('transcripts: text files with BOM and CRLF, invalid UTF-8, size limit; field validation', async (t) => {

@@ -29,6 +29,7 @@ import { jobTimeoutMs } from '../../jobs/job-config.ts';
 import { AUDIO_MIME, SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { decodeTranscript, normaliseTranscript } from '../../media/text-decode.ts';
+import { checkLanguage } from '@tazamun/contracts/language-check';
 import { presentQuota } from '../../accounts/present-user.ts';
 import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
 import type { ProbeGate } from './probe-gate.ts';
@@ -280,7 +281,8 @@ export async function acceptUpload(
           project_id: project_id ?? null,
           title: title ?? got.audio!.fileName,
           language,
-          detected_language: null,
+          // known from the text alone: shown while the job runs; the result confirms it
+          detected_language: checkLanguage(text, language, alignOptions.input_kind).detected,
           status: 'queued',
           step: null,
           progress: 0,

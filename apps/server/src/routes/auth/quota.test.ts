@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Stats } from '@tazamun/contracts/auth';
 import { approvedUser, bearer, createTestApp, expectError, makeAdmin } from '../../testing/test-app.ts';
+import { withJobTables } from '../../db/jobs-schema.ts';
 
 test('quota: read, consume until exhausted, 429 with the limit', async (t) => {
   const { app } = await createTestApp(t, { defaultDailyQuota: 2 });
@@ -127,6 +128,8 @@ test('stats are zero without alignments and computed from the alignments table',
     total_alignments: 0,
     completed_alignments: 0,
     average_accuracy: null,
+    good_share: null,
+    mean_confidence: null,
     total_duration_seconds: 0,
     languages_used: [],
   });
@@ -164,8 +167,14 @@ test('stats are zero without alignments and computed from the alignments table',
       { ...base, id: 'a3', language: 'ara', status: 'failed', duration: 99, wer: null },
     ])
     .execute();
+  const jdb = withJobTables(app.deps.db);
+  await jdb.updateTable('alignments').set({ verdict: 'good' }).where('id', '=', 'a1').execute();
+  await jdb.updateTable('alignments').set({ verdict: 'partial' }).where('id', '=', 'a2').execute();
   const s = Stats.parse((await app.inject({ url: '/api/auth/stats/', headers: h })).json());
   assert.equal(s.total_alignments, 3);
+  // one good verdict of two completed; mean confidence (0.9 + 0.8) / 2; the failed one is left out
+  assert.equal(s.good_share, 0.5);
+  assert.ok(Math.abs((s.mean_confidence ?? 0) - 0.85) < 1e-9, String(s.mean_confidence));
   assert.equal(s.completed_alignments, 2);
   // coverage x confidence over the completed ones: (1 x 0.9 + 0.5 x 0.8) / 2; the failed one is left out
   assert.ok(Math.abs((s.average_accuracy ?? 0) - 0.65) < 1e-9, String(s.average_accuracy));

@@ -12,6 +12,7 @@ import {
   pickLocalised,
 } from '@tazamun/contracts/demos';
 import type { UiLanguage } from '@tazamun/contracts/limits';
+import type { Verdict } from '@tazamun/contracts/alignment-result';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { JDb } from '../../db/jobs-schema.ts';
 import { createError, fieldError } from '../../errors.ts';
@@ -40,6 +41,7 @@ function completedDemos(db: JDb) {
       'alignments.duration as duration',
       'alignments.words as words',
       'alignments.confidence as confidence',
+      'alignments.verdict as verdict',
       'alignments.user_id as user_id',
       'alignments.audio_file as audio_file',
       'alignments.audio_format as audio_format',
@@ -62,6 +64,7 @@ const present = (r: DemoRowJoined, lang: UiLanguage): Demo => ({
   duration: r.duration === null ? null : Math.round(r.duration * 1000) / 1000,
   words: r.words,
   confidence: r.confidence === null ? null : Math.round(r.confidence * 10000) / 10000,
+  verdict: (r.verdict as Verdict | null) ?? null,
   audio_url: `/api/demos/${r.id}/audio/`,
   created_at: r.created_at,
 });

@@ -73,7 +73,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Download the result as JSON, TextGrid, WebVTT, SRT, CSV or ELAN EAF',
         description:
           'JSON: include_metrics, include_audio (base64), pretty. TextGrid/EAF: tier_name, phone_tier, ' +
-          'phone_tier_name, phone_label (ipa|phone). WebVTT/SRT: min_segment_duration (s), words_per_line, ' +
+          'phone_tier_name, phone_label (ipa|model). WebVTT/SRT: min_segment_duration (s), words_per_line, ' +
           'lines_per_cue, timestamps. CSV: separator (comma|semicolon|tab), headers, level (words|phones). ' +
           'Every format: `revision` (default the latest). The file says which revision it is and whether ' +
           'it was corrected (JSON `revision`, a TextGrid `!` comment, a WebVTT NOTE, EAF header ' +

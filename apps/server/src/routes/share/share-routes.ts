@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ShareResponse, SharedAlignment } from '@tazamun/contracts/alignments';
+import type { Verdict } from '@tazamun/contracts/alignment-result';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
@@ -130,6 +131,7 @@ export const publicShareRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         title: row.title ?? row.file_name ?? '',
         language: row.language,
+        verdict: (row.verdict as Verdict | null) ?? null,
         duration: row.duration,
         confidence: row.confidence,
         wer: row.wer,

@@ -10,6 +10,7 @@ import { useUser } from '../../lib/auth.ts';
 import { isBelowThreshold } from './confidence-threshold.ts';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format.ts';
 import { Alert } from '../ui/card.tsx';
+import { QualityBanner } from './verdict.tsx';
 import { WaveformPlayer } from './waveform-player.tsx';
 import type { PlayerHandle } from './waveform-player.tsx';
 import { formatClock, wordAt } from './time.ts';
@@ -159,6 +160,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
 
   return (
     <div className="space-y-6">
+      <QualityBanner result={result} />
       {audioUrl && <WaveformPlayer ref={player} url={audioUrl} onTime={onTime} />}
       {result.warnings.length > 0 && (
         <Alert tone="warning" title={t('viewer.warnings')}>
@@ -253,6 +255,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                   <th className="px-3 py-2 text-start font-medium">#</th>
                   <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.word')}</th>
                   <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.normalized')}</th>
+                  <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.phones')}</th>
                   <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.start')}</th>
                   <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.end')}</th>
                   <th className="px-3 py-2 text-start font-medium">{t('viewer.columns.duration')}</th>
@@ -281,6 +284,15 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                     </td>
                     <td className="px-3 py-1.5 text-muted" dir={dir}>
                       {w.normalized}
+                    </td>
+                    <td
+                      className="px-3 py-1.5 font-mono"
+                      dir="ltr"
+                      lang="und-fonipa"
+                      title={w.phones.map((p) => p.model_phone).join(' ')}
+                      data-testid="word-phones"
+                    >
+                      {w.phones.map((p) => p.phone).join(' ')}
                     </td>
                     <td className="px-3 py-1.5 font-mono tabular-nums" dir="ltr">
                       {formatClock(w.start, true)}
@@ -323,9 +335,13 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
               value={pct(m.coverage)}
               hint={t('viewer.metrics.coverageHint')}
             />
-            <Metric label={t('viewer.metrics.confidence')} value={pct(m.mean_confidence)} />
-            <Metric label={t('viewer.metrics.wer')} value={pct(m.wer)} hint={m.wer_method} />
-            <Metric label={t('viewer.metrics.cer')} value={pct(m.cer)} />
+            <Metric
+              label={t('viewer.metrics.confidence')}
+              value={pct(m.mean_confidence)}
+              hint={t('viewer.metrics.confidenceHint')}
+            />
+            <Metric label={t('viewer.metrics.wer')} value={pct(m.wer)} hint={t('viewer.metrics.werHint')} />
+            <Metric label={t('viewer.metrics.cer')} value={pct(m.cer)} hint={t('viewer.metrics.cerHint')} />
             <Metric
               label={t('viewer.metrics.words')}
               value={`${formatNumber(m.words_aligned)} / ${formatNumber(m.words_total)}`}
@@ -341,6 +357,17 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
               }
               hint={t('viewer.metrics.speedHint')}
             />
+            <Metric
+              label={t('viewer.metrics.phoneErrorRate')}
+              value={pct(m.phone_error_rate)}
+              hint={t('viewer.metrics.phoneErrorRateHint')}
+            />
+            <Metric label={t('viewer.metrics.speech')} value={formatDuration(m.speech_seconds)} />
+            <Metric
+              label={t('viewer.metrics.untranscribed')}
+              value={formatDuration(m.untranscribed_speech_seconds)}
+            />
+            <Metric label={t('viewer.metrics.detectedLanguage')} value={result.detected_language ?? '—'} />
           </dl>
           <dl className="mt-4 grid gap-x-6 gap-y-2 rounded-xl border border-border p-4 text-sm sm:grid-cols-2">
             <div className="flex justify-between gap-3">

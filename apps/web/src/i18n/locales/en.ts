@@ -237,9 +237,11 @@ export const en = {
     stats: {
       total: 'Total alignments',
       completed: '{count} completed',
-      accuracy: 'Average accuracy',
-      accuracyHint: 'Mean word confidence of completed alignments (words not found count as 0)',
-      accuracyNone: 'Appears after your first completed alignment',
+      goodShare: 'Good results',
+      goodShareHint: 'Share of your completed alignments whose transcript fits the speech',
+      goodShareNone: 'Appears after your first completed alignment',
+      meanConfidence: 'Mean confidence',
+      meanConfidenceHint: 'Average chance that a placed word is within 50 ms of where a person would put it',
     },
     quick: {
       title: 'Quick actions',
@@ -660,6 +662,41 @@ export const en = {
       help: 'Show or hide this list',
     },
   },
+  quality: {
+    verdict: { good: 'Good', partial: 'Partial', mismatch: 'Mismatch', no_speech: 'No speech' },
+    badge: 'Verdict: {verdict}',
+    title: {
+      good: 'The transcript fits the speech',
+      partial: 'The transcript fits only in part',
+      mismatch: 'The transcript does not match the audio',
+      no_speech: 'No speech was found in the audio',
+    },
+    body: {
+      good: 'The word times can be used as they are. Words with a low confidence are still worth a look.',
+      partial:
+        'Most words are placed, but some were not found, fit their audio poorly, or speech was left out of the transcript. Check the words marked in the table.',
+      mismatch:
+        'The times below are not reliable. The job is complete and counted, but the words were forced onto speech that does not say them.',
+      no_speech: 'The file holds silence or a steady sound (a tone, a hum), so no word could be placed.',
+    },
+    check: 'What to check',
+    checks: {
+      transcript: 'The transcript belongs to this recording and is complete.',
+      language: 'The language chosen is the one spoken and written.',
+      file: 'The file is the right one, not muted, and the speech is on the channel that was uploaded.',
+    },
+    reasons: {
+      no_speech: 'No speech in the audio (silence or a steady sound).',
+      transcript_mismatch: 'The words do not fit the speech: estimated word error rate {value}.',
+      words_not_found: '{value} words were not found in the audio.',
+      low_confidence: '{value} placed words fit their audio poorly.',
+      untranscribed_speech: '{value} s of speech are not covered by any word of the transcript.',
+      language_mismatch: 'The text looks like {detected}, but {chosen} was chosen.',
+      text_too_long_for_audio: 'Too much text for this audio: {value} letters per second.',
+      text_too_short_for_audio: 'Much more speech than text: {value} s of speech per word.',
+      audio_clipping: 'The audio clips: its loudest parts are distorted.',
+    },
+  },
   viewer: {
     audioFailed: 'The audio could not be loaded.',
     play: 'Play',
@@ -686,6 +723,7 @@ export const en = {
       end: 'End',
       duration: 'Duration',
       confidence: 'Confidence',
+      phones: 'Phones (IPA)',
     },
     metrics: {
       coverage: 'Coverage',
@@ -698,6 +736,17 @@ export const en = {
       processing: 'Processing time',
       speed: 'Processing speed',
       speedHint: 'Seconds of audio aligned per second of processing',
+      confidenceHint:
+        'Average over placed words of the chance that both edges of a word lie within 50 ms of where a person would put them.',
+      werHint:
+        'Estimated share of transcript words that are not what is said: words not found, words whose audio fits them worse than 95 % of the words of correct transcripts and the words of speech the transcript leaves out. 0 % when the transcript fits, 100 % at most.',
+      cerHint: 'The same estimate counted in letters instead of words.',
+      phoneErrorRate: 'Phone recognition error (diagnostic)',
+      phoneErrorRateHint:
+        'A free phone recognition that does not see the transcript, compared with its pronunciation. High even for a correct transcript: a figure for speech engineers, not a score of the result.',
+      detectedLanguage: 'Language of the text (detected)',
+      speech: 'Speech in the audio',
+      untranscribed: 'Speech without a word',
     },
     engine: 'Engine',
     route: 'Pronunciation route',
@@ -730,6 +779,11 @@ export const en = {
     source: 'Source',
   },
   upload: {
+    languageCheck: {
+      detected: 'Language of the text: {detected}',
+      mismatch:
+        'This text looks like {detected}, not the language chosen ({chosen}). Check the language before aligning: with the wrong one, words are placed poorly.',
+    },
     title: 'New alignment',
     quota: 'Alignments left today: {remaining} of {limit}',
     queued: 'Alignment queued',
@@ -825,7 +879,12 @@ export const en = {
       audio: 'Include the audio (base64)',
       pretty: 'Indented (readable)',
     },
-    textgrid: { tier: 'Word tier name', phones: 'Add a phone tier' },
+    textgrid: {
+      tier: 'Word tier name',
+      phones: 'Add a phone tier',
+      phoneLabel: 'Phone labels',
+      phoneLabels: { ipa: 'IPA (the pronunciation)', model: 'Acoustic model labels (ARPAbet, …)' },
+    },
     subtitles: {
       minDuration: 'Minimum cue duration (s)',
       wordsPerLine: 'Words per line',

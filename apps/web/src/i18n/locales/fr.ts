@@ -252,9 +252,12 @@ export const fr: LocaleMessages = {
     stats: {
       total: 'Alignements au total',
       completed: '{count} terminés',
-      accuracy: 'Précision moyenne',
-      accuracyHint: 'Confiance moyenne des mots des alignements terminés (mots non trouvés comptés 0)',
-      accuracyNone: 'Apparaît après votre premier alignement terminé',
+      goodShare: 'Bons résultats',
+      goodShareHint: 'Part de vos alignements terminés dont la transcription correspond à la parole',
+      goodShareNone: 'Apparaît après votre premier alignement terminé',
+      meanConfidence: 'Confiance moyenne',
+      meanConfidenceHint:
+        'Probabilité moyenne qu’un mot placé soit à moins de 50 ms de là où une personne le mettrait',
     },
     quick: {
       title: 'Actions rapides',
@@ -677,6 +680,43 @@ export const fr: LocaleMessages = {
       help: 'Afficher ou masquer cette liste',
     },
   },
+  quality: {
+    verdict: { good: 'Bon', partial: 'Partiel', mismatch: 'Non concordant', no_speech: 'Pas de parole' },
+    badge: 'Verdict : {verdict}',
+    title: {
+      good: 'La transcription correspond à la parole',
+      partial: 'La transcription ne correspond qu’en partie',
+      mismatch: 'La transcription ne correspond pas à l’audio',
+      no_speech: 'Aucune parole trouvée dans l’audio',
+    },
+    body: {
+      good: 'Les temps des mots sont utilisables tels quels. Les mots de faible confiance méritent tout de même un coup d’œil.',
+      partial:
+        'La plupart des mots sont placés, mais certains sont introuvables, collent mal à leur audio, ou de la parole manque dans la transcription. Vérifiez les mots signalés dans le tableau.',
+      mismatch:
+        'Les temps ci-dessous ne sont pas fiables. La tâche est terminée et comptée, mais les mots ont été forcés sur une parole qui ne les dit pas.',
+      no_speech:
+        'Le fichier contient du silence ou un son continu (une tonalité, un bourdonnement) : aucun mot n’a pu être placé.',
+    },
+    check: 'À vérifier',
+    checks: {
+      transcript: 'La transcription est bien celle de cet enregistrement, et complète.',
+      language: 'La langue choisie est celle qui est parlée et écrite.',
+      file: 'Le fichier est le bon, pas muet, et la parole est sur le canal envoyé.',
+    },
+    reasons: {
+      no_speech: 'Pas de parole dans l’audio (silence ou son continu).',
+      transcript_mismatch:
+        'Les mots ne correspondent pas à la parole : taux d’erreur de mots estimé {value}.',
+      words_not_found: '{value} mots introuvables dans l’audio.',
+      low_confidence: '{value} mots placés collent mal à leur audio.',
+      untranscribed_speech: '{value} s de parole ne sont couvertes par aucun mot de la transcription.',
+      language_mismatch: 'Le texte ressemble à {detected}, mais {chosen} a été choisi.',
+      text_too_long_for_audio: 'Trop de texte pour cet audio : {value} lettres par seconde.',
+      text_too_short_for_audio: 'Bien plus de parole que de texte : {value} s de parole par mot.',
+      audio_clipping: 'L’audio sature : ses passages les plus forts sont distordus.',
+    },
+  },
   viewer: {
     audioFailed: 'L’audio n’a pas pu être chargé.',
     play: 'Lecture',
@@ -704,6 +744,7 @@ export const fr: LocaleMessages = {
       end: 'Fin',
       duration: 'Durée',
       confidence: 'Confiance',
+      phones: 'Phones (API)',
     },
     metrics: {
       coverage: 'Couverture',
@@ -716,6 +757,17 @@ export const fr: LocaleMessages = {
       processing: 'Temps de traitement',
       speed: 'Vitesse de traitement',
       speedHint: 'Secondes d’audio alignées par seconde de traitement',
+      confidenceHint:
+        'Moyenne, sur les mots placés, de la probabilité que les deux bords d’un mot soient à moins de 50 ms de là où une personne les mettrait.',
+      werHint:
+        'Part estimée des mots de la transcription qui ne sont pas ce qui est dit : mots introuvables, mots dont l’audio leur correspond moins bien qu’à 95 % des mots de transcriptions correctes et mots de la parole absente de la transcription. 0 % quand la transcription correspond, 100 % au plus.',
+      cerHint: 'La même estimation comptée en lettres plutôt qu’en mots.',
+      phoneErrorRate: 'Erreur de reconnaissance des phones (diagnostic)',
+      phoneErrorRateHint:
+        'Une reconnaissance libre des phones, qui ne voit pas la transcription, comparée à sa prononciation. Élevée même pour une transcription correcte : un chiffre pour ingénieurs de la parole, pas une note du résultat.',
+      detectedLanguage: 'Langue du texte (détectée)',
+      speech: 'Parole dans l’audio',
+      untranscribed: 'Parole sans mot',
     },
     engine: 'Moteur',
     route: 'Voie de prononciation',
@@ -756,6 +808,11 @@ export const fr: LocaleMessages = {
     source: 'Source',
   },
   upload: {
+    languageCheck: {
+      detected: 'Langue du texte : {detected}',
+      mismatch:
+        'Ce texte ressemble à {detected}, pas à la langue choisie ({chosen}). Vérifiez la langue avant d’aligner : avec la mauvaise, les mots sont mal placés.',
+    },
     title: 'Nouvel alignement',
     quota: 'Alignements restants aujourd’hui : {remaining} sur {limit}',
     queued: 'Alignement en file d’attente',
@@ -852,7 +909,12 @@ export const fr: LocaleMessages = {
       audio: 'Inclure l’audio (base64)',
       pretty: 'Indenté (lisible)',
     },
-    textgrid: { tier: 'Nom de la tire des mots', phones: 'Ajouter une tire des phones' },
+    textgrid: {
+      tier: 'Nom de la tire des mots',
+      phones: 'Ajouter une tire des phones',
+      phoneLabel: 'Étiquettes des phones',
+      phoneLabels: { ipa: 'API (la prononciation)', model: 'Étiquettes du modèle acoustique (ARPAbet, …)' },
+    },
     subtitles: {
       minDuration: 'Durée minimale d’un sous-titre (s)',
       wordsPerLine: 'Mots par ligne',

@@ -134,6 +134,7 @@ export class HmmBackend implements AcousticBackend {
     for (const u of units) {
       if (inputKind === 'ipa') {
         u.prons = [ipaToModelPhones(u.text, family)].filter((p) => p.length > 0);
+        u.ipa = [u.text];
         routes.add('ipa-input');
       } else if (this.sameLanguage(info.iso3) && this.decoder.lookup(u.text.toLowerCase()).length) {
         u.prons = this.decoder
@@ -142,9 +143,10 @@ export class HmmBackend implements AcousticBackend {
         routes.add('dictionary');
       } else if (info.routes[0] === 'arabic-rules' && /[\u0600-\u06FF]/.test(u.text)) {
         // Letter rules with optional short vowels: the search picks the vowels unvowelled text leaves out.
-        u.lattice = this.g2p
-          .arabicLattice(u.text)
-          .map((slot) => slot.map((alt) => (alt === '' ? [] : ipaToModelPhones(alt, family))));
+        u.latticeIpa = this.g2p.arabicLattice(u.text);
+        u.lattice = u.latticeIpa.map((slot) =>
+          slot.map((alt) => (alt === '' ? [] : ipaToModelPhones(alt, family))),
+        );
         routes.add('arabic-rules');
       } else {
         needIpa.push(u.tokenIndex);
@@ -156,8 +158,12 @@ export class HmmBackend implements AcousticBackend {
         info.iso3,
       );
       needIpa.forEach((ui, k) => {
-        const mapped = ipaToModelPhones((ipa[k] ?? []).join(' '), family);
-        if (mapped.length) units[ui]!.prons = [mapped];
+        const source = (ipa[k] ?? []).join(' ');
+        const mapped = ipaToModelPhones(source, family);
+        if (mapped.length) {
+          units[ui]!.prons = [mapped];
+          units[ui]!.ipa = [source];
+        }
       });
       routes.add('espeak-ipa');
     }

@@ -262,23 +262,156 @@ const KEYS = {
   fr: Object.keys(FR).sort((a, b) => b.length - a.length),
 };
 
-export function ipaToModelPhones(ipa: string, family: 'en' | 'fr'): string[] {
+/** A model phone and the IPA phone it stands for; `group` numbers the IPA phones of one string. */
+export interface TaggedPhone {
+  model: string;
+  ipa: string;
+  group: number;
+}
+
+const MODIFIER = /[\p{M}ːˑʰʷʲˠˤ˞ʼⁿˡʱ]/u;
+
+/**
+ * ipaToModelPhones, keeping for each model phone the IPA it came from. An IPA phone that maps to two model
+ * phones (ɲ -> N Y) gives both the same group; one that maps to none (ʔ on the English model) or that the
+ * table lacks is carried by the next model phone (its IPA is prefixed), or the last one at the end.
+ */
+export function ipaToModelPhonesTagged(ipa: string, family: 'en' | 'fr'): TaggedPhone[] {
   const table = family === 'fr' ? FR : EN;
   const keys = KEYS[family];
   const text = ipa.normalize('NFC').replace(/ɡ/g, 'g');
-  const out: string[] = [];
+  const out: TaggedPhone[] = [];
+  let pending = '';
+  let group = 0;
   let i = 0;
   while (i < text.length) {
     const k = keys.find((key) => text.startsWith(key, i));
     if (k !== undefined) {
-      out.push(...table[k]!);
+      const label = pending + k.replace(/g/g, 'ɡ');
+      pending = '';
+      const models = table[k]!;
+      if (models.length === 0) pending = label;
+      else {
+        const tagged = models.map((m) => ({ model: m, ipa: label, group }));
+        out.push(...tagged);
+        group++;
+      }
       i += k.length;
       continue;
     }
-    // Unknown symbols and marks that do not change the nearest model phone (stress, length, tie bars,
-    // aspiration, syllable breaks) are skipped.
+    const ch = text[i]!;
+    // Length and secondary articulations stay on the phone they modify; stress, breaks and spaces go.
+    if (MODIFIER.test(ch) && out.length > 0 && pending === '') {
+      const g = out[out.length - 1]!.group;
+      for (const t of out) if (t.group === g) t.ipa += ch;
+    } else if (/\p{L}/u.test(ch)) pending += ch;
     i++;
   }
-  // Length and gemination are absorbed by the HMM's self-loops: collapse immediate repeats.
-  return out.filter((p, k) => k === 0 || p !== out[k - 1]);
+  if (pending && out.length > 0) {
+    const g = out[out.length - 1]!.group;
+    for (const t of out) if (t.group === g) t.ipa += pending;
+  }
+  // Length and gemination are absorbed by the HMM's self-loops: an immediate repeat is one model phone,
+  // whose IPA is the geminate (b b -> bː) or the two phones written together.
+  const merged: TaggedPhone[] = [];
+  for (const t of out) {
+    const prev = merged[merged.length - 1];
+    if (prev && prev.model === t.model && prev.group !== t.group) {
+      prev.ipa = prev.ipa === t.ipa ? `${prev.ipa}ː` : prev.ipa + t.ipa;
+      continue;
+    }
+    if (prev && prev.model === t.model) continue;
+    merged.push({ ...t });
+  }
+  return merged;
 }
+
+export function ipaToModelPhones(ipa: string, family: 'en' | 'fr'): string[] {
+  return ipaToModelPhonesTagged(ipa, family).map((t) => t.model);
+}
+
+/**
+ * IPA of the models' own phone labels, for words whose pronunciation comes from the model's dictionary.
+ * CMU ARPAbet without stress marks: AH is written ə (most AH in running speech are unstressed), ER ɝ.
+ * French (LIUM labels): uy is the front rounded /y/, au the open /ɔ/.
+ */
+export const MODEL_PHONE_IPA: Record<'en' | 'fr', Record<string, string>> = {
+  en: {
+    AA: 'ɑ',
+    AE: 'æ',
+    AH: 'ə',
+    AO: 'ɔ',
+    AW: 'aʊ',
+    AY: 'aɪ',
+    EH: 'ɛ',
+    ER: 'ɝ',
+    EY: 'eɪ',
+    IH: 'ɪ',
+    IY: 'i',
+    OW: 'oʊ',
+    OY: 'ɔɪ',
+    UH: 'ʊ',
+    UW: 'u',
+    B: 'b',
+    CH: 'tʃ',
+    D: 'd',
+    DH: 'ð',
+    F: 'f',
+    G: 'ɡ',
+    HH: 'h',
+    JH: 'dʒ',
+    K: 'k',
+    L: 'l',
+    M: 'm',
+    N: 'n',
+    NG: 'ŋ',
+    P: 'p',
+    R: 'ɹ',
+    S: 's',
+    SH: 'ʃ',
+    T: 't',
+    TH: 'θ',
+    V: 'v',
+    W: 'w',
+    Y: 'j',
+    Z: 'z',
+    ZH: 'ʒ',
+  },
+  fr: {
+    aa: 'a',
+    ai: 'ɛ',
+    an: 'ɑ̃',
+    au: 'ɔ',
+    bb: 'b',
+    ch: 'ʃ',
+    dd: 'd',
+    ee: 'ə',
+    ei: 'e',
+    eu: 'ø',
+    ff: 'f',
+    gg: 'ɡ',
+    gn: 'ɲ',
+    ii: 'i',
+    in: 'ɛ̃',
+    jj: 'ʒ',
+    kk: 'k',
+    ll: 'l',
+    mm: 'm',
+    nn: 'n',
+    oe: 'œ',
+    on: 'ɔ̃',
+    oo: 'o',
+    ou: 'u',
+    pp: 'p',
+    rr: 'ʁ',
+    ss: 's',
+    tt: 't',
+    un: 'œ̃',
+    uu: 'u',
+    uy: 'y',
+    vv: 'v',
+    ww: 'w',
+    yy: 'j',
+    zz: 'z',
+  },
+};

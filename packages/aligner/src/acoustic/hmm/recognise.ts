@@ -47,11 +47,19 @@ export function recognisePhones(decoder: HmmDecoder, samples: Float32Array, unit
     words.set(w, (words.get(w) ?? true) && e.hit * 2 >= e.n);
   }
   const wrongWords = [...words.values()].filter((ok) => !ok).length;
+  // Per transcript word: phones of its pronunciation the free loop recognised, out of how many.
+  const perWord = new Map<number, { hit: number; n: number }>();
+  for (const [ui, e] of perUnit) {
+    const w = units[ui]!.wordIndex;
+    const acc = perWord.get(w) ?? { hit: 0, n: 0 };
+    perWord.set(w, { hit: acc.hit + e.hit, n: acc.n + e.n });
+  }
   return {
     wer: round(wrongWords / Math.max(1, words.size)),
     cer: round(Math.min(1, distance / ref.length)),
     method: PHONE_LOOP_METHOD,
     counts: { phoneErrors: distance, phones: ref.length, wrongWords, words: words.size },
+    perWord,
   };
 }
 

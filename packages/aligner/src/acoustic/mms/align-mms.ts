@@ -23,6 +23,9 @@ import { EngineError } from '../../errors.ts';
 import { normalizeTranscript, splitWords } from '../../text/normalize.ts';
 import type { ModelToken, SourceWord } from '../../text/normalize.ts';
 import type { Recognition } from '../backend.ts';
+import { checkLanguage } from '@tazamun/contracts/language-check';
+import { assessQuality } from '../../metrics/quality.ts';
+import { analyseSpeech, untranscribedSpeech } from '../../metrics/speech.ts';
 import { arraySource, computeEmissions, loadMmsModel } from './emissions.ts';
 import type { EmissionOptions, SampleSource } from './emissions.ts';
 import { checkVocabFile, FIRST_LETTER, letterId, MMS_VOCAB } from './vocab.ts';
@@ -164,8 +167,10 @@ export async function alignWordsWithMms(
       duration: round(sp.end - sp.start),
       confidence: clamp01(sp.confidence),
       status: 'aligned' as const,
+      // MMS places romanised letters: the letter is both labels (no IPA is known).
       phones: sp.letters.map((l) => ({
         phone: MMS_VOCAB[l.label]!,
+        model_phone: MMS_VOCAB[l.label]!,
         start: round(l.start),
         end: round(l.end),
         confidence: clamp01(l.confidence),
@@ -261,6 +266,19 @@ export async function alignFileWithMms(
   const r = await alignWordsWithMms(samples, words, tokens, { ...options, lang: lang.iso3 });
   warnings.push(...r.warnings);
   const aligned = r.words.filter((w) => w.status === 'aligned');
+  // MMS confidences are not calibrated (no MMS model on the dev machine to fit them): the verdict uses
+  // them as they are, with the thresholds measured on the hmm engine.
+  const speech = analyseSpeech(stats.frameDb);
+  const untranscribed = untranscribedSpeech(speech, r.words);
+  const language = checkLanguage(text, lang.iso3);
+  const assessed = assessQuality({
+    words: r.words,
+    speech,
+    untranscribedSeconds: untranscribed,
+    duration: stats.duration,
+    clippingRatio: stats.clippingRatio,
+    language: { chosen: lang.iso3, ...language },
+  });
   const processing = (performance.now() - t0) / 1000;
   return {
     schema_version: RESULT_SCHEMA_VERSION,
@@ -287,15 +305,21 @@ export async function alignFileWithMms(
     metrics: {
       coverage: r.words.length ? aligned.length / r.words.length : 0,
       mean_confidence: aligned.length ? aligned.reduce((a, w) => a + w.confidence, 0) / aligned.length : 0,
-      wer: r.recognition?.wer ?? null,
-      cer: r.recognition?.cer ?? null,
-      wer_method: r.recognition?.method ?? 'recognition pass not requested',
+      wer: assessed.wer,
+      cer: assessed.cer,
+      wer_method: assessed.method,
+      // greedy CTC letters against the romanised transcript: a letter error rate, kept as the diagnostic
+      phone_error_rate: r.recognition?.cer ?? null,
+      speech_seconds: speech.speechSeconds,
+      untranscribed_speech_seconds: untranscribed,
       words_total: r.words.length,
       words_aligned: aligned.length,
       audio_duration: stats.duration,
       processing_time: processing,
       real_time_factor: stats.duration ? processing / stats.duration : 0,
     },
+    detected_language: language.detected,
+    quality: assessed.quality,
     warnings,
   };
 }

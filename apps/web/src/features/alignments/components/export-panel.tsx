@@ -29,6 +29,7 @@ function FileExport({ id, baseName }: { id: string; baseName: string }) {
     pretty: true,
     tier_name: 'words',
     phone_tier: true,
+    phone_label: 'ipa' as 'ipa' | 'model',
     min_segment_duration: '1',
     words_per_line: '7',
     timestamps: false,
@@ -46,7 +47,11 @@ function FileExport({ id, baseName }: { id: string; baseName: string }) {
           pretty: o.pretty,
         });
       if (format === 'textgrid' || format === 'eaf')
-        Object.assign(params, { tier_name: o.tier_name, phone_tier: o.phone_tier });
+        Object.assign(params, {
+          tier_name: o.tier_name,
+          phone_tier: o.phone_tier,
+          phone_label: o.phone_label,
+        });
       if (format === 'vtt' || format === 'srt')
         Object.assign(params, {
           min_segment_duration: o.min_segment_duration,
@@ -111,6 +116,16 @@ function FileExport({ id, baseName }: { id: string; baseName: string }) {
             checked={o.phone_tier}
             onChange={(e) => set('phone_tier', e.target.checked)}
           />
+          {o.phone_tier && (
+            <SelectField
+              label={t('export.textgrid.phoneLabel')}
+              value={o.phone_label}
+              onChange={(e) => set('phone_label', e.target.value as 'ipa' | 'model')}
+            >
+              <option value="ipa">{t('export.textgrid.phoneLabels.ipa')}</option>
+              <option value="model">{t('export.textgrid.phoneLabels.model')}</option>
+            </SelectField>
+          )}
         </div>
       )}
       {(format === 'vtt' || format === 'srt') && (

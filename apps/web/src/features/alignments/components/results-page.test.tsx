@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import type { AlignmentDetail } from '@tazamun/contracts/alignments';
+import type { Quality } from '@tazamun/contracts/alignment-result';
 import { renderApp } from '../../../test/render-app.tsx';
 import { makeUser, serveShell, startTestApi } from '../../../test/test-api.ts';
 import type { TestApi } from '../../../test/test-api.ts';
@@ -9,7 +10,7 @@ import { setTokens } from '../../../lib/token-storage.ts';
 const WORDS = ['she', 'had', 'your'];
 const EXP = Math.floor(Date.now() / 1000) + 3600;
 
-function completedAlignment(): AlignmentDetail {
+function completedAlignment(quality: Quality = { verdict: 'good', reasons: [] }): AlignmentDetail {
   const at = '2026-03-01T10:00:00.000Z';
   return {
     id: 'a1',
@@ -17,7 +18,8 @@ function completedAlignment(): AlignmentDetail {
     file_name: 'clip.wav',
     file_size: 96_000,
     language: 'eng',
-    detected_language: null,
+    detected_language: 'eng',
+    verdict: quality.verdict,
     status: 'completed',
     step: null,
     progress: 100,
@@ -69,7 +71,16 @@ function completedAlignment(): AlignmentDetail {
         duration: 0.4,
         confidence: 0.9,
         status: 'aligned' as const,
-        phones: [],
+        phones: [
+          { phone: 'ʃ', model_phone: 'SH', start: index * 0.5, end: index * 0.5 + 0.2, confidence: 0.9 },
+          {
+            phone: 'i',
+            model_phone: 'IY',
+            start: index * 0.5 + 0.2,
+            end: index * 0.5 + 0.4,
+            confidence: 0.9,
+          },
+        ],
         char_start: index * 4,
         char_end: index * 4 + word.length,
       })),
@@ -82,12 +93,17 @@ function completedAlignment(): AlignmentDetail {
         wer: null,
         cer: null,
         wer_method: 'none',
+        phone_error_rate: 0.4,
+        speech_seconds: 1.2,
+        untranscribed_speech_seconds: 0,
         words_total: 3,
         words_aligned: 3,
         audio_duration: 1.5,
         processing_time: 0.4,
         real_time_factor: 0.27,
       },
+      detected_language: 'eng',
+      quality,
       warnings: [],
     },
   };
@@ -126,5 +142,43 @@ describe('results viewer audio', () => {
     await waitFor(() => expect(api.requests.some((r) => r.path === '/api/alignments/a1/audio/')).toBe(true));
     for (const r of api.requests.filter((q) => q.path === '/api/alignments/a1/audio/'))
       expect(r.authorization).toBeUndefined();
+  });
+});
+
+describe('results verdict', () => {
+  it('a good result: green badge and banner without things to check; the word table shows IPA phones', async () => {
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'en' });
+    const banner = await screen.findByTestId('quality-banner');
+    expect(banner.dataset.verdict).toBe('good');
+    expect(banner.textContent).toContain('The transcript fits the speech');
+    expect(banner.textContent).not.toContain('What to check');
+    expect(screen.getByTestId('verdict-badge').textContent).toBe('Good');
+    screen.getByRole('tab', { name: 'Word table' }).focus();
+    screen.getByRole('tab', { name: 'Word table' }).click();
+    const phones = await screen.findAllByTestId('word-phones');
+    expect(phones.map((p) => p.textContent)).toEqual(['ʃ i', 'ʃ i', 'ʃ i']);
+    expect(phones[0]?.getAttribute('title')).toBe('SH IY');
+  });
+
+  it('a mismatch: red banner in Arabic with the reasons and what to check', async () => {
+    api.route('GET', '/api/alignments/a1/', () => ({
+      status: 200,
+      body: completedAlignment({
+        verdict: 'mismatch',
+        reasons: [
+          { code: 'transcript_mismatch', message: 'x', value: 0.82 },
+          { code: 'language_mismatch', message: 'x' },
+        ],
+      }),
+    }));
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'ar' });
+    const banner = await screen.findByTestId('quality-banner');
+    expect(banner.dataset.verdict).toBe('mismatch');
+    expect(banner.querySelector('[role="alert"]')).not.toBeNull();
+    expect(banner.textContent).toContain('النص لا يطابق الصوت');
+    expect(banner.querySelector('[data-reason="transcript_mismatch"]')?.textContent).toContain('٠٫٨٢');
+    expect(banner.querySelector('[data-reason="language_mismatch"]')?.textContent).toContain('eng');
+    expect(banner.textContent).toContain('ما يجب التحقق منه');
+    expect(screen.getByTestId('verdict-badge').textContent).toBe('غير مطابق');
   });
 });

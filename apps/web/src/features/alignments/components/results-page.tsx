@@ -28,6 +28,7 @@ import {
   getProgress,
 } from '../api/alignments-api.ts';
 import { CorrectionEditor } from '../editor/correction-editor.tsx';
+import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { ExportPanel } from './export-panel.tsx';
 import { ProcessingEstimate } from './processing-estimate.tsx';
 import { ShareControls } from './share-controls.tsx';
@@ -197,6 +198,7 @@ export function ResultsPage() {
         >
           {t(`results.status.${a.status}`)}
         </span>
+        <VerdictBadge verdict={a.verdict} />
         <AlignmentActions alignment={a} onDeleted={() => navigate('/projects', { replace: true })} />
       </header>
 

@@ -150,4 +150,28 @@ describe('upload studio', () => {
       ).tagName,
     ).toBe('P');
   });
+
+  it('detects the language of the text as it is typed and warns when it is not the one chosen', async () => {
+    await renderApp('/upload', { apiUrl: api.url, language: 'fr' });
+    const text = await screen.findByLabelText('Texte prononcé dans l’enregistrement');
+    const language = screen.getByRole('combobox', { name: 'Langue' });
+    fireEvent.change(language, { target: { value: 'eng' } });
+    fireEvent.blur(language);
+    fireEvent.change(text, {
+      target: { value: 'The birch canoe slid on the smooth planks and the boy was there when the sun rose.' },
+    });
+    expect(screen.getByTestId('detected-language').textContent).toContain('anglais');
+    expect(screen.queryByTestId('language-warning')).toBeNull();
+    // the same English text with Arabic chosen: a warning before submitting
+    fireEvent.change(language, { target: { value: 'ara' } });
+    fireEvent.blur(language);
+    expect(screen.getByTestId('language-warning').textContent).toBe(
+      'Ce texte ressemble à anglais, pas à la langue choisie (arabe). Vérifiez la langue avant d’aligner : avec la mauvaise, les mots sont mal placés.',
+    );
+    // Arabic text with Arabic chosen: detected as Standard Arabic (arb), no warning
+    fireEvent.change(text, {
+      target: { value: 'عِنْدَمَا ذَهَبْتُ إِلَى السُّوقِ اشْتَرَيْتُ الكَثِيرَ مِنَ الفَاكِهَةِ' },
+    });
+    expect(screen.queryByTestId('language-warning')).toBeNull();
+  });
 });

@@ -6,9 +6,11 @@ import { useNavigate } from 'react-router';
 import { ENGINES, LANGUAGE_CODE } from '@tazamun/contracts/alignments';
 import { LIMITS, PRECISIONS } from '@tazamun/contracts/limits';
 import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
+import { checkLanguage } from '@tazamun/contracts/language-check';
 import { PROFILE_QUERY_KEY, useUser } from '../../../lib/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { contentDirection } from '../../../lib/alignments.ts';
+import { contentDirection, useLanguages } from '../../../lib/alignments.ts';
+import { languageOptions } from '../../../lib/language-search.ts';
 import { formatBytes, formatNumber } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle, PageHeader } from '../../../components/ui/card.tsx';
@@ -34,8 +36,9 @@ const BOUND_FIELDS: Record<string, 'audio' | 'text'> = {
 };
 
 export function UploadPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const languages = useLanguages();
   const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
   const { user } = useUser();
@@ -60,6 +63,16 @@ export function UploadPage() {
     const trimmed = text.trim();
     return { chars: text.length, words: trimmed ? trimmed.split(/\s+/u).length : 0 };
   }, [text]);
+  // As the user types: which language the text is written in, and whether it is the one chosen.
+  const langCheck = useMemo(
+    () => (/^[a-z]{3}$/.test(language) ? checkLanguage(text, language) : null),
+    [text, language],
+  );
+  const languageNames = useMemo(
+    () => languageOptions(languages.data?.results ?? [], i18n.language),
+    [languages.data, i18n.language],
+  );
+  const nameOf = (code: string) => languageNames.find((o) => o.code === code)?.label ?? code;
 
   const mutation = useMutation({
     mutationFn: uploadAlignment,
@@ -263,6 +276,12 @@ export function UploadPage() {
                 chars: formatNumber(counts.chars),
                 words: formatNumber(counts.words),
               })}
+              {langCheck?.detected && (
+                <span data-testid="detected-language">
+                  {' · '}
+                  {t('upload.languageCheck.detected', { detected: nameOf(langCheck.detected) })}
+                </span>
+              )}
             </p>
           </Card>
         </div>
@@ -326,6 +345,16 @@ export function UploadPage() {
                   />
                 </div>
               </details>
+              {langCheck?.disagrees && langCheck.detected && (
+                <div data-testid="language-warning">
+                  <Alert tone="warning">
+                    {t('upload.languageCheck.mismatch', {
+                      detected: nameOf(langCheck.detected),
+                      chosen: nameOf(language),
+                    })}
+                  </Alert>
+                </div>
+              )}
               {mutation.error && !Object.keys(errors).length && (
                 <Alert tone="danger">{mutation.error.message}</Alert>
               )}

@@ -27,7 +27,7 @@ function word(
     duration: start === null || end === null ? null : end - start,
     confidence: start === null ? 0 : 0.9,
     status: start === null ? 'not_found' : 'aligned',
-    phones: phones.map(([phone, s, e]) => ({ phone, start: s, end: e })),
+    phones: phones.map(([phone, s, e]) => ({ phone, model_phone: phone, start: s, end: e })),
     char_start: 0,
     char_end: text.length,
   };

@@ -165,8 +165,8 @@ export function setPhoneLabel(
   if (!clean || !p || p.phone === clean) return result;
   return withWord(result, pos, (w) => {
     const q = w.phones[k]!;
+    // the label is IPA (the tier a person reads); model_phone keeps what the acoustic model aligned
     q.phone = clean;
-    if (q.ipa !== undefined) q.ipa = clean;
     return w;
   });
 }
@@ -196,8 +196,12 @@ export function mergePhones(result: AlignmentResult, pos: number, k: number): Al
   const b = w0?.phones[k + 1];
   if (!a || !b) return null;
   return withWord(result, pos, (w) => {
-    const merged: PhoneTiming = { ...a, end: b.end, phone: a.phone + b.phone };
-    if (a.ipa !== undefined || b.ipa !== undefined) merged.ipa = (a.ipa ?? a.phone) + (b.ipa ?? b.phone);
+    const merged: PhoneTiming = {
+      ...a,
+      end: b.end,
+      phone: a.phone + b.phone,
+      model_phone: `${a.model_phone} ${b.model_phone}`,
+    };
     delete merged.confidence;
     w.phones.splice(k, 2, merged);
     return w;
@@ -224,7 +228,12 @@ export function revisionBody(
     if (d.phones.length !== b.phones.length) {
       wordPhones.push({
         word_index: d.index,
-        phones: d.phones.map((p) => ({ phone: p.phone, start: p.start, end: p.end })),
+        phones: d.phones.map((p) => ({
+          phone: p.phone,
+          model_phone: p.model_phone,
+          start: p.start,
+          end: p.end,
+        })),
       });
       return;
     }

@@ -253,7 +253,7 @@ export function TierLayer(p: Props) {
                 key={`${i}.${k}`}
                 type="button"
                 data-phone={`${i}.${k}`}
-                title={ph.ipa ?? ph.phone}
+                title={ph.model_phone ? `${ph.phone} (${ph.model_phone})` : ph.phone}
                 onClick={() => p.onSelect({ tier: 'phone', word: i, phone: k })}
                 style={{
                   position: 'absolute',
@@ -272,7 +272,7 @@ export function TierLayer(p: Props) {
                   cursor: 'pointer',
                 }}
               >
-                <span style={labelStyle('ltr')}>{ph.ipa ?? ph.phone}</span>
+                <span style={labelStyle('ltr')}>{ph.phone}</span>
               </button>
             );
           }),

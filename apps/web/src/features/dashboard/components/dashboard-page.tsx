@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link } from 'react-router';
 import { hasQuotaLeft, useUser } from '../../../lib/auth.ts';
 import { useStats } from '../../../lib/account.ts';
@@ -71,7 +72,8 @@ export function DashboardPage() {
   if (!user) return null;
   const { quota } = user;
   const usedFraction = quota.daily_limit > 0 ? Math.min(1, quota.used_today / quota.daily_limit) : 1;
-  const accuracy = stats.data?.average_accuracy;
+  const goodShare = stats.data?.good_share;
+  const meanConfidence = stats.data?.mean_confidence;
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
@@ -113,13 +115,17 @@ export function DashboardPage() {
           }
         />
         <StatCard
-          testId="average-accuracy"
-          label={t('dashboard.stats.accuracy')}
-          value={accuracy === null || accuracy === undefined ? '—' : formatPercent(accuracy)}
+          testId="good-share"
+          label={t('dashboard.stats.goodShare')}
+          value={goodShare === null || goodShare === undefined ? '—' : formatPercent(goodShare)}
           detail={
-            accuracy === null || accuracy === undefined
-              ? t('dashboard.stats.accuracyNone')
-              : t('dashboard.stats.accuracyHint')
+            goodShare === null || goodShare === undefined
+              ? t('dashboard.stats.goodShareNone')
+              : `${t('dashboard.stats.goodShareHint')} · ${t('dashboard.stats.meanConfidence')} ${
+                  meanConfidence === null || meanConfidence === undefined
+                    ? '—'
+                    : formatPercent(meanConfidence)
+                }`
           }
         />
       </div>
@@ -168,8 +174,11 @@ export function DashboardPage() {
                     <span dir="ltr">{a.language}</span> · {formatDateTime(a.created_at)}
                   </p>
                 </div>
-                <span className="rounded-full bg-surface-2 px-2.5 py-0.5 text-xs">
-                  {t(`results.status.${a.status}`)}
+                <span className="flex items-center gap-2">
+                  <VerdictBadge verdict={a.verdict} />
+                  <span className="rounded-full bg-surface-2 px-2.5 py-0.5 text-xs">
+                    {t(`results.status.${a.status}`)}
+                  </span>
                 </span>
               </li>
             ))}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { DEMO_DURATIONS } from '@tazamun/contracts/demos';
 import { contentDirection } from '../../../lib/alignments.ts';
@@ -151,6 +152,7 @@ export function DemoGalleryPage() {
                   {d.confidence !== null && (
                     <span>{t('demos.confidence', { value: formatPercent(d.confidence) })}</span>
                   )}
+                  <VerdictBadge verdict={d.verdict} />
                   <span className="ms-auto inline-flex items-center gap-1 font-medium text-accent">
                     <PlayIcon size={14} /> {t('demos.open')}
                   </span>

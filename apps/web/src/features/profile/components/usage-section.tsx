@@ -18,10 +18,14 @@ export function UsageSection({ user }: { user: User }) {
     [t('profile.usage.resets'), formatDateTime(user.quota.resets_at)],
     [t('dashboard.stats.total'), stats ? formatNumber(stats.total_alignments) : '—'],
     [
-      t('dashboard.stats.accuracy'),
-      stats?.average_accuracy === null || stats?.average_accuracy === undefined
+      t('dashboard.stats.goodShare'),
+      stats?.good_share === null || stats?.good_share === undefined ? '—' : formatPercent(stats.good_share),
+    ],
+    [
+      t('dashboard.stats.meanConfidence'),
+      stats?.mean_confidence === null || stats?.mean_confidence === undefined
         ? '—'
-        : formatPercent(stats.average_accuracy),
+        : formatPercent(stats.mean_confidence),
     ],
     [t('profile.usage.duration'), stats ? formatDuration(stats.total_duration_seconds) : '—'],
     [

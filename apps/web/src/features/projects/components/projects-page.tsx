@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link } from 'react-router';
 import { useAlignmentList } from '../../../lib/alignments.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
@@ -191,6 +192,7 @@ export function ProjectsPage() {
                         {formatDateTime(a.created_at)}
                       </p>
                     </div>
+                    <VerdictBadge verdict={a.verdict} />
                     {list.length > 0 && (
                       <select
                         aria-label={t('projects.moveTo')}

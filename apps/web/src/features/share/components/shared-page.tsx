@@ -6,6 +6,7 @@ import { api, isApiError } from '../../../lib/api-client.ts';
 import { contentDirection } from '../../../lib/alignments.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
+import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 
@@ -44,7 +45,8 @@ export function SharedPage() {
               {shared.data.title}
             </h1>
             <p className="mt-1 text-sm text-muted">
-              <span dir="ltr">{shared.data.language}</span> · {formatDateTime(shared.data.created_at)}
+              <span dir="ltr">{shared.data.language}</span> · {formatDateTime(shared.data.created_at)}{' '}
+              <VerdictBadge verdict={shared.data.verdict} />
             </p>
           </header>
           <AlignmentViewer result={shared.data.result} audioUrl={shared.data.audio_url} />

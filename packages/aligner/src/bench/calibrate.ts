@@ -1,0 +1,187 @@
+// Fits the word-confidence calibration (metrics/calibration.ts) from a bench dump, and replays the
+// verdict and the WER/CER estimate over the dump with the fitted table, so thresholds can be chosen on
+// the same cases without running the aligner again:
+//   npm run bench -- --mode quality --raw --dump /tmp/q.json     (aligner, uncalibrated confidences)
+//   node --import tsx src/bench/calibrate.ts /tmp/q.json          (prints the table and the figures)
+// The fit is deliberately simple so it cannot learn the dev sets by heart: one raw score per word
+// (monotone in the evidence), cut into bins of equal counts, made monotone by pool-adjacent-violators
+// (isotonic regression), one table per kind of pronunciation. Its held-out error is printed beside the
+// in-sample one (2-fold by utterance).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WordTiming } from '@tazamun/contracts/alignment-result';
+import { calibrateWith, fitScore, rawWordScore, wordFits } from '../metrics/calibration.ts';
+import type { CalibrationClass, CalibrationTable, WordEvidence } from '../metrics/calibration.ts';
+import { assessQuality } from '../metrics/quality.ts';
+import type { CaseRecord } from './quality.ts';
+import { qualityReport } from './quality-report.ts';
+
+/** Minimum words per bin: fewer and the bin's share of hits is noise (25 overfitted Arabic held out). */
+const MIN_BIN = 40;
+const MAX_BINS = 12;
+/** Placed words get at least this: a placed word on clean speech is never "certainly wrong". */
+export const FLOOR = 0.02;
+
+interface Sample {
+  s: number;
+  y: number;
+}
+
+/** Pool-adjacent-violators over (score-sorted) samples grouped in equal-count bins. */
+export function fitIsotonic(samples: Sample[]): CalibrationTable {
+  if (samples.length === 0) return [[Infinity, 0.5]];
+  const sorted = [...samples].sort((a, b) => a.s - b.s);
+  const nb = Math.max(1, Math.min(MAX_BINS, Math.floor(sorted.length / MIN_BIN)));
+  const blocks: { upper: number; sum: number; n: number }[] = [];
+  for (let b = 0; b < nb; b++) {
+    const part = sorted.slice(
+      Math.floor((b * sorted.length) / nb),
+      Math.floor(((b + 1) * sorted.length) / nb),
+    );
+    blocks.push({ upper: part[part.length - 1]!.s, sum: part.reduce((a, x) => a + x.y, 0), n: part.length });
+  }
+  // merge neighbours while a lower bin has a higher rate than the next one
+  for (let i = 0; i < blocks.length - 1;) {
+    const a = blocks[i]!;
+    const c = blocks[i + 1]!;
+    if (a.sum / a.n > c.sum / c.n) {
+      blocks.splice(i, 2, { upper: c.upper, sum: a.sum + c.sum, n: a.n + c.n });
+      if (i > 0) i--;
+    } else i++;
+  }
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  return blocks.map((b, i) => [
+    i === blocks.length - 1 ? Infinity : r3(b.upper),
+    r3(Math.max(FLOOR, b.sum / b.n)),
+  ]);
+}
+
+function samplesOf(cases: CaseRecord[], cls: CalibrationClass, score: (e: WordEvidence) => number): Sample[] {
+  return cases
+    .filter((c) => c.kind === 'correct')
+    .flatMap((c) => c.words)
+    .filter((w) => w.cls === cls && w.evidence && w.hit !== null)
+    .map((w) => ({ s: score(w.evidence!), y: w.hit ? 1 : 0 }));
+}
+
+/** Area under the ROC curve: how well a score ranks hits above misses (0.5 = chance). */
+export function auc(samples: Sample[]): number {
+  const pos = samples.filter((x) => x.y === 1).map((x) => x.s);
+  const neg = samples.filter((x) => x.y === 0).map((x) => x.s);
+  if (!pos.length || !neg.length) return NaN;
+  let win = 0;
+  for (const p of pos) for (const n of neg) win += p > n ? 1 : p === n ? 0.5 : 0;
+  return win / (pos.length * neg.length);
+}
+
+export const CLASSES: CalibrationClass[] = ['dictionary', 'g2p', 'arabic', 'ipa'];
+
+export function fitAll(cases: CaseRecord[]): Record<CalibrationClass, CalibrationTable> {
+  const out = {} as Record<CalibrationClass, CalibrationTable>;
+  const pooled = CLASSES.flatMap((c) => samplesOf(cases, c, rawWordScore));
+  for (const cls of CLASSES) {
+    const s = samplesOf(cases, cls, rawWordScore);
+    // a class with too few words for one bin borrows the pooled table; one bin is the class's hit rate
+    out[cls] = fitIsotonic(s.length >= MIN_BIN ? s : pooled);
+  }
+  return out;
+}
+
+/** The dump's cases with confidences, verdicts and WER/CER recomputed with `tables`. */
+export function replay(
+  cases: CaseRecord[],
+  tables: Record<CalibrationClass, CalibrationTable>,
+): CaseRecord[] {
+  return cases.map((c) => {
+    const words = c.words.map((w) => ({
+      ...w,
+      confidence:
+        w.status === 'aligned' && w.evidence && w.cls
+          ? calibrateWith(tables[w.cls], rawWordScore(w.evidence))
+          : w.confidence,
+    }));
+    const timings: WordTiming[] = words.map((w, index) => ({
+      index,
+      word: w.word,
+      normalized: w.word,
+      start: w.start,
+      end: w.end,
+      duration: w.start !== null && w.end !== null ? w.end - w.start : null,
+      confidence: w.status === 'aligned' ? w.confidence : 0,
+      status: w.status,
+      phones: [],
+      char_start: 0,
+      char_end: 0,
+    }));
+    const q = assessQuality({
+      words: timings,
+      fits: words.map((w) =>
+        w.status === 'aligned' && w.evidence && w.cls ? wordFits(w.evidence, w.cls) : false,
+      ),
+      speech: { frames: new Uint8Array(0), speechSeconds: c.speechSeconds, steady: c.steady },
+      untranscribedSeconds: c.untranscribed,
+      duration: c.duration,
+      clippingRatio: c.clippingRatio,
+      language: c.language,
+    });
+    const placed = words.filter((w) => w.status === 'aligned');
+    return {
+      ...c,
+      words,
+      verdict: q.quality.verdict,
+      reasons: q.quality.reasons.map((r) => r.code),
+      wer: q.wer,
+      cer: q.cer,
+      meanConfidence: placed.length ? placed.reduce((a, w) => a + w.confidence, 0) / placed.length : 0,
+    };
+  });
+}
+
+/** TIMIT's SA sentences are read by every speaker: a "swapped" transcript may be the same text. */
+export function withoutSameText(cases: CaseRecord[]): CaseRecord[] {
+  const key = (c: CaseRecord) => c.words.map((w) => w.word.toLowerCase().replace(/[\p{P}]/gu, '')).join(' ');
+  const own = new Map(cases.filter((c) => c.kind === 'correct').map((c) => [`${c.set}/${c.uid}`, key(c)]));
+  return cases.filter((c) => c.kind !== 'swapped' || own.get(`${c.set}/${c.uid}`) !== key(c));
+}
+
+function main(): void {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: calibrate.ts DUMP.json');
+  const all = JSON.parse(readFileSync(file, 'utf8')) as CaseRecord[];
+  const cases = withoutSameText(all);
+  console.log(`${all.length - cases.length} swapped cases dropped: the other utterance had the same text`);
+  const candidates: [string, (e: WordEvidence) => number][] = [
+    ['raw score (rawWordScore)', rawWordScore],
+    ['legacy', (e) => e.legacy],
+    ['p', (e) => e.p],
+    ['p per phone (fitScore)', fitScore],
+    ['loop hit share', (e) => (e.loopN ? (e.loopHit ?? 0) / e.loopN : 0)],
+  ];
+  console.log('AUC of candidate scores (correct transcripts, hit = both edges within 50 ms):');
+  for (const cls of CLASSES) {
+    const row = candidates.map(([name, f]) => `${name} ${auc(samplesOf(cases, cls, f)).toFixed(3)}`);
+    console.log(`  ${cls} (n=${samplesOf(cases, cls, rawWordScore).length}): ${row.join(', ')}`);
+  }
+  const tables = fitAll(cases);
+  console.log('\nexport const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {');
+  for (const cls of CLASSES)
+    console.log(
+      `  ${cls}: [${tables[cls].map(([u, p]) => `[${u === Infinity ? 'Infinity' : u}, ${p}]`).join(', ')}],`,
+    );
+  console.log('};\n');
+  console.log(qualityReport(replay(cases, tables)).join('\n'));
+  // Held out: fit on even-numbered utterances of each set, report on the odd ones, and the reverse.
+  const uids = [...new Set(cases.map((c) => `${c.set}/${c.uid}`))];
+  const fold = (k: number) => cases.filter((c) => uids.indexOf(`${c.set}/${c.uid}`) % 2 === k);
+  const a = replay(fold(1), fitAll(fold(0)));
+  const b = replay(fold(0), fitAll(fold(1)));
+  console.log('\n## Held out (2-fold by utterance)\n');
+  console.log(
+    qualityReport([...a, ...b])
+      .filter((l) => l.startsWith('### Calibration'))
+      .join('\n'),
+  );
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,96 @@
+// Tables for bench --mode quality (docs/benchmarks.md): verdict confusion matrix, WER/CER by case kind,
+// reliability of word confidence and its expected calibration error.
+import type { Verdict } from '@tazamun/contracts/alignment-result';
+import type { CaseRecord } from './quality.ts';
+
+const VERDICTS: Verdict[] = ['good', 'partial', 'mismatch', 'no_speech'];
+const f = (x: number | null | undefined, d = 3): string =>
+  x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d);
+const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+};
+
+export function confusion(cases: CaseRecord[]): string[] {
+  const lines = [
+    '| set | case | n | good | partial | mismatch | no_speech |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const sets = [...new Set(cases.map((c) => c.set))];
+  for (const set of [...sets, 'all']) {
+    for (const kind of ['correct', 'swapped', 'tone', 'silence'] as const) {
+      const cs = cases.filter((c) => (set === 'all' || c.set === set) && c.kind === kind);
+      if (!cs.length) continue;
+      const cnt = VERDICTS.map((v) => cs.filter((c) => c.verdict === v).length);
+      lines.push(`| ${set} | ${kind} | ${cs.length} | ${cnt.join(' | ')} |`);
+    }
+  }
+  return lines;
+}
+
+export function werTable(cases: CaseRecord[]): string[] {
+  const lines = [
+    '| set | case | n | WER mean | WER median | CER mean | phone error rate (diagnostic) mean |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const sets = [...new Set(cases.map((c) => c.set))];
+  for (const set of sets) {
+    for (const kind of ['correct', 'swapped', 'tone', 'silence'] as const) {
+      const cs = cases.filter((c) => c.set === set && c.kind === kind);
+      if (!cs.length) continue;
+      const w = cs.map((c) => c.wer ?? NaN);
+      lines.push(
+        `| ${set} | ${kind} | ${cs.length} | ${f(mean(w))} | ${f(median(w))} | ${f(mean(cs.map((c) => c.cer ?? NaN)))} | ${f(mean(cs.filter((c) => c.phoneErrorRate !== null).map((c) => c.phoneErrorRate!)))} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** Placed words of correct transcripts with a matched reference word: (confidence, hit). */
+export function calibrationPairs(cases: CaseRecord[], sets: string[]): { p: number; y: number }[] {
+  return cases
+    .filter((c) => c.kind === 'correct' && sets.includes(c.set))
+    .flatMap((c) => c.words)
+    .filter((w) => w.status === 'aligned' && w.hit !== null)
+    .map((w) => ({ p: w.confidence, y: w.hit ? 1 : 0 }));
+}
+
+export function reliability(pairs: { p: number; y: number }[], bins = 10): { lines: string[]; ece: number } {
+  const lines = ['| confidence | words | mean confidence | share hit |', '|---|---|---|---|'];
+  let ece = 0;
+  for (let b = 0; b < bins; b++) {
+    const lo = b / bins;
+    const hi = (b + 1) / bins;
+    const inBin = pairs.filter((x) => x.p >= lo && (b === bins - 1 ? x.p <= hi : x.p < hi));
+    if (!inBin.length) continue;
+    const mp = mean(inBin.map((x) => x.p));
+    const my = mean(inBin.map((x) => x.y));
+    ece += (inBin.length / pairs.length) * Math.abs(mp - my);
+    lines.push(`| ${lo.toFixed(1)}-${hi.toFixed(1)} | ${inBin.length} | ${f(mp)} | ${f(my)} |`);
+  }
+  return { lines, ece };
+}
+
+export function qualityReport(cases: CaseRecord[]): string[] {
+  const out = ['### Verdicts', '', ...confusion(cases), '', '### WER / CER', '', ...werTable(cases), ''];
+  const groups: [string, string[]][] = [
+    ['English (timit-dev)', ['timit-dev']],
+    ['French (fr-librivox-mfa, machine reference)', ['fr-librivox-mfa']],
+    ['Arabic (ar-synthetic)', ['ar-synthetic']],
+    ['IPA (ar-voxangeles-aeb)', ['ar-voxangeles-aeb']],
+  ];
+  for (const [name, sets] of groups) {
+    const pairs = calibrationPairs(cases, sets);
+    if (!pairs.length) continue;
+    const r = reliability(pairs);
+    out.push(`### Calibration: ${name}, ${pairs.length} words, ECE ${f(r.ece)}`, '', ...r.lines, '');
+  }
+  const zero = cases
+    .filter((c) => c.kind === 'correct')
+    .flatMap((c) => c.words)
+    .filter((w) => w.status === 'aligned' && w.confidence === 0).length;
+  out.push(`placed words of correct transcripts with confidence 0: ${zero}`);
+  return out;
+}

@@ -1,0 +1,234 @@
+// `npm run bench -- --mode quality`: every utterance of the dev sets aligned with its own transcript and
+// with another utterance's (swapped), plus a pure tone and digital silence made with ffmpeg, all with the
+// platform's defaults (standard precision, garbage path, recognition). Reports the verdict confusion
+// matrix, WER/CER for correct and wrong transcripts, and the calibration of word confidence (reliability
+// table, ECE) against the reference: a word is a hit when both its edges lie within 50 ms.
+// --dump FILE writes every case and word (raw evidence included) for bench/calibrate.ts.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AlignmentResult, Verdict } from '@tazamun/contracts/alignment-result';
+import { align } from '../engine.ts';
+import type { AlignOptions } from '../engine.ts';
+import type { CalibrationClass, WordEvidence } from '../metrics/calibration.ts';
+import { ffmpegPath } from '../audio/decode.ts';
+import { evalDir, loadSet } from './common.ts';
+import type { RefUtt } from './common.ts';
+
+export const QUALITY_SETS = ['timit-dev', 'fr-librivox-mfa', 'ar-synthetic', 'ar-voxangeles-aeb'];
+
+export type Expected = 'good' | 'mismatch' | 'no_speech';
+
+export interface CaseRecord {
+  set: string;
+  uid: string;
+  kind: 'correct' | 'swapped' | 'tone' | 'silence';
+  expected: Expected;
+  verdict: Verdict;
+  reasons: string[];
+  wer: number | null;
+  cer: number | null;
+  phoneErrorRate: number | null;
+  coverage: number;
+  meanConfidence: number;
+  speechSeconds: number;
+  untranscribed: number;
+  duration: number;
+  clippingRatio: number;
+  steady: boolean;
+  language: { chosen: string; detected: string | null; disagrees: boolean };
+  words: WordRecord[];
+}
+
+export interface WordRecord {
+  word: string;
+  start: number | null;
+  end: number | null;
+  cls: CalibrationClass | null;
+  evidence: WordEvidence | null;
+  confidence: number;
+  status: 'aligned' | 'not_found';
+  /** both edges within 50 ms of the reference (null: no reference word matched, or a wrong transcript) */
+  hit: boolean | null;
+}
+
+const norm = (w: string): string =>
+  w
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/\u0671/g, '\u0627')
+    .replace(/[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]/g, '')
+    .replace(/[\p{P}\p{S}\p{Z}\p{C}]/gu, '');
+
+/** Reference word for each result word, by a longest-common-subsequence match of normalised strings. */
+export function matchWords(hyp: string[], ref: string[]): (number | null)[] {
+  const n = hyp.length;
+  const m = ref.length;
+  if (n === 1 && m === 1) return [0]; // one IPA word: matched whatever its spelling (as score.py does)
+  const L = Array.from({ length: n + 1 }, () => new Int32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      L[i]![j] = hyp[i] === ref[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
+  const out: (number | null)[] = new Array<number | null>(n).fill(null);
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (hyp[i] === ref[j]) {
+      out[i] = j;
+      i++;
+      j++;
+    } else if (L[i + 1]![j]! >= L[i]![j + 1]!) i++;
+    else j++;
+  }
+  return out;
+}
+
+function ffmpegAudio(dir: string, name: string, source: string, seconds: number): string {
+  const out = join(dir, `${name}.wav`);
+  const r = spawnSync(ffmpegPath(), [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `${source}:duration=${seconds}`,
+    '-ar',
+    '16000',
+    '-ac',
+    '1',
+    '-y',
+    out,
+  ]);
+  if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr.toString()}`);
+  return out;
+}
+
+/** A pure 440 Hz tone and digital silence, 3 s each (ffmpeg's lavfi sources). */
+export function makeNonSpeech(dir: string): { tone: string; silence: string } {
+  return {
+    tone: ffmpegAudio(dir, 'tone', 'sine=frequency=440:sample_rate=16000', 3),
+    silence: ffmpegAudio(dir, 'silence', 'anullsrc=r=16000:cl=mono', 3),
+  };
+}
+
+function optionsFor(set: string, u: RefUtt): AlignOptions {
+  const ipa = set === 'ar-voxangeles-aeb';
+  return { lang: ipa ? 'aeb' : u.lang, inputKind: ipa ? 'ipa' : 'orthography', engine: 'hmm' };
+}
+
+async function runCase(
+  set: string,
+  u: RefUtt,
+  audio: string,
+  text: string,
+  kind: CaseRecord['kind'],
+  calibration: 'fitted' | 'none',
+): Promise<CaseRecord> {
+  let evidence: Parameters<NonNullable<AlignOptions['onWordEvidence']>>[0] = [];
+  const res: AlignmentResult = await align(audio, text, {
+    ...optionsFor(set, u),
+    calibration,
+    onWordEvidence: (e) => (evidence = e),
+  });
+  const byWord = new Map(evidence.map((e) => [e.wordIndex, e]));
+  const refMatch =
+    kind === 'correct'
+      ? matchWords(
+          res.words.map((w) => norm(w.word)),
+          u.words.map((w) => norm(w.w)),
+        )
+      : null;
+  const words: WordRecord[] = res.words.map((w, i) => {
+    const ev = byWord.get(w.index);
+    let hit: boolean | null = null;
+    const j = refMatch?.[i];
+    if (j !== null && j !== undefined && w.start !== null && w.end !== null) {
+      const r = u.words[j]!;
+      hit = Math.abs(w.start - r.start) <= 0.05 && Math.abs(w.end - r.end) <= 0.05;
+    } else if (refMatch && j !== null && j !== undefined) hit = false;
+    if (kind !== 'correct') hit = w.status === 'aligned' ? false : null;
+    return {
+      word: w.word,
+      start: w.start,
+      end: w.end,
+      cls: ev?.cls ?? null,
+      evidence: ev
+        ? {
+            p: ev.p,
+            phones: ev.phones,
+            seconds: ev.seconds,
+            legacy: ev.legacy,
+            loopHit: ev.loopHit,
+            loopN: ev.loopN,
+          }
+        : null,
+      confidence: w.confidence,
+      status: w.status,
+      hit,
+    };
+  });
+  return {
+    set,
+    uid: u.uid,
+    kind,
+    expected: kind === 'correct' ? 'good' : kind === 'swapped' ? 'mismatch' : 'no_speech',
+    verdict: res.quality.verdict,
+    reasons: res.quality.reasons.map((r) => r.code),
+    wer: res.metrics.wer,
+    cer: res.metrics.cer,
+    phoneErrorRate: res.metrics.phone_error_rate,
+    coverage: res.metrics.coverage,
+    meanConfidence: res.metrics.mean_confidence,
+    speechSeconds: res.metrics.speech_seconds,
+    untranscribed: res.metrics.untranscribed_speech_seconds,
+    duration: res.audio.duration,
+    clippingRatio: res.audio.clipping_ratio,
+    steady: res.quality.reasons.some((r) => r.code === 'no_speech' && r.message.includes('steady')),
+    language: {
+      chosen: res.language,
+      detected: res.detected_language,
+      disagrees: res.quality.reasons.some((r) => r.code === 'language_mismatch'),
+    },
+    words,
+  };
+}
+
+export async function collectQuality(
+  sets: string[],
+  opts: { limit?: number; calibration: 'fitted' | 'none'; log?: (s: string) => void },
+): Promise<CaseRecord[]> {
+  const dir = evalDir();
+  const tmp = mkdtempSync(join(tmpdir(), 'tz-quality-'));
+  const nonSpeech = makeNonSpeech(tmp);
+  const cases: CaseRecord[] = [];
+  try {
+    for (const set of sets) {
+      const utts = loadSet(dir, set).slice(0, opts.limit ?? Infinity);
+      for (let i = 0; i < utts.length; i++) {
+        const u = utts[i]!;
+        // Another utterance's transcript, far enough in the list not to be the same speaker's sentence,
+        // and not the same text (every TIMIT speaker reads the two SA sentences).
+        let k = i + Math.max(1, Math.floor(utts.length / 2));
+        while (utts[k % utts.length]!.text === u.text && k < i + utts.length) k++;
+        const other = utts[k % utts.length]!;
+        cases.push(await runCase(set, u, u.audio, u.text, 'correct', opts.calibration));
+        if (other.uid !== u.uid)
+          cases.push(await runCase(set, u, u.audio, other.text, 'swapped', opts.calibration));
+        // The tone and the silence with this set's first three transcripts.
+        if (i < 3) {
+          cases.push(await runCase(set, u, nonSpeech.tone, u.text, 'tone', opts.calibration));
+          cases.push(await runCase(set, u, nonSpeech.silence, u.text, 'silence', opts.calibration));
+        }
+        opts.log?.(`${set} ${i + 1}/${utts.length}`);
+      }
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return cases;
+}
+
+export function writeDump(file: string, cases: CaseRecord[]): void {
+  writeFileSync(file, JSON.stringify(cases));
+}
