@@ -33,6 +33,7 @@ import { accountRoutes } from './routes/auth/account-routes.ts';
 import { avatarRoutes } from './routes/auth/avatar-routes.ts';
 import { profileRoutes } from './routes/auth/profile-routes.ts';
 import { sessionRoutes } from './routes/auth/session-routes.ts';
+import { apiTokenRoutes } from './routes/auth/api-token-routes.ts';
 import { feedbackRoutes } from './routes/feedback/feedback-routes.ts';
 import { systemRoutes } from './routes/system/system-routes.ts';
 import { UserFiles, createFileStore } from './storage/user-files.ts';
@@ -221,6 +222,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(profileRoutes, { prefix: '/api/auth' });
   await app.register(avatarRoutes, { prefix: '/api/auth' });
   await app.register(accountRoutes, { prefix: '/api/auth' });
+  await app.register(apiTokenRoutes, { prefix: '/api/auth' });
   await app.register(feedbackRoutes, { prefix: '/api/feedback' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
   await app.register(alignmentRoutes, { prefix: '/api/alignments' });

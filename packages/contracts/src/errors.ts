@@ -335,6 +335,55 @@ export const ERRORS = {
       ar: 'تعذّر إنشاء الفيديو. يرجى المحاولة مجددًا.',
     },
   },
+  // ---- Corpus work: batch uploads, personal tokens ----
+  quota_insufficient: {
+    status: 429,
+    messages: {
+      en: 'This batch needs {needed} alignments but only {remaining} fit in today’s quota ({limit} per day). Nothing was stored.',
+      fr: 'Ce lot demande {needed} alignements mais seuls {remaining} tiennent dans le quota du jour ({limit} par jour). Rien n’a été enregistré.',
+      ar: 'تحتاج هذه الدفعة إلى {needed} محاذاة لكن لا يتسع منها في حصة اليوم إلا {remaining} ({limit} في اليوم). لم يُحفظ شيء.',
+    },
+  },
+  archive_invalid: {
+    status: 400,
+    messages: {
+      en: 'The archive cannot be read as a zip file.',
+      fr: 'L’archive ne peut pas être lue comme un fichier zip.',
+      ar: 'لا يمكن قراءة الأرشيف كملف zip.',
+    },
+  },
+  archive_unsafe: {
+    status: 400,
+    messages: {
+      en: 'The archive was refused: {reason}.',
+      fr: 'L’archive a été refusée : {reason}.',
+      ar: 'رُفض الأرشيف: {reason}.',
+    },
+  },
+  archive_too_large: {
+    status: 413,
+    messages: {
+      en: 'The archive is too large (maximum {size}).',
+      fr: 'L’archive est trop volumineuse (maximum {size}).',
+      ar: 'الأرشيف كبير جدًا (الحد الأقصى {size}).',
+    },
+  },
+  batch_empty: {
+    status: 400,
+    messages: {
+      en: 'No recording with a matching transcript was found (audio and transcript must share a base name).',
+      fr: 'Aucun enregistrement avec une transcription correspondante (l’audio et la transcription doivent avoir le même nom de base).',
+      ar: 'لم يُعثر على تسجيل له نص مطابق (يجب أن يشترك الصوت والنص في الاسم الأساسي).',
+    },
+  },
+  session_required: {
+    status: 403,
+    messages: {
+      en: 'Sign in to do this: a personal API token cannot manage tokens.',
+      fr: 'Connectez-vous pour faire ceci : un jeton d’API personnel ne peut pas gérer les jetons.',
+      ar: 'سجّل الدخول للقيام بهذا: لا يمكن لرمز API الشخصي إدارة الرموز.',
+    },
+  },
   range_not_satisfiable: {
     status: 416,
     messages: {

@@ -10,6 +10,7 @@ import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
+import * as m0006 from './migrations/0006-corpus.ts';
 import { isPostgres, openPostgres } from './postgres.ts';
 import { StripNulPlugin } from '../reliability/input-hygiene.ts';
 
@@ -19,6 +20,7 @@ export type Db = Kysely<Database>;
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-alignment-jobs': m0002,
+  '0006-corpus': m0006,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -104,6 +104,29 @@ export interface AlignmentsTable {
   completed_at: string | null;
 }
 
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  created_at: string;
+  /** null: the token lasts until revoked */
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface LexiconEntriesTable {
+  id: string;
+  user_id: string;
+  /** ISO 639-3 */
+  language: string;
+  word: string;
+  ipa: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   preferences: PreferencesTable;
@@ -114,6 +137,8 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   password_resets: PasswordResetsTable;
   alignments: AlignmentsTable;
+  api_tokens: ApiTokensTable;
+  lexicon_entries: LexiconEntriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -122,3 +147,5 @@ export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type FeedbackRow = Selectable<FeedbackTable>;
 export type AlignmentRow = Selectable<AlignmentsTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type LexiconEntryRow = Selectable<LexiconEntriesTable>;
