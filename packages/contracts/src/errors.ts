@@ -376,6 +376,54 @@ export const ERRORS = {
       ar: 'لم يُعثر على تسجيل له نص مطابق (يجب أن يشترك الصوت والنص في الاسم الأساسي).',
     },
   },
+  corpus_no_transcript: {
+    status: 400,
+    messages: {
+      en: 'No transcript with the same base name (.lab, .txt or .TextGrid).',
+      fr: 'Aucune transcription du même nom de base (.lab, .txt ou .TextGrid).',
+      ar: 'لا يوجد نص بالاسم الأساسي نفسه (.lab أو .txt أو .TextGrid).',
+    },
+  },
+  corpus_no_recording: {
+    status: 400,
+    messages: {
+      en: 'No recording with the same base name.',
+      fr: 'Aucun enregistrement du même nom de base.',
+      ar: 'لا يوجد تسجيل بالاسم الأساسي نفسه.',
+    },
+  },
+  corpus_duplicate: {
+    status: 400,
+    messages: {
+      en: 'Another file with the same base name is used instead.',
+      fr: 'Un autre fichier du même nom de base est utilisé à sa place.',
+      ar: 'استُخدم بدلًا منه ملف آخر بالاسم الأساسي نفسه.',
+    },
+  },
+  corpus_not_corpus_file: {
+    status: 400,
+    messages: {
+      en: 'Neither a recording (WAV, MP3, M4A, OGG) nor a transcript (.lab, .txt, .TextGrid).',
+      fr: 'Ni un enregistrement (WAV, MP3, M4A, OGG) ni une transcription (.lab, .txt, .TextGrid).',
+      ar: 'ليس تسجيلًا (WAV أو MP3 أو M4A أو OGG) ولا نصًا (.lab أو .txt أو .TextGrid).',
+    },
+  },
+  textgrid_unreadable: {
+    status: 400,
+    messages: {
+      en: 'The TextGrid must hold the transcript in a single tier.',
+      fr: 'Le TextGrid doit contenir la transcription sur un seul niveau (tier).',
+      ar: 'يجب أن يحمل ملف TextGrid النص في طبقة واحدة.',
+    },
+  },
+  batch_too_many: {
+    status: 413,
+    messages: {
+      en: 'A batch holds at most {max} recordings; this one has {count}.',
+      fr: 'Un lot contient au plus {max} enregistrements ; celui-ci en a {count}.',
+      ar: 'تحتوي الدفعة على {max} تسجيل على الأكثر؛ وهذه فيها {count}.',
+    },
+  },
   session_required: {
     status: 403,
     messages: {
