@@ -36,9 +36,9 @@ export function exportBase(row: Pick<FullAlignmentRow, 'file_name' | 'title' | '
     .split('/')
     .filter((s) => s && s !== '.' && s !== '..');
   const last = (segments.pop() ?? '').replace(/\.[A-Za-z0-9]{2,4}$/, '');
-  // eslint-disable-next-line no-control-regex
   const clean = (s: string) =>
     s
+      // eslint-disable-next-line no-control-regex
       .replace(/[:*?"<>|\u0000-\u001F]/g, '_')
       .trim()
       .slice(0, 80) || '_';
