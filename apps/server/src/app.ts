@@ -49,6 +49,7 @@ import { publicShareRoutes, shareManagementRoutes } from './routes/share/share-r
 import { projectRoutes } from './routes/projects/project-routes.ts';
 import { batchRoutes } from './routes/projects/batch-routes.ts';
 import { projectExportRoutes } from './routes/projects/project-export-routes.ts';
+import { lexiconRoutes } from './routes/lexicon/lexicon-routes.ts';
 import { adminDemoRoutes, demoRoutes } from './routes/demos/demo-routes.ts';
 import { languageRoutes } from './routes/languages/language-routes.ts';
 import { sourceRoutes } from './routes/source/source-routes.ts';
@@ -234,6 +235,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(projectRoutes, { prefix: '/api/projects' });
   await app.register(batchRoutes, { prefix: '/api/projects' });
   await app.register(projectExportRoutes, { prefix: '/api/projects' });
+  await app.register(lexiconRoutes, { prefix: '/api/lexicon' });
   await app.register(demoRoutes, { prefix: '/api/demos' });
   await app.register(adminDemoRoutes, { prefix: '/api/admin' });
   await app.register(languageRoutes, { prefix: '/api' });

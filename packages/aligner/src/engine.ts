@@ -3,7 +3,15 @@
 import { performance } from 'node:perf_hooks';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
 import type { AlignmentResult, Segment, WordTiming } from '@tazamun/contracts/alignment-result';
-import type { AcousticBackend, Precision, Recognition, Unit, UnitSpan } from './acoustic/backend.ts';
+import { lexiconMap } from './acoustic/backend.ts';
+import type {
+  AcousticBackend,
+  LexiconEntry,
+  Precision,
+  Recognition,
+  Unit,
+  UnitSpan,
+} from './acoustic/backend.ts';
 import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { SAMPLE_RATE } from './audio/decode.ts';
@@ -31,6 +39,8 @@ export interface AlignOptions {
   recognition?: boolean;
   /** let words be absent from the audio and extra speech be present (default true) */
   garbage?: boolean;
+  /** the user's own pronunciations (IPA), used before the model's dictionary and eSpeak (hmm engine) */
+  lexicon?: readonly LexiconEntry[];
   /** called now and then with the share of the work done, in [0, 1] (hmm engine) */
   onProgress?: (done: number) => void;
 }
@@ -81,14 +91,22 @@ export async function align(
     warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
 
   const backend = await selectBackend(lang3);
+  const lexicon = lexiconMap(options.lexicon);
   const norm = normalizeTranscript(text, options.lang, {
     normalize: options.normalize ?? true,
     numbersToWords: options.numbersToWords ?? true,
     removeFillers: options.removeFillers ?? false,
     inputKind,
-    hasWord: backend instanceof HmmBackend ? (w) => backend.hasWord(w, lang3) : undefined,
+    hasWord:
+      backend instanceof HmmBackend
+        ? (w) => lexicon.has(w.normalize('NFC').toLowerCase()) || backend.hasWord(w, lang3)
+        : undefined,
   });
-  const { units, route, warnings: pw } = await backend.pronounce(norm.tokens, options.lang, inputKind);
+  const {
+    units,
+    route,
+    warnings: pw,
+  } = await backend.pronounce(norm.tokens, options.lang, inputKind, lexicon);
   warnings.push(...pw);
 
   const recognition = options.recognition !== false;
@@ -113,8 +131,17 @@ export async function align(
 
   const words: WordTiming[] = norm.words.map((w) => {
     const ss = byWord.get(w.index) ?? [];
-    const normalized = (unitsByWord.get(w.index) ?? []).map((u) => u.text).join(' ');
-    const base = { index: w.index, word: w.text, normalized, char_start: w.charStart, char_end: w.charEnd };
+    const wordUnits = unitsByWord.get(w.index) ?? [];
+    const normalized = wordUnits.map((u) => u.text).join(' ');
+    const base = {
+      index: w.index,
+      word: w.text,
+      normalized,
+      // a word split into several units (a number read out) takes its first unit's source
+      pronunciation_source: wordUnits.find((u) => u.source)?.source ?? null,
+      char_start: w.charStart,
+      char_end: w.charEnd,
+    };
     if (ss.length === 0) {
       return {
         ...base,

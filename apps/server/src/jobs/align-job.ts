@@ -7,6 +7,7 @@ import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { alignmentFile, readUserText } from './alignment-files.ts';
+import { lexiconFor } from '../db/lexicon.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { AlignThreadPool } from './thread-pool.ts';
@@ -47,6 +48,7 @@ export class AlignJobHandler implements JobHandler {
     await this.setStep(row.id, 'preparation', 5, ctx);
     const options = JSON.parse(row.options ?? '{}') as AlignmentOptions;
     const text = await readUserText(this.files, row.user_id, row.text_file!);
+    const lexicon = await lexiconFor(this.db, row.user_id, row.language);
 
     await this.setStep(row.id, 'upload', 15, ctx);
     const audioKey = this.files.key(row.user_id, row.audio_file!);
@@ -56,7 +58,7 @@ export class AlignJobHandler implements JobHandler {
     // The engine reads a path: the stored file itself on the local disk, a temp copy from S3.
     const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audioPath) =>
       this.pool.run(
-        { audioPath, text, language: row.language, options },
+        { audioPath, text, language: row.language, options, lexicon },
         ctx.signal,
         (m) => void this.setStep(row.id, m.step, m.percent, ctx),
       ),

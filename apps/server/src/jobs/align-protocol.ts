@@ -6,6 +6,8 @@ export interface AlignThreadRequest {
   text: string;
   language: string;
   options: AlignmentOptions;
+  /** the owner's lexicon entries for the language, read when the job starts */
+  lexicon: { word: string; ipa: string }[];
 }
 
 export type AlignThreadMessage =

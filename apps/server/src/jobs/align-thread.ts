@@ -30,6 +30,7 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
         removeFillers: req.options.remove_fillers,
         inputKind: req.options.input_kind,
         engine: req.options.engine,
+        lexicon: req.lexicon,
       });
       // align() was given samples, so it cannot know the source file: record what ffprobe saw.
       result.audio.format = probe.format;
