@@ -12,9 +12,19 @@ import {
   LexiconImportResult,
   LexiconList,
   LexiconQuery,
+  PronunciationPreview,
+  PronunciationPreviewRequest,
 } from '@tazamun/contracts/lexicon';
+import { previewPronunciations } from '@tazamun/aligner/text/pronunciation-preview';
+import { resolveLanguage } from '@tazamun/aligner/text/languages';
 import { ipaToPhones } from '@tazamun/aligner/text/g2p';
-import { countLexicon, deleteLexiconEntry, listLexicon, upsertLexiconEntry } from '../../db/lexicon.ts';
+import {
+  countLexicon,
+  deleteLexiconEntry,
+  lexiconFor,
+  listLexicon,
+  upsertLexiconEntry,
+} from '../../db/lexicon.ts';
 import type { LexiconEntryRow } from '../../db/schema.ts';
 import { createError, fieldError } from '../../errors.ts';
 import { contentDisposition } from '../../media/send-file.ts';
@@ -172,6 +182,42 @@ export const lexiconRoutes: FastifyPluginAsyncZod = async (app) => {
       for (const [word, ipa] of entries)
         await upsertLexiconEntry(deps.db, userId, { language: request.query.language, word, ipa }, nowIso);
       return { imported: entries.size, skipped };
+    },
+  );
+
+  app.post(
+    '/preview/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['lexicon'],
+        summary: 'The words of a transcript the aligner would pronounce by rule or by eSpeak, with their IPA',
+        description:
+          'Runs the aligner’s pronunciation step on the text only (no audio, no acoustic model): each ' +
+          'distinct word pronounced by the Arabic letter rules (`rules`) or by eSpeak (`espeak`), with the ' +
+          'IPA it would use. Words of the caller’s lexicon or of the model’s dictionary are left out.',
+        body: PronunciationPreviewRequest,
+        response: { 200: PronunciationPreview },
+      },
+    },
+    async (request) => {
+      const { language, text, input_kind } = request.body;
+      let iso3: string;
+      try {
+        iso3 = resolveLanguage(language).iso3;
+      } catch {
+        throw createError(
+          'language_unsupported',
+          { code: language },
+          { language: ['This value is invalid.'] },
+        );
+      }
+      const lexicon = await lexiconFor(deps.db, auth(request).user.id, iso3);
+      const words = await previewPronunciations(text, iso3, { lexicon, inputKind: input_kind });
+      return {
+        language: iso3,
+        words: words.filter((w) => w.source === 'espeak' || w.source === 'rules'),
+      };
     },
   );
 };

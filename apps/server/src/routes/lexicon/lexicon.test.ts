@@ -154,3 +154,30 @@ test('the aligner uses the lexicon before the model’s dictionary and says wher
   assert.equal(without.words[6]!.pronunciation_source, 'model_dictionary');
   assert.equal(without.engine.route, 'dictionary');
 });
+
+test('the preview lists the words pronounced by rule or eSpeak, leaving out the lexicon’s and the dictionary’s', async (t) => {
+  const { app } = await createTestApp(t);
+  const u = await approvedUser(app);
+  const preview = (payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: '/api/lexicon/preview/', headers: bearer(u.access), payload });
+  const first = await preview({ language: 'eng', text: 'Tazamun aligns Zorblax and Zorblax again.' });
+  assert.equal(first.statusCode, 200, first.body);
+  assert.deepEqual(first.json(), {
+    language: 'eng',
+    words: [
+      { word: 'tazamun', source: 'espeak', ipa: 't æ z ɐ m ʌ n' },
+      { word: 'zorblax', source: 'espeak', ipa: 'z ɔːɹ b l æ k s' },
+    ],
+  });
+  // once in the lexicon, a word is no longer one to check
+  await add(app, u.access, { language: 'eng', word: 'tazamun', ipa: 'tazamun' });
+  const second = await preview({ language: 'eng', text: 'Tazamun aligns Zorblax.' });
+  assert.deepEqual(
+    second.json().words.map((w: { word: string }) => w.word),
+    ['zorblax'],
+  );
+  const ar = await preview({ language: 'ara', text: 'كَتَبَ' });
+  assert.deepEqual(ar.json().words, [{ word: 'كَتَبَ', source: 'rules', ipa: 'k a t a b a' }]);
+  expectError(await preview({ language: 'zzz', text: 'x' }), 400, 'language_unsupported');
+  expectError(await preview({ language: 'eng', text: '' }), 400, 'validation_error');
+});
