@@ -684,6 +684,23 @@ export const ar: LocaleMessages = {
       textTooLarge: 'الملف النصي كبير جدًا (الحد الأقصى {size}).',
       language: 'أدخل رمز ISO 639-3: ثلاثة أحرف لاتينية صغيرة.',
     },
+    pronunciation: {
+      check: 'فحص النطق',
+      caption: 'كلمات سينطقها المحاذي بالقواعد أو بـ eSpeak. صحّح الكتابة الصوتية واحفظ الكلمة في معجمك.',
+      none: 'كل الكلمات من قاموس النموذج أو من معجمك.',
+      word: 'الكلمة',
+      source: 'المصدر',
+      ipaOf: 'الكتابة الصوتية لـ {word}',
+      save: 'احفظ في معجمي',
+      saved: 'حُفظت «{word}» في معجمك.',
+      sources: {
+        user_lexicon: 'معجمك',
+        model_dictionary: 'قاموس النموذج',
+        espeak: 'eSpeak',
+        rules: 'قواعد القراءة',
+        ipa_input: 'إدخال صوتي (IPA)',
+      },
+    },
   },
   results: {
     status: {

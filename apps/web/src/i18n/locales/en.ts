@@ -684,6 +684,24 @@ export const en = {
       textTooLarge: 'The text file is too large (maximum {size}).',
       language: 'Enter an ISO 639-3 code: three lowercase letters.',
     },
+    pronunciation: {
+      check: 'Check pronunciations',
+      caption:
+        'Words the aligner would pronounce by rule or with eSpeak. Correct the IPA and save a word to your lexicon.',
+      none: 'Every word comes from the model’s dictionary or your lexicon.',
+      word: 'Word',
+      source: 'Source',
+      ipaOf: 'IPA of {word}',
+      save: 'Save to my lexicon',
+      saved: '“{word}” saved to your lexicon.',
+      sources: {
+        user_lexicon: 'Your lexicon',
+        model_dictionary: 'Model dictionary',
+        espeak: 'eSpeak',
+        rules: 'Letter rules',
+        ipa_input: 'IPA input',
+      },
+    },
   },
   results: {
     status: {

@@ -705,6 +705,24 @@ export const fr: LocaleMessages = {
       textTooLarge: 'Le fichier texte est trop volumineux (maximum {size}).',
       language: 'Saisissez un code ISO 639-3 : trois lettres minuscules.',
     },
+    pronunciation: {
+      check: 'Vérifier les prononciations',
+      caption:
+        'Mots que l’aligneur prononcerait par règle ou avec eSpeak. Corrigez l’API et enregistrez un mot dans votre lexique.',
+      none: 'Chaque mot vient du dictionnaire du modèle ou de votre lexique.',
+      word: 'Mot',
+      source: 'Source',
+      ipaOf: 'API de {word}',
+      save: 'Enregistrer dans mon lexique',
+      saved: '« {word} » enregistré dans votre lexique.',
+      sources: {
+        user_lexicon: 'Votre lexique',
+        model_dictionary: 'Dictionnaire du modèle',
+        espeak: 'eSpeak',
+        rules: 'Règles de lecture',
+        ipa_input: 'Saisie en API',
+      },
+    },
   },
   results: {
     status: {
