@@ -13,6 +13,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { createProject, deleteProject, listProjects, moveToProject } from '../api/projects-api.ts';
+import { ProjectBatch } from './project-batch.tsx';
 
 const PROJECTS_KEY = ['projects'] as const;
 
@@ -157,6 +158,7 @@ export function ProjectsPage() {
               })}
             </p>
           )}
+          {current && <ProjectBatch key={current.id} projectId={current.id} projectName={current.name} />}
           <InputField
             label={t('projects.search')}
             type="search"
