@@ -14,7 +14,7 @@ const EVAL = '/work/shared/eval/timit-dev';
 const CLIPS = [
   ['spk0/utt0', 'dr1-fvmh0_sa1', 'wav'],
   ['spk0/utt1', 'dr1-fvmh0_sa2', 'mp3'],
-  ['spk1/utt0', 'dr1-mcpm0_sa1', 'wav'],
+  ['spk1/utt0', 'dr2-faem0_sa1', 'wav'],
 ] as const;
 const PASSWORD = 'quiet-river-2025';
 
