@@ -14,7 +14,8 @@ import type {
 } from './acoustic/backend.ts';
 import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
-import { SAMPLE_RATE } from './audio/decode.ts';
+import { AudioError, SAMPLE_RATE } from './audio/decode.ts';
+import { EngineError, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
 import { alignLong } from './align/long-audio.ts';
 import { normalizeTranscript } from './text/normalize.ts';
@@ -54,7 +55,26 @@ async function selectBackend(lang3: string): Promise<AcousticBackend> {
   return new HmmBackend(decoder, { espeakIpa, arabicLattice: arabicPronunciationLattice });
 }
 
+/**
+ * Aligns audio with its transcript. Every failure is an AudioError (the audio cannot be used) or an
+ * EngineError (errors.ts): `input` true for what the user's input caused (no retry), false for an engine
+ * fault (retry once on a fresh decoder or thread). Nothing else escapes, so no caller prints
+ * "[object Object]" for a value the WASM module threw.
+ */
 export async function align(
+  audio: string | Float32Array,
+  text: string,
+  options: AlignOptions,
+): Promise<AlignmentResult> {
+  try {
+    return await alignUnchecked(audio, text, options);
+  } catch (err) {
+    if (err instanceof AudioError || err instanceof EngineError) throw err;
+    throw toEngineError(err);
+  }
+}
+
+async function alignUnchecked(
   audio: string | Float32Array,
   text: string,
   options: AlignOptions,

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { hasFullBandEnglish, systemEnglishDir, systemModelsEnabled } from '../acoustic/hmm/models.ts';
 
 export type ModelId = 'mms';
 export type Variant = 'quantized' | 'fp32';
@@ -111,15 +112,25 @@ export interface EngineAvailability {
   detail: string;
 }
 
+/**
+ * The hmm engine's English model: the npm 8 kHz-band model always, Debian's 16 kHz model as an optional
+ * upgrade (pocketsphinx-en-us), named so `tazamun models list` shows which one results will come from.
+ */
+function hmmDetail(env: NodeJS.ProcessEnv): string {
+  const base =
+    'pocketsphinx models from npm: French (cmusphinx-fr-ptm), English 8 kHz band (cmusphinx-en-us-ptm-8k)';
+  if (hasFullBandEnglish(env))
+    return `${base}; English uses cmusphinx-en-us-ptm-16k (Debian pocketsphinx-en-us, ${systemEnglishDir(env)})`;
+  if (!systemModelsEnabled(env))
+    return `${base}; English uses the 8 kHz model (system models off: TAZAMUN_SYSTEM_MODELS=${env.TAZAMUN_SYSTEM_MODELS})`;
+  return `${base}; English uses the 8 kHz model (optional upgrade: install Debian's pocketsphinx-en-us for the 16 kHz model)`;
+}
+
 /** Engines this installation can run: hmm always (its models ship with npm), mms once pulled. */
 export function availableEngines(env: NodeJS.ProcessEnv = process.env): EngineAvailability[] {
   const mms = findInstalled('mms', env);
   return [
-    {
-      id: 'hmm',
-      available: true,
-      detail: 'pocketsphinx acoustic models shipped with the package (English, French)',
-    },
+    { id: 'hmm', available: true, detail: hmmDetail(env) },
     {
       id: 'mms',
       available: mms !== null,

@@ -11,24 +11,17 @@ import type {
 } from '../backend.ts';
 import { buildGrammar } from '../../align/grammar.ts';
 import type { GrammarUnit } from '../../align/grammar.ts';
-import { HmmDecoder } from './decoder.ts';
-import type { HmmSegment } from './decoder.ts';
+import { loadHmmDecoder } from './decoder.ts';
+import type { HmmDecoder, HmmSegment } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
 import { ipaToModelPhones } from './phone-map.ts';
 import { recognisePhones } from './recognise.ts';
 import { resolveLanguage } from '../../text/languages.ts';
 
-const decoders = new Map<string, Promise<HmmDecoder>>();
-
+/** The decoder for a language family's model (kept warm per model; a fresh one after an engine fault). */
 export function loadDecoder(family: ModelFamily, band: 'full' | 'narrow' = 'full'): Promise<HmmDecoder> {
-  const spec = resolveHmmModel(family, band);
-  let d = decoders.get(spec.id);
-  if (!d) {
-    d = HmmDecoder.load(spec);
-    decoders.set(spec.id, d);
-  }
-  return d;
+  return loadHmmDecoder(resolveHmmModel(family, band));
 }
 
 /** Sub-frame shifts (in samples at 16 kHz) whose alignments are averaged: 10 ms frames quantise boundaries. */

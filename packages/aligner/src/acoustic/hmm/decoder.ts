@@ -1,10 +1,18 @@
 // A thin, typed wrapper over one soundswallower decoder (pocketsphinx in WASM): loading a model,
 // dictionary look-ups and additions, and running a finite-state grammar over audio to get word, phone and
 // state segments. One decoder per model stays loaded for the life of the process (batch mode reuses it).
+//
+// Every call into the WASM module goes through guard(): whatever it throws (a trap such as "memory access
+// out of bounds", Emscripten's ExitStatus object, soundswallower's own errors) becomes an EngineError with
+// code engine_fault, and the module is marked broken. A module that trapped mid-call has a heap and
+// decoder state that can no longer be trusted (the decoder stays "in an utterance" and every later
+// start() fails), so the next loadDecoder() instantiates a fresh module and fresh decoders.
+import { readFileSync, unlinkSync } from 'node:fs';
 import createModule from 'soundswallower';
 import type { Decoder, SoundSwallowerModule } from 'soundswallower';
 import type { HmmModelSpec } from './models.ts';
 import type { Fsg } from '../../align/grammar.ts';
+import { EngineError, toEngineError } from '../../errors.ts';
 
 /** The C functions of the WASM module that build a grammar graph (exported by soundswallower, not typed). */
 interface FsgFunctions {
@@ -33,10 +41,118 @@ export interface HmmSegment {
   w?: HmmSegment[];
 }
 
-let modulePromise: Promise<SoundSwallowerModule> | null = null;
-function ssModule(): Promise<SoundSwallowerModule> {
-  modulePromise ??= createModule();
-  return modulePromise;
+/** One WASM module instance and the decoders living in its heap. */
+interface Runtime {
+  module: Promise<SoundSwallowerModule>;
+  decoders: Map<string, Promise<HmmDecoder>>;
+  broken: boolean;
+}
+
+let runtime: Runtime | null = null;
+/** Modules instantiated in this process (a fresh one after each fault). */
+let generations = 0;
+
+function currentRuntime(): Runtime {
+  if (!runtime || runtime.broken) {
+    runtime = { module: createModule().then(padJsAllocations), decoders: new Map(), broken: false };
+    generations++;
+  }
+  return runtime;
+}
+
+/**
+ * soundswallower 0.6.3 copies each model file into the WASM heap with `load_to_s3file()`, which allocates
+ * `size + 1` bytes and then writes its NUL terminator at `addr + size + 1`, one byte past the block
+ * (js/api-node.js, still so upstream). When size + 1 is 4 modulo 8 the block has no slack and that byte
+ * is the low byte of the next heap chunk's header: its size and in-use bits are zeroed. Debian's
+ * cmudict-en-us.dict (3,272,051 bytes) is such a file. In a fresh heap the neighbour is the unused top
+ * and nothing shows; after a long job (the 48 s French demo with its recognition pass) the heap is
+ * fragmented, the dictionary lands in a hole before a live block, and a later free() of that block walks
+ * out of memory ("memory access out of bounds" in the recognition or alignment pass), leaving the
+ * decoder inside an utterance ("Failed to start utterance processing" ever after).
+ *
+ * The module calls `Module._malloc` for that buffer, so every allocation made from JavaScript is given one
+ * spare byte here. The first call replaces Emscripten's lazy `_malloc` stub by the WASM export, which is
+ * why the wrapper is installed after one call.
+ */
+function padJsAllocations(m: SoundSwallowerModule): SoundSwallowerModule {
+  const mm = m as unknown as { _malloc: (n: number) => number; _free: (p: number) => void };
+  mm._free(mm._malloc(8));
+  const malloc = mm._malloc;
+  mm._malloc = (n: number) => malloc(n + 1);
+  return m;
+}
+
+/** The decoder for a model, loaded once per module instance. */
+export function loadHmmDecoder(spec: HmmModelSpec): Promise<HmmDecoder> {
+  const rt = currentRuntime();
+  let d = rt.decoders.get(spec.id);
+  if (!d) {
+    d = HmmDecoder.load(spec, rt);
+    // A model that fails to load must not stay cached as a rejected promise.
+    d.catch(() => rt.decoders.delete(spec.id));
+    rt.decoders.set(spec.id, d);
+  }
+  return d;
+}
+
+/**
+ * Drops the module and every decoder in it: the next loadHmmDecoder() starts from a fresh module. For a
+ * caller that saw an engine fault and retries on its own (the CLI batch); guard() does it by itself.
+ */
+export function retireDecoders(): void {
+  if (runtime) runtime.broken = true;
+}
+
+/** How many WASM module instances this process has created (tests check that a fault led to a new one). */
+export function moduleGenerations(): number {
+  return generations;
+}
+
+/**
+ * The model's phones in the order its dictionary first uses them (the phone loops are built in this
+ * order, and a different order can break ties differently), then the model's other phones (silence and
+ * fillers).
+ */
+function phoneOrder(spec: HmmModelSpec): Set<string> {
+  const model = modelPhones(spec);
+  const out = new Set<string>();
+  for (const line of readFileSync(spec.dict, 'utf8').split('\n', 3000)) {
+    if (line.startsWith(';;')) continue;
+    for (const p of line.split(/\s+/).slice(1)) if (model.has(p)) out.add(p);
+  }
+  for (const p of model) out.add(p);
+  return out;
+}
+
+/**
+ * The model's context-independent phones, read from its binary mdef (the authority the decoder checks
+ * every pronunciation against). Dictionaries are not: the npm en-us dict.txt opens with ";;" comment
+ * lines whose words ("CMU", "Dictionary", a URL) were once taken for phones, and adding a word spelled
+ * with one of them failed inside soundswallower.
+ */
+export function modelPhones(spec: HmmModelSpec): Set<string> {
+  const b = readFileSync(`${spec.hmm}/mdef`);
+  const phones = new Set<string>();
+  if (b.toString('latin1', 0, 4) === 'BMDF') {
+    // layout (bin_mdef.c): "BMDF", int32 version, int32 header length, header text, 10 int32 counts
+    // (n_ciphone first), then the CI phone names, NUL-terminated
+    let p = 12 + b.readInt32LE(8);
+    const n = b.readInt32LE(p);
+    p += 40;
+    for (let i = 0; i < n; i++) {
+      const end = b.indexOf(0, p);
+      phones.add(b.toString('latin1', p, end));
+      p = end + 1;
+    }
+    return phones;
+  }
+  // A text mdef: "<phone> - - - ..." rows for the CI phones.
+  for (const line of b.toString('latin1').split('\n')) {
+    const m = /^(\S+)\s+-\s+-\s+-\s/.exec(line);
+    if (m) phones.add(m[1]!);
+  }
+  return phones;
 }
 
 export interface DecodeSettings {
@@ -57,10 +173,17 @@ export class HmmDecoder {
     private readonly decoder: Decoder,
     readonly phones: ReadonlySet<string>,
     private readonly wasm: FsgFunctions,
+    private readonly runtime: Runtime,
   ) {}
 
-  static async load(spec: HmmModelSpec): Promise<HmmDecoder> {
-    const ss = await ssModule();
+  static async load(spec: HmmModelSpec, rt: Runtime): Promise<HmmDecoder> {
+    let ss: SoundSwallowerModule;
+    try {
+      ss = await rt.module;
+    } catch (err) {
+      rt.broken = true;
+      throw toEngineError(err, 'could not start the speech decoder (WASM)');
+    }
     const config: Record<string, string | number | boolean> = {
       hmm: spec.hmm,
       featparams: spec.featParams,
@@ -70,13 +193,28 @@ export class HmmDecoder {
       fillprob: 1e-8,
     };
     if (spec.noiseDict) config.fdict = spec.noiseDict;
-    const decoder = new ss.Decoder(config);
-    await decoder.initialize();
-    const phones = new Set<string>();
-    for (const line of (await import('node:fs')).readFileSync(spec.dict, 'utf8').split('\n', 3000)) {
-      for (const p of line.split(/\s+/).slice(1)) if (p) phones.add(p);
+    let decoder: Decoder;
+    try {
+      decoder = new ss.Decoder(config);
+      await decoder.initialize();
+    } catch (err) {
+      rt.broken = true;
+      throw toEngineError(err, `could not load the acoustic model ${spec.id} from ${spec.hmm}`);
     }
-    return new HmmDecoder(spec, decoder, phones, ss as unknown as FsgFunctions);
+    return new HmmDecoder(spec, decoder, phoneOrder(spec), ss as unknown as FsgFunctions, rt);
+  }
+
+  /** Runs a call into the WASM module; a throw breaks the module (see the header) and becomes a fault. */
+  private guard<T>(what: string, f: () => T): T {
+    if (this.runtime.broken)
+      throw new EngineError('engine_fault', `${what}: the decoder was retired after an earlier fault`);
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof EngineError) throw err;
+      this.runtime.broken = true;
+      throw toEngineError(err, `${what} (model ${this.spec.id})`);
+    }
   }
 
   /** All pronunciations the model's dictionary has for a word (word, word(2), ...). */
@@ -84,7 +222,7 @@ export class HmmDecoder {
     const out: string[][] = [];
     for (let k = 1; k < 10; k++) {
       const key = k === 1 ? word : `${word}(${k})`;
-      const pron = this.decoder.lookup_word(key);
+      const pron = this.guard('dictionary look-up', () => this.decoder.lookup_word(key));
       if (!pron) break;
       out.push(pron.trim().split(/\s+/));
     }
@@ -95,7 +233,15 @@ export class HmmDecoder {
   wordFor(phones: string[], prefix = 'P'): string {
     const name = `${prefix}_` + phones.map((p) => p.replace(/[^A-Za-z0-9]/g, 'x')).join('_');
     if (!this.known.has(name)) {
-      this.decoder.add_words([name, phones.join(' ')]);
+      // soundswallower reports a refused word with a ReferenceError ("word is not defined", a typo in its
+      // own error path): name the phones here instead.
+      const unknown = phones.filter((p) => !this.phones.has(p));
+      if (unknown.length)
+        throw new EngineError(
+          'engine_fault',
+          `the pronunciation ${phones.join(' ')} uses phones the model ${this.spec.id} does not have: ${unknown.join(' ')}`,
+        );
+      this.guard('adding a pronunciation', () => this.decoder.add_words([name, phones.join(' ')]));
       this.known.set(name, phones.join(' '));
     }
     return name;
@@ -109,9 +255,11 @@ export class HmmDecoder {
       this.settings.pbeam === s.pbeam
     )
       return;
-    this.decoder.set_config('beam', s.beam);
-    this.decoder.set_config('wbeam', s.wbeam);
-    this.decoder.set_config('pbeam', s.pbeam);
+    this.guard('setting the beams', () => {
+      this.decoder.set_config('beam', s.beam);
+      this.decoder.set_config('wbeam', s.wbeam);
+      this.decoder.set_config('pbeam', s.pbeam);
+    });
     this.settings = s;
   }
 
@@ -124,6 +272,8 @@ export class HmmDecoder {
     const cstr = (text: string): number => {
       const bytes = new TextEncoder().encode(text);
       const ptr = m._malloc(bytes.length + 1);
+      if (!ptr) throw new EngineError('engine_fault', 'the decoder is out of memory');
+      // HEAPU8 is read after _malloc: a malloc that grows the memory replaces the view.
       m.HEAPU8.set(bytes, ptr);
       m.HEAPU8[ptr + bytes.length] = 0;
       return ptr;
@@ -131,7 +281,7 @@ export class HmmDecoder {
     const name = cstr('tz');
     const fsg = m._fsg_model_init(name, lmath, lw, g.states);
     m._free(name);
-    if (!fsg) throw new Error('could not create the grammar');
+    if (!fsg) throw new EngineError('engine_fault', 'could not create the grammar');
     m._fsg_set_states(fsg, g.start, g.final);
     const ids = new Map<string, number>();
     for (const a of g.arcs) {
@@ -152,14 +302,19 @@ export class HmmDecoder {
       }
       m._fsg_model_trans_add(fsg, a.from, a.to, logp, wid);
     }
-    if (m._decoder_set_fsg(cdecoder, fsg) < 0) throw new Error('the search refused the grammar');
+    if (m._decoder_set_fsg(cdecoder, fsg) < 0)
+      throw new EngineError('engine_fault', 'the search refused the grammar');
   }
 
   private decode(samples: Float32Array, g: Fsg): void {
-    this.setGrammar(g);
-    this.decoder.start();
-    this.decoder.process_audio(withDither(samples), false, true);
-    this.decoder.stop();
+    const pcm = withDither(samples);
+    this.guard('decoding', () => {
+      injectedFault();
+      this.setGrammar(g);
+      this.decoder.start();
+      this.decoder.process_audio(pcm, false, true);
+      this.decoder.stop();
+    });
   }
 
   /**
@@ -169,12 +324,16 @@ export class HmmDecoder {
    */
   run(samples: Float32Array, g: Fsg, level: 0 | 1 = 1): HmmSegment | null {
     this.decode(samples, g);
-    let result: HmmSegment;
-    try {
-      result = this.decoder.get_alignment({ align_level: level }) as HmmSegment;
-    } catch {
-      return null;
-    }
+    // get_alignment() throws a SyntaxError when the search found no path (an empty JSON string): that is
+    // an answer, not a fault. A trap in the state alignment still breaks the module.
+    const result = this.guard('reading the alignment', () => {
+      try {
+        return this.decoder.get_alignment({ align_level: level }) as HmmSegment;
+      } catch (err) {
+        if (err instanceof SyntaxError) return null;
+        throw err;
+      }
+    });
     if (!result || !Array.isArray(result.w)) return null;
     return result;
   }
@@ -182,8 +341,35 @@ export class HmmDecoder {
   /** Best path text only (recognition passes do not need the state alignment). */
   recognise(samples: Float32Array, g: Fsg): string {
     this.decode(samples, g);
-    return this.decoder.get_text();
+    return this.guard('reading the recognised text', () => this.decoder.get_text());
   }
+}
+
+/**
+ * Test hook for the recovery paths (CLI batch, server pool): while the file named by
+ * TAZAMUN_TEST_FAULT_FILE exists, the next decode fails as a WASM trap would, breaking its module. The
+ * file is removed by the decode that trips it (one fault, whichever thread gets there first) unless it
+ * holds the word "always".
+ */
+function injectedFault(): void {
+  const file = process.env.TAZAMUN_TEST_FAULT_FILE;
+  if (!file) return;
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch {
+    return;
+  }
+  if (content.trim() !== 'always') {
+    try {
+      unlinkSync(file);
+    } catch {
+      return; // another thread took this fault
+    }
+  }
+  const trap = new Error('memory access out of bounds (injected by TAZAMUN_TEST_FAULT_FILE)');
+  trap.name = 'RuntimeError';
+  throw trap;
 }
 
 /**

@@ -1,7 +1,11 @@
 // Which acoustic model serves a language, and where its files are. soundswallower ships CMU's 8 kHz-band
-// en-us PTM model and a French model; Debian's pocketsphinx-en-us has CMU's full-band 16 kHz en-us model in
-// the same format, which soundswallower loads once it has a feat_params.json. That file is generated into a
-// cache directory from the model's own feat.params so no model file is ever written into the repository.
+// en-us PTM model and a French model, so English and French work with npm packages alone. Debian's
+// pocketsphinx-en-us has CMU's full-band 16 kHz en-us model in the same format, an optional upgrade that
+// soundswallower loads once it has a feat_params.json. That file is generated into a cache directory from
+// the model's own feat.params so no model file is ever written into the repository.
+//
+// TAZAMUN_SYSTEM_MODELS=off hides the system (Debian) model, as on a machine without the package: the
+// tests of the npm-only path run with it on machines that have the package.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -22,7 +26,17 @@ export interface HmmModelSpec {
 
 const require = createRequire(import.meta.url);
 const SS_MODELS = join(dirname(require.resolve('soundswallower')), 'model');
-export const DEBIAN_EN_US = process.env.TAZAMUN_EN_US_16K ?? '/usr/share/pocketsphinx/model/en-us';
+const DEBIAN_EN_US = '/usr/share/pocketsphinx/model/en-us';
+
+/** Where the optional 16 kHz English model is looked for ($TAZAMUN_EN_US_16K, else Debian's path). */
+export function systemEnglishDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TAZAMUN_EN_US_16K || DEBIAN_EN_US;
+}
+
+/** False when TAZAMUN_SYSTEM_MODELS is off/0/false/no: only the models npm installed are used. */
+export function systemModelsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !/^(off|0|false|no)$/i.test(env.TAZAMUN_SYSTEM_MODELS ?? '');
+}
 
 function cacheDir(): string {
   const base = process.env.TAZAMUN_CACHE ?? process.env.XDG_CACHE_HOME ?? join(tmpdir());
@@ -59,13 +73,17 @@ export function featParamsToJson(text: string): Record<string, string | number |
   return out;
 }
 
-export function hasFullBandEnglish(): boolean {
-  return (
-    existsSync(join(DEBIAN_EN_US, 'en-us', 'mdef')) && existsSync(join(DEBIAN_EN_US, 'en-us', 'feat.params'))
-  );
+export function hasFullBandEnglish(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!systemModelsEnabled(env)) return false;
+  const dir = systemEnglishDir(env);
+  return existsSync(join(dir, 'en-us', 'mdef')) && existsSync(join(dir, 'en-us', 'feat.params'));
 }
 
-export function resolveHmmModel(family: ModelFamily, preferBand: 'full' | 'narrow' = 'full'): HmmModelSpec {
+export function resolveHmmModel(
+  family: ModelFamily,
+  preferBand: 'full' | 'narrow' = 'full',
+  env: NodeJS.ProcessEnv = process.env,
+): HmmModelSpec {
   if (family === 'fr') {
     const dir = join(SS_MODELS, 'fr-fr');
     return {
@@ -79,8 +97,9 @@ export function resolveHmmModel(family: ModelFamily, preferBand: 'full' | 'narro
     };
   }
   const narrow = join(SS_MODELS, 'en-us');
-  if (preferBand === 'full' && hasFullBandEnglish()) {
-    const hmm = join(DEBIAN_EN_US, 'en-us');
+  if (preferBand === 'full' && hasFullBandEnglish(env)) {
+    const system = systemEnglishDir(env);
+    const hmm = join(system, 'en-us');
     const fp = join(cacheDir(), 'en-us-16k-feat_params.json');
     const json = JSON.stringify(featParamsToJson(readFileSync(join(hmm, 'feat.params'), 'utf8')));
     if (!existsSync(fp) || readFileSync(fp, 'utf8') !== json) writeFileSync(fp, json);
@@ -89,7 +108,7 @@ export function resolveHmmModel(family: ModelFamily, preferBand: 'full' | 'narro
       family,
       hmm,
       featParams: fp,
-      dict: join(DEBIAN_EN_US, 'cmudict-en-us.dict'),
+      dict: join(system, 'cmudict-en-us.dict'),
       // The Debian model's noisedict has silence only; the npm one adds noise and speech fillers.
       noiseDict: join(narrow, 'noisedict.txt'),
       description: "CMU Sphinx en-us PTM model, 16 kHz full band (Debian's pocketsphinx-en-us)",
