@@ -27,6 +27,23 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits or catches turns a failure (a full disk under a progress write) into an
+    // unhandled rejection, which ends the process. Type information is needed to see what is a promise.
+    files: ['**/*.{ts,tsx,mts,cts}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // node:test's test()/describe() return a promise the runner itself awaits
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

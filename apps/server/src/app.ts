@@ -23,7 +23,16 @@ import type { Db } from './db/database.ts';
 import { OutboxEmailSender } from './email/email-sender.ts';
 import type { EmailSender } from './email/email-sender.ts';
 import { TokenService } from './accounts/tokens.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.ts';
+import { acceptEmptyJsonBodies } from './plugins/json-body.ts';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  capConnectionsPerAddress,
+  clientErrorHandler,
+  serverTimeoutOptions,
+} from './reliability/connection-limits.ts';
+import { refuseWritesWhenDiskLow } from './reliability/disk-space.ts';
+import { serializeRequest } from './reliability/log-redaction.ts';
 import { rejectNulBytes } from './reliability/input-hygiene.ts';
 import { emailRateLimitFromEnv, limitAuthByEmail } from './reliability/email-rate-limit.ts';
 import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
@@ -73,8 +82,17 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   if (!config.jwtSecret) throw new Error('config.jwtSecret is missing: call resolveJwtSecret() first');
+  const logger = options.logger ?? { level: config.logLevel };
+  const limits = config.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // URLs are logged with their secrets (?access_token=, ?sig=, share tokens) redacted
+    logger:
+      logger === false
+        ? false
+        : { ...(logger === true ? {} : logger), serializers: { req: serializeRequest } },
+    ...serverTimeoutOptions(limits),
+    clientErrorHandler,
+    frameworkErrors,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
@@ -83,6 +101,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<ZodTypeProvider>();
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerIp, (ip) =>
+    app.log.warn({ ip, max: limits.maxConnectionsPerIp }, 'connection refused: too many from one address'),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -149,7 +170,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   registerErrorHandler(app);
+  acceptEmptyJsonBodies(app);
   rejectNulBytes(app);
+  refuseWritesWhenDiskLow(app, config.dataDir, () => config.minFreeDiskBytes ?? 0);
   // REDIS_URL: rate-limit counters shared by every API process (per IP and per e-mail address)
   const limitRedis = redisUrl
     ? new Redis(redisUrl, {

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { checkKey } from './storage/storage.ts';
 import type { S3StoreConfig } from './storage/s3-file-store.ts';
+import type { ConnectionLimits } from './reliability/connection-limits.ts';
 
 const DURATION = /^(\d+)\s*(ms|s|m|h|d)?$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -120,6 +121,14 @@ const EnvSchema = z.object({
   // where users get the Corresponding Source (AGPL §13); unset: the server packs its own tree
   // (routes/source). A link the web app renders, so only http(s), never javascript: or file:.
   SOURCE_URL: optionalHttpUrl,
+  // slow and greedy clients (reliability/connection-limits.ts)
+  HEADERS_TIMEOUT: duration('15s'),
+  REQUEST_TIMEOUT: duration('5m'),
+  SOCKET_TIMEOUT: duration('60s'),
+  KEEP_ALIVE_TIMEOUT: duration('72s'),
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(64),
+  // uploads are refused with 507 below this much free space on DATA_DIR's disk (reliability/disk-space.ts)
+  MIN_FREE_DISK_MB: z.coerce.number().int().min(0).max(10_000_000).default(512),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -164,6 +173,10 @@ export interface Config {
   uploadProbe?: { concurrency: number; queue: number };
   /** SOURCE_URL; null or absent: GET /api/source/ serves the running tree */
   sourceUrl?: string | null;
+  /** HEADERS_TIMEOUT, REQUEST_TIMEOUT, SOCKET_TIMEOUT, KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS_PER_IP; defaults when absent */
+  connectionLimits?: ConnectionLimits;
+  /** MIN_FREE_DISK_MB in bytes; absent (hand-built configs): no margin */
+  minFreeDiskBytes?: number;
 }
 
 export class ConfigError extends Error {
@@ -303,6 +316,14 @@ export function loadConfig(
     authEmailRateLimit: e.AUTH_EMAIL_RATE_LIMIT,
     uploadProbe: { concurrency: e.UPLOAD_PROBE_CONCURRENCY, queue: e.UPLOAD_PROBE_QUEUE },
     sourceUrl: e.SOURCE_URL,
+    connectionLimits: {
+      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT, e.REQUEST_TIMEOUT),
+      requestTimeoutMs: e.REQUEST_TIMEOUT,
+      socketTimeoutMs: e.SOCKET_TIMEOUT,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT,
+      maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
+    },
+    minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
   };
 }
 

@@ -94,6 +94,22 @@ export const ERRORS = {
       ar: 'الطريقة غير مسموح بها.',
     },
   },
+  request_timeout: {
+    status: 408,
+    messages: {
+      en: 'The request took too long to arrive; the connection was closed.',
+      fr: 'La requête a mis trop de temps à arriver ; la connexion a été fermée.',
+      ar: 'استغرق وصول الطلب وقتًا طويلًا؛ أُغلق الاتصال.',
+    },
+  },
+  headers_too_large: {
+    status: 431,
+    messages: {
+      en: 'The request headers are too large.',
+      fr: 'Les en-têtes de la requête sont trop volumineux.',
+      ar: 'ترويسات الطلب كبيرة جدًا.',
+    },
+  },
   reset_token_invalid: {
     status: 400,
     messages: {
@@ -438,6 +454,14 @@ export const ERRORS = {
       en: 'The requested byte range is not satisfiable.',
       fr: "La plage d'octets demandée ne peut être servie.",
       ar: 'نطاق البايتات المطلوب غير قابل للتلبية.',
+    },
+  },
+  insufficient_storage: {
+    status: 507,
+    messages: {
+      en: 'The server is running out of storage space; uploads are paused. Please try again later.',
+      fr: "Le serveur manque d'espace de stockage ; les envois sont suspendus. Veuillez réessayer plus tard.",
+      ar: 'مساحة التخزين في الخادم توشك على النفاد؛ أُوقف الرفع مؤقتًا. يرجى المحاولة لاحقًا.',
     },
   },
   internal_error: {

@@ -7,8 +7,14 @@ import { LIMITS } from '@tazamun/contracts/limits';
 import { utcDay } from '../clock.ts';
 import type { AppDeps } from '../context.ts';
 import { createError, FIELD_MESSAGES, FieldErrorCollector } from '../errors.ts';
-import { clearLoginAttempts, findLoginAttempts, lockAccount, recordFailure } from '../db/login-attempts.ts';
-import { consumePasswordReset, findValidPasswordReset, insertPasswordReset } from '../db/password-resets.ts';
+import { clearLoginAttempts, lockAccount, reserveLoginAttempt } from '../db/login-attempts.ts';
+import {
+  consumePasswordReset,
+  findValidPasswordReset,
+  insertPasswordReset,
+  revokePasswordResets,
+} from '../db/password-resets.ts';
+import { withJobTables } from '../db/jobs-schema.ts';
 import { savePreferences } from '../db/preferences.ts';
 import type { UserRow } from '../db/schema.ts';
 import { deleteUserSessions } from '../db/sessions.ts';
@@ -117,20 +123,22 @@ export async function login(
   const max = LIMITS.maxLoginAttempts;
   const now = deps.clock.now();
   const key = normaliseEmail(input.email).key;
-  const attempts = await findLoginAttempts(deps.db, key);
-  if (attempts?.locked_until && attempts.locked_until > now.toISOString()) {
-    const minutes = Math.max(1, Math.ceil((Date.parse(attempts.locked_until) - now.getTime()) / 60_000));
+  // The attempt is counted before the slow hash: parallel attempts cannot all see "not locked yet".
+  const { attempt, lockedUntil } = await reserveLoginAttempt(
+    deps.db,
+    key,
+    now.toISOString(),
+    new Date(now.getTime() - LOCK_WINDOW_MS).toISOString(),
+  );
+  if ((lockedUntil && lockedUntil > now.toISOString()) || attempt > max) {
+    // beyond the allowed count while the last allowed ones are still being checked: locked as well
+    const until = lockedUntil ? Date.parse(lockedUntil) : now.getTime() + LOCK_WINDOW_MS;
+    const minutes = Math.max(1, Math.ceil((until - now.getTime()) / 60_000));
     throw createError(
       'account_locked',
       { minutes },
       { lockout_minutes: minutes, max_attempts: max, attempts_remaining: 0 },
     );
-  }
-  if (
-    attempts &&
-    (attempts.locked_until || Date.parse(attempts.first_failure_at) + LOCK_WINDOW_MS <= now.getTime())
-  ) {
-    await clearLoginAttempts(deps.db, key); // lock served or window passed: start counting afresh
   }
 
   const user = key ? await findUserByEmail(deps.db, key) : undefined;
@@ -138,8 +146,7 @@ export async function login(
     ? await verifyPassword(user.password_hash, input.password)
     : (await burnPasswordCheck(input.password), false);
   if (!ok || !user) {
-    const failures = await recordFailure(deps.db, key, now.toISOString());
-    if (failures >= max) {
+    if (attempt >= max) {
       await lockAccount(deps.db, key, new Date(now.getTime() + LOCK_WINDOW_MS).toISOString());
       const minutes = LIMITS.lockoutMinutes;
       throw createError(
@@ -148,7 +155,7 @@ export async function login(
         { lockout_minutes: minutes, max_attempts: max, attempts_remaining: 0 },
       );
     }
-    throw createError('invalid_credentials', {}, { attempts_remaining: max - failures, max_attempts: max });
+    throw createError('invalid_credentials', {}, { attempts_remaining: max - attempt, max_attempts: max });
   }
   await clearLoginAttempts(deps.db, key);
   if (user.status === 'rejected') throw createError('account_rejected');
@@ -157,12 +164,13 @@ export async function login(
   return { user: { ...user, last_login_at: now.toISOString() }, tokens };
 }
 
+/** The new hash, and every reset link still out for the old password dies with it. */
 async function setPassword(deps: AppDeps, user: UserRow, password: string): Promise<void> {
   const nowIso = deps.clock.now().toISOString();
-  await updateUser(deps.db, user.id, {
-    password_hash: await hashPassword(password),
-    password_changed_at: nowIso,
-    updated_at: nowIso,
+  const hash = await hashPassword(password);
+  await deps.db.transaction().execute(async (trx) => {
+    await updateUser(trx, user.id, { password_hash: hash, password_changed_at: nowIso, updated_at: nowIso });
+    await revokePasswordResets(trx, user.id, nowIso);
   });
   await clearLoginAttempts(deps.db, user.email_key);
 }
@@ -265,6 +273,8 @@ export async function purgeAccount(deps: AppDeps, user: UserRow): Promise<void> 
   await deps.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('email_outbox').where('to_address', '=', user.email_key).execute();
     await trx.deleteFrom('login_attempts').where('email_key', '=', user.email_key).execute();
+    // the foreign key cascades too; deleted here so no link outlives the account whatever the pragma
+    await trx.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('users').where('id', '=', user.id).execute();
   });
   await deps.files.removeAll(user.id);
@@ -286,13 +296,21 @@ export async function approveUser(deps: AppDeps, user: UserRow): Promise<UserRow
   return { ...user, status: 'approved', updated_at: nowIso };
 }
 
-/** Rejected accounts keep their row (so the address cannot simply re-register) but lose every session. */
+/** Rejected accounts keep their row (so the address cannot simply re-register) but lose every session, reset link and share link. */
 export async function rejectUser(deps: AppDeps, user: UserRow): Promise<UserRow> {
   if (user.role === 'admin') throw createError('forbidden');
   const nowIso = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
     await updateUser(trx, user.id, { status: 'rejected', updated_at: nowIso });
     await deleteUserSessions(trx, user.id);
+    await revokePasswordResets(trx, user.id, nowIso);
+    // public links die too (signed audio URLs are refused by the owner's status: they have no row)
+    await withJobTables(trx)
+      .deleteFrom('shares')
+      .where('alignment_id', 'in', (eb) =>
+        eb.selectFrom('alignments').select('id').where('user_id', '=', user.id),
+      )
+      .execute();
   });
   if (user.status !== 'rejected') {
     await deps.email.send({

@@ -48,12 +48,14 @@ export class TokenService {
       .sign(this.key);
   }
 
-  /** null for anything not a valid, unexpired HS256 token of ours (alg none and forgeries included). */
+  /** null for anything not a valid, unexpired HS256 token of ours (alg none, forgeries and tokens without exp or iat included). */
   async verifyAccess(token: string): Promise<AccessClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         audience: 'tazamun',
+        // jose checks exp only when present: a token without it would never expire
+        requiredClaims: ['exp', 'iat'],
         currentDate: this.clock.now(),
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;

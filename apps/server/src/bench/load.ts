@@ -4,9 +4,12 @@
 // through login, profile, results listing and upload (a small real WAV), one scenario at a time, and
 // optionally a mixed soak while sampling the server's resident memory.
 //
-//   npm run bench:load -- [--connections=200] [--duration=10] [--soak=0] [--db=sqlite|postgres] [--out=f.json]
+//   npm run bench:load -- [--connections=200] [--duration=10] [--soak=0] [--hostile] [--db=sqlite|postgres] [--out=f.json]
 //
 // --duration is seconds per scenario; --soak is the mixed-soak length (e.g. 300 or 5m; 0 = none).
+// --hostile runs the hostile-request probes of docs/reliability.md (bench/hostile-probes.ts) in a loop
+// beside the soak's traffic: each probe has its expected answers, anything else is counted unexpected.
+// Uploads answered 202 during the soak are counted one by one and checked against the stored rows.
 // Uploads beyond the probe gate's wait queue get 503 server_busy with Retry-After by design: those are
 // counted apart (busy503) and do not fail the run; any other 5xx does.
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,9 +24,12 @@ import { PROJECT_ROOT } from '../paths.ts';
 import { freePort, startPostgres } from '../testing/postgres-server.ts';
 import type { PostgresServer } from '../testing/postgres-server.ts';
 import { pcmWav } from '../testing/wav.ts';
+import { runHostileProbes } from './hostile-probes.ts';
+import type { HostileReport } from './hostile-probes.ts';
 
 const PASSWORD = 'Lantern-Orbit-1987';
 const EMAIL = 'load@example.org';
+const VICTIM = 'victim@example.org';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +37,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     soak: { type: 'string', default: '0' },
     db: { type: 'string', default: 'sqlite' },
+    hostile: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -155,6 +162,8 @@ async function main(): Promise<void> {
       // The bench is one IP hammering one account: lift the abuse limits (they are tested elsewhere).
       AUTH_RATE_LIMIT: '100000000',
       AUTH_EMAIL_RATE_LIMIT: '100000000',
+      // the clients all come from 127.0.0.1: the per-address cap stays on, above the bench's own count
+      MAX_CONNECTIONS_PER_IP: String(connections + 64),
     };
     const cli = (...a: string[]) =>
       execFileSync(
@@ -167,6 +176,8 @@ async function main(): Promise<void> {
       );
     cli('create', '--email', EMAIL, '--password', PASSWORD, '--role', 'user');
     cli('set-quota', EMAIL, '100000');
+    // the hostile probes guess this account's password in parallel (its lockout must hold)
+    cli('create', '--email', VICTIM, '--password', PASSWORD, '--role', 'user');
     const started = await startServer(env);
     server = started.child;
     const { url } = started;
@@ -214,6 +225,8 @@ async function main(): Promise<void> {
       console.error(`[bench:load] ${name}: ${connections} connections for ${duration}s`);
       results.push(await run(name, opts));
     }
+    let hostile: HostileReport | null = null;
+    let uploads: { answered: number; accepted: number; missing: number; stored: number } | null = null;
     let soak: {
       seconds: number;
       figures: Figures;
@@ -231,12 +244,45 @@ async function main(): Promise<void> {
         headers: { ...auth, 'content-type': upload.type },
         body: upload.body,
       };
+      const stored = async () =>
+        (
+          (await (await fetch(`${url}/api/alignments/?page_size=1`, { headers: auth })).json()) as {
+            count: number;
+          }
+        ).count;
+      const storedBefore = await stored();
+      // every upload answered 202 names its alignment: each must exist once the soak is over
+      const acceptedIds: string[] = [];
+      let answered = 0;
+      const countedPost = {
+        ...post,
+        onResponse: (status: number, body: string) => {
+          answered += 1;
+          if (status === 202) acceptedIds.push((JSON.parse(body) as { id: string }).id);
+        },
+      };
+      const probing = args.hostile
+        ? runHostileProbes({ url, access, secret: env.JWT_SECRET!, victim: VICTIM, seconds: soakSeconds })
+        : null;
       // one upload in eight requests: each upload is probed by ffprobe, a process per request
-      const figures = await run('soak (profile, listing; 1 in 8 an upload)', {
-        url,
-        duration: soakSeconds,
-        requests: [profile, listing, profile, listing, profile, listing, profile, post],
-      });
+      const figures = await run(
+        `soak (profile, listing; 1 in 8 an upload${args.hostile ? '; hostile probes' : ''})`,
+        {
+          url,
+          duration: soakSeconds,
+          requests: [profile, listing, profile, listing, profile, listing, profile, countedPost],
+        },
+      );
+      hostile = probing ? await probing : null;
+      await drain(url);
+      let missing = 0;
+      for (const id of acceptedIds) {
+        const r = await fetch(`${url}/api/alignments/${id}/`, { headers: auth });
+        if (r.status !== 200) missing += 1;
+        await r.arrayBuffer();
+      }
+      // stored can exceed accepted by the uploads still in flight when the clients stopped
+      uploads = { answered, accepted: acceptedIds.length, missing, stored: (await stored()) - storedBefore };
       const window = memory.slice(from).map((m) => m.rssMb);
       // the first and last minute (or tenth) of the soak, averaged, show whether memory keeps climbing
       const span = Math.max(1, Math.min(30, Math.floor(window.length / 10)));
@@ -263,6 +309,8 @@ async function main(): Promise<void> {
       loadAverageAtEnd: loadavg().map((l) => Math.round(l * 10) / 10),
       results,
       soak,
+      hostile,
+      uploads,
       rssMb: {
         start: memory[0]!.rssMb,
         end: memory.at(-1)!.rssMb,
@@ -274,6 +322,12 @@ async function main(): Promise<void> {
       console.table([
         { ...soak.figures, rss_first: soak.rssMb.first, rss_last: soak.rssMb.last, rss_max: soak.rssMb.max },
       ]);
+    if (hostile) console.table(hostile.probes);
+    if (uploads)
+      console.log(
+        `uploads during the soak: ${uploads.answered} answered, ${uploads.accepted} accepted (202), ` +
+          `${uploads.missing} of those missing afterwards, ${uploads.stored} rows stored`,
+      );
     console.log(JSON.stringify(report.rssMb));
     if (args.out) writeFileSync(args.out, `${JSON.stringify({ ...report, memory }, null, 2)}\n`);
     const bad = [...results, ...(soak ? [soak.figures] : [])].filter((r) => r['5xx'] > 0 || r.errors > 0);
@@ -281,6 +335,14 @@ async function main(): Promise<void> {
       console.error(
         `[bench:load] FAIL: 5xx or connection errors in ${bad.map((b) => b.scenario).join(', ')}`,
       );
+      process.exitCode = 1;
+    }
+    if (hostile && hostile.unexpected > 0) {
+      console.error(`[bench:load] FAIL: ${hostile.unexpected} unexpected answers to hostile probes`);
+      process.exitCode = 1;
+    }
+    if (uploads && (uploads.missing > 0 || uploads.stored < uploads.accepted)) {
+      console.error(`[bench:load] FAIL: ${uploads.missing} accepted uploads lost`);
       process.exitCode = 1;
     }
   } finally {

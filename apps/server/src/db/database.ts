@@ -10,6 +10,7 @@ import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
+import * as m0003 from './migrations/0003-write-probe.ts';
 import * as m0006 from './migrations/0006-corpus.ts';
 import { isPostgres, openPostgres } from './postgres.ts';
 import { StripNulPlugin } from '../reliability/input-hygiene.ts';
@@ -20,6 +21,7 @@ export type Db = Kysely<Database>;
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-alignment-jobs': m0002,
+  '0003-write-probe': m0003,
   '0006-corpus': m0006,
 };
 
@@ -114,6 +116,20 @@ export async function pendingMigrations(db: Db): Promise<number> {
 export async function pingDatabase(db: Db): Promise<boolean> {
   try {
     await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when the database takes a write now (one row rewritten in write_probe); false on a full disk. */
+export async function probeDatabaseWrite(db: Db, nowIso: string): Promise<boolean> {
+  try {
+    await db
+      .insertInto('write_probe')
+      .values({ id: 1, checked_at: nowIso })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ checked_at: nowIso }))
+      .execute();
     return true;
   } catch {
     return false;

@@ -36,3 +36,14 @@ export async function findValidPasswordReset(
     .executeTakeFirst();
   return row?.user_id;
 }
+
+/** Spends every unused link of the user (after a reset, a password change, a rejection); returns how many. */
+export async function revokePasswordResets(db: Db, userId: string, nowIso: string): Promise<number> {
+  const r = await db
+    .updateTable('password_resets')
+    .set({ used_at: nowIso })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

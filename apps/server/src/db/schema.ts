@@ -48,6 +48,12 @@ export interface UsedRefreshTokensTable {
   used_at: string;
 }
 
+/** Migration 0003: the row readiness rewrites to prove the database can write. */
+export interface WriteProbeTable {
+  id: number;
+  checked_at: string;
+}
+
 export interface LoginAttemptsTable {
   email_key: string;
   failures: number;
@@ -137,6 +143,7 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   password_resets: PasswordResetsTable;
   alignments: AlignmentsTable;
+  write_probe: WriteProbeTable;
   api_tokens: ApiTokensTable;
   lexicon_entries: LexiconEntriesTable;
 }

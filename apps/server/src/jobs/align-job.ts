@@ -55,14 +55,20 @@ export class AlignJobHandler implements JobHandler {
     const size = (await this.files.store.stat(audioKey))?.size ?? -1;
     if (size !== row.file_size) throw new JobFailure('upload_failed', {}, { refund: true });
 
+    // The thread's progress arrives as events; each write is chained after the previous one (an older
+    // percentage never lands last) and a failed write (a full disk) is caught here: the job goes on,
+    // and the finalisation write below, which must succeed, decides whether the database is back.
+    let progressWrites = Promise.resolve();
+    const onProgress = (m: { step: ProcessingStep; percent: number }): void => {
+      progressWrites = progressWrites
+        .then(() => this.setStep(row.id, m.step, m.percent, ctx))
+        .catch(() => undefined);
+    };
     // The engine reads a path: the stored file itself on the local disk, a temp copy from S3.
     const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audioPath) =>
-      this.pool.run(
-        { audioPath, text, language: row.language, options, lexicon },
-        ctx.signal,
-        (m) => void this.setStep(row.id, m.step, m.percent, ctx),
-      ),
+      this.pool.run({ audioPath, text, language: row.language, options, lexicon }, ctx.signal, onProgress),
     );
+    await progressWrites;
     switch (outcome.type) {
       case 'aborted':
         throw new Error('aborted');

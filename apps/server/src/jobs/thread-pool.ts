@@ -47,7 +47,8 @@ export class AlignThreadPool {
         worker.off('exit', onExit);
         signal.removeEventListener('abort', onAbort);
         if (keep) this.idle.push(worker);
-        else void worker.terminate();
+        // a thread that cannot be stopped cleanly is gone either way
+        else worker.terminate().catch(() => undefined);
         resolve(o);
       };
       const onMessage = (m: AlignThreadMessage): void => {

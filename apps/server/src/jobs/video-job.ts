@@ -48,6 +48,7 @@ export class VideoJobHandler implements JobHandler {
     const output = videoFileName(video.id);
     const rel = alignmentFile(row.id, output);
     let last = 0;
+    let progressWrites: Promise<unknown> = Promise.resolve();
     let size: number;
     try {
       await withLocalFile(
@@ -67,12 +68,14 @@ export class VideoJobHandler implements JobHandler {
               const pct = Math.max(1, Math.min(99, Math.round(f * 100)));
               if (pct - last < 5) return;
               last = pct;
-              void this.db
-                .updateTable('videos')
-                .set({ progress: pct })
-                .where('id', '=', video.id)
-                .execute()
-                .then(() => ctx.progress(null, pct));
+              // one write after the other; a failed one (a full disk) is dropped, not left unhandled:
+              // the final write after the render decides whether the job can be recorded
+              progressWrites = progressWrites
+                .then(() =>
+                  this.db.updateTable('videos').set({ progress: pct }).where('id', '=', video.id).execute(),
+                )
+                .then(() => ctx.progress(null, pct))
+                .catch(() => undefined);
             },
           }),
       );
@@ -86,6 +89,7 @@ export class VideoJobHandler implements JobHandler {
       if (ctx.signal.aborted) throw err;
       throw new JobFailure('video_failed', { reason: (err as Error).message }, { refund: false });
     } finally {
+      await progressWrites;
       await rm(workDir, { recursive: true, force: true });
     }
     await this.db

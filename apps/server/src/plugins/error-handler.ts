@@ -73,6 +73,22 @@ function send(
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * A full disk as each layer reports it: SQLite (SQLITE_FULL, and SQLITE_IOERR_WRITE when the WAL cannot
+ * grow), PostgreSQL (53100 disk_full) and the file system (ENOSPC, EDQUOT). Not a bug of ours: a 507 the
+ * client may retry, and readiness reports it (routes/system).
+ */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (
+    code === 'SQLITE_FULL' ||
+    code === 'SQLITE_IOERR_WRITE' ||
+    code === '53100' ||
+    code === 'ENOSPC' ||
+    code === 'EDQUOT'
+  );
+}
+
 /** Framework error codes (fastify, multipart, rate-limit) mapped onto the catalogue. */
 const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'file_too_large',
@@ -83,6 +99,9 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'bad_request',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'bad_request',
   FST_ERR_CTP_INVALID_JSON_BODY: 'bad_request',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  FST_ERR_BAD_URL: 'bad_request',
+  FST_ERR_MAX_PARAM_LENGTH: 'bad_request',
 };
 
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -97,9 +116,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (nonField.length) extra.non_field_errors = nonField;
       return send(request, reply, 'validation_error', {}, extra);
     }
+    if (isDiskFull(error)) {
+      request.log.error({ err: error }, 'disk full');
+      return send(request, reply, 'insufficient_storage');
+    }
     const status = error.statusCode ?? 500;
     const mapped = error.code ? FRAMEWORK_CODES[error.code] : undefined;
-    if (mapped === 'file_too_large') return send(request, reply, mapped, { size: 'the allowed size' });
+    if (mapped === 'file_too_large') {
+      const limit = request.routeOptions.bodyLimit;
+      return send(request, reply, mapped, { size: limit ? byteSize(limit) : 'the allowed size' });
+    }
     if (mapped) return send(request, reply, mapped, {}, { non_field_errors: [error.message] });
     if (status === 429) return send(request, reply, 'rate_limited');
     if (status === 404) return send(request, reply, 'not_found');
@@ -111,5 +137,51 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return send(request, reply, 'internal_error');
   });
 
-  app.setNotFoundHandler((request, reply) => send(request, reply, 'not_found'));
+  // 405 for a known API path asked with another method: the patterns of every route are kept here as
+  // they are added (this runs before any route is registered), with their methods.
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.includes('*')) return;
+    // a plugin's '/' route answers on its prefix with and without the trailing slash
+    const root = route.prefix !== '' && route.url.replace(/\/$/, '') === route.prefix;
+    const url = root ? route.prefix : route.url;
+    const source =
+      url
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/') + (root ? '/?' : '');
+    const methods = [route.method].flat().map((m) => m.toUpperCase());
+    const known = routes.find((r) => r.pattern.source === `^${source}$`);
+    if (known) for (const m of methods) known.methods.add(m);
+    else routes.push({ pattern: new RegExp(`^${source}$`), methods: new Set(methods) });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = new Set<string>();
+    for (const r of routes) if (r.pattern.test(path)) for (const m of r.methods) allowed.add(m);
+    if (allowed.size > 0 && !allowed.has(request.method)) {
+      if (allowed.has('GET')) allowed.add('HEAD');
+      reply.header('allow', [...allowed].sort().join(', '));
+      return send(request, reply, 'method_not_allowed');
+    }
+    return send(request, reply, 'not_found');
+  });
+}
+
+/** Errors fastify answers before a route runs (a bad URL, a bad constraint): the catalogue's shape. */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const code: ErrorCode = (error.code ? FRAMEWORK_CODES[error.code] : undefined) ?? 'bad_request';
+  if ((error.statusCode ?? 400) >= 500) {
+    request.log.error({ err: error }, 'framework error');
+    void send(request, reply, 'internal_error');
+    return;
+  }
+  void send(request, reply, code, {}, { non_field_errors: [error.message] });
+}
+
+function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
 }

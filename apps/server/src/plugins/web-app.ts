@@ -15,7 +15,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   }
   const spa = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
-    if (API_LIKE.test(path)) throw createError('not_found');
+    // the not-found handler tells a wrong method on a known API path (405) from an unknown path (404)
+    if (API_LIKE.test(path)) return reply.callNotFound();
     if (!hasBundle) {
       return reply
         .type('text/html; charset=utf-8')

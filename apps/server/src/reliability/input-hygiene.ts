@@ -18,22 +18,76 @@ import { fieldError } from '../errors.ts';
 
 const NUL = '\u0000';
 
-/** Paths (a.b.0) of the strings that contain NUL, anywhere in a parsed body or query. */
-export function nulPaths(value: unknown, path: string[] = [], out: string[] = []): string[] {
-  if (typeof value === 'string') {
-    if (value.includes(NUL)) out.push(path.join('.') || 'non_field_errors');
-  } else if (Array.isArray(value)) value.forEach((v, i) => nulPaths(v, [...path, String(i)], out));
-  else if (value && typeof value === 'object' && !Buffer.isBuffer(value))
-    for (const [k, v] of Object.entries(value)) {
-      if (k.includes(NUL)) out.push('non_field_errors');
-      nulPaths(v, [...path, k], out);
+/** JSON bodies of this API are a few levels deep; anything deeper is refused before it is walked. */
+export const MAX_JSON_DEPTH = 32;
+
+export class TooDeepError extends Error {}
+
+interface Pending {
+  value: unknown;
+  depth: number;
+  /** the parent's entry and this value's key in it: the path is rebuilt only for a value with NUL */
+  parent: Pending | null;
+  key: string;
+}
+
+function pathOf(node: Pending): string {
+  const keys: string[] = [];
+  for (let n: Pending | null = node; n?.parent; n = n.parent) keys.push(n.key);
+  return keys.reverse().join('.') || 'non_field_errors';
+}
+
+/**
+ * Paths (a.b.0) of the strings that contain NUL, anywhere in a parsed body or query. One pass with an
+ * explicit stack: linear in the size of the value (a path is built only for a hit) and no recursion, so
+ * nesting cannot exhaust the call stack; deeper than `maxDepth` throws TooDeepError.
+ */
+export function nulPaths(value: unknown, maxDepth = MAX_JSON_DEPTH): string[] {
+  const out: string[] = [];
+  const stack: Pending[] = [{ value, depth: 0, parent: null, key: '' }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const v = node.value;
+    if (typeof v === 'string') {
+      if (v.includes(NUL)) out.push(pathOf(node));
+      continue;
     }
+    if (!v || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
+    if (node.depth >= maxDepth) throw new TooDeepError(`nested deeper than ${maxDepth} levels`);
+    const depth = node.depth + 1;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--)
+        stack.push({ value: v[i], depth, parent: node, key: String(i) });
+    } else {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i]!;
+        if (k.includes(NUL)) out.push('non_field_errors');
+        stack.push({ value: child, depth, parent: node, key: k });
+      }
+    }
+  }
   return out;
+}
+
+function pathsOrTooDeep(value: unknown): string[] {
+  try {
+    return nulPaths(value);
+  } catch (err) {
+    if (!(err instanceof TooDeepError)) throw err;
+    throw fieldError({
+      non_field_errors: [`The request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels).`],
+    });
+  }
 }
 
 export function rejectNulBytes(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const paths = [...nulPaths(request.body), ...nulPaths(request.query), ...nulPaths(request.params)];
+    const paths = [
+      ...pathsOrTooDeep(request.body),
+      ...pathsOrTooDeep(request.query),
+      ...pathsOrTooDeep(request.params),
+    ];
     if (paths.length === 0) return;
     const fields: Record<string, string[]> = {};
     for (const p of paths) fields[p] = ['This value contains a NUL character, which is not allowed.'];

@@ -43,7 +43,7 @@ function RedirectWithToast({ to, message }: { to: string; message: string }) {
     if (done.current) return;
     done.current = true;
     toast.error(message);
-    navigate(to, { replace: true });
+    void navigate(to, { replace: true });
   }, [navigate, to, message]);
   return null;
 }

@@ -294,12 +294,16 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
           finish();
         }
       };
+      // a failed read (the database restarting) skips one update; the next tick tries again
+      const pushCaught = (): void => {
+        push().catch((err: unknown) => request.log.warn({ err }, 'progress stream: read failed'));
+      };
       const onUpdate = (u: JobUpdate): void => {
-        if (u.alignmentId === first.id) void push();
+        if (u.alignmentId === first.id) pushCaught();
       };
       app.jobs.queue.events.on('update', onUpdate);
       // Another process (npm run worker) may run the job: poll the row as well.
-      timer = setInterval(() => void push(), 1000);
+      timer = setInterval(pushCaught, 1000);
       keepAlive = setInterval(() => !closed && res.write(': keep-alive\n\n'), 15_000);
       request.raw.on('close', finish);
       res.write('retry: 2000\n\n');
@@ -383,10 +387,17 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment is gone. */
+  /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment or its owner's approval is gone. */
   async function signedOr404(id: string, sig?: string, exp?: string): Promise<FullAlignmentRow> {
     if (!sig || !exp || !deps.tokens.verifyAudio(id, exp, sig)) throw createError('token_invalid');
-    const row = await db.selectFrom('alignments').selectAll().where('id', '=', id).executeTakeFirst();
+    // a signature outlives nothing: once the owner is rejected it opens no more audio
+    const row = await db
+      .selectFrom('alignments')
+      .innerJoin('users', 'users.id', 'alignments.user_id')
+      .selectAll('alignments')
+      .where('alignments.id', '=', id)
+      .where('users.status', '=', 'approved')
+      .executeTakeFirst();
     if (!row) throw createError('not_found');
     return row;
   }

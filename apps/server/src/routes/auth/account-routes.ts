@@ -11,6 +11,7 @@ import { listUserAlignments } from '../../db/alignments.ts';
 import { listFeedback } from '../../db/feedback.ts';
 import { getPreferences } from '../../db/preferences.ts';
 import { listUserSessions } from '../../db/sessions.ts';
+import { BODY_LIMITS } from '../../reliability/body-limits.ts';
 import { auth, requireUser } from '../../plugins/auth-guard.ts';
 
 const Detail = z.object({ detail: z.string() });
@@ -22,6 +23,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/account/',
     {
+      bodyLimit: BODY_LIMITS.credentials,
       onRequest: requireUser,
       schema: {
         tags: ['account'],
@@ -92,6 +94,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/password-reset/',
     {
+      bodyLimit: BODY_LIMITS.credentials,
       config: limited,
       schema: {
         tags: ['account'],
@@ -110,6 +113,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/password-reset/confirm/',
     {
+      bodyLimit: BODY_LIMITS.credentials,
       config: limited,
       schema: {
         tags: ['account'],

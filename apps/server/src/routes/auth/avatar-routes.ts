@@ -15,9 +15,41 @@ const AVATAR_SIZE = 256;
 const ACCEPTED = 'PNG, JPEG, WebP, GIF, AVIF, TIFF';
 const SIZE_LABEL = `${LIMITS.avatarMaxBytes / MB} MB`;
 
+const ascii = (b: Buffer, start: number, end: number) => b.subarray(start, end).toString('latin1');
+
+/**
+ * The raster formats listed in ACCEPTED, recognised by their signature before sharp sees the bytes: sharp
+ * (libvips) also decodes SVG (librsvg, which can fetch and parse more than an image should), PDF, HEIC,
+ * FITS, raw pixel dumps... none of which is an avatar.
+ */
+export function avatarFormat(b: Buffer): 'png' | 'jpeg' | 'gif' | 'webp' | 'avif' | 'tiff' | null {
+  if (b.length < 12) return null;
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  if (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a') return 'gif';
+  if (ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP') return 'webp';
+  if (ascii(b, 0, 4) === 'II*\0' || ascii(b, 0, 4) === 'MM\0*') return 'tiff';
+  if (ascii(b, 4, 8) === 'ftyp') {
+    // ISO BMFF: the major brand, then compatible brands up to the end of the ftyp box
+    const boxEnd = Math.min(b.readUInt32BE(0), b.length, 64);
+    const brands = [ascii(b, 8, 12)];
+    for (let i = 16; i + 4 <= boxEnd; i += 4) brands.push(ascii(b, i, i + 4));
+    if (brands.includes('avif') || brands.includes('avis')) return 'avif';
+  }
+  return null;
+}
+
+// what sharp reports for each signature above (AVIF is a HEIF container with AV1 inside)
+const SHARP_FORMAT = { png: 'png', jpeg: 'jpeg', gif: 'gif', webp: 'webp', avif: 'heif', tiff: 'tiff' };
+
 async function toAvatar(input: Buffer): Promise<Buffer> {
+  const format = avatarFormat(input);
+  if (!format) throw createError('file_type_invalid', { formats: ACCEPTED });
   try {
-    return await sharp(input, { limitInputPixels: 50_000_000, failOn: 'error' })
+    const image = sharp(input, { limitInputPixels: 50_000_000, failOn: 'error' });
+    // the signature and the decoder must agree (a PNG signature glued onto another format)
+    if ((await image.metadata()).format !== SHARP_FORMAT[format]) throw new Error('format mismatch');
+    return await image
       .rotate()
       .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'attention' })
       .webp({ quality: 82 })

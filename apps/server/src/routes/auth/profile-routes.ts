@@ -19,6 +19,7 @@ import { createError, FieldErrorCollector } from '../../errors.ts';
 import { userStats } from '../../db/alignments.ts';
 import { getPreferences, savePreferences } from '../../db/preferences.ts';
 import { consumeQuota, findUserById, resetQuota, updateUser } from '../../db/users.ts';
+import { BODY_LIMITS } from '../../reliability/body-limits.ts';
 import { auth, requireApproved, requireUser } from '../../plugins/auth-guard.ts';
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,6 +37,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/profile/',
     {
+      bodyLimit: BODY_LIMITS.form,
       onRequest: requireApproved,
       schema: {
         tags: ['profile'],
@@ -78,6 +80,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/change-password/',
     {
+      bodyLimit: BODY_LIMITS.credentials,
       onRequest: requireUser,
       schema: {
         tags: ['profile'],
@@ -105,6 +108,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/preferences/',
     {
+      bodyLimit: BODY_LIMITS.form,
       onRequest: requireApproved,
       schema: {
         tags: ['profile'],
@@ -138,6 +142,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/quota/use/',
     {
+      bodyLimit: BODY_LIMITS.token,
       onRequest: requireApproved,
       schema: {
         tags: ['quota'],
@@ -164,6 +169,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/quota/reset/',
     {
+      bodyLimit: BODY_LIMITS.token,
       onRequest: requireApproved,
       schema: {
         tags: ['quota'],

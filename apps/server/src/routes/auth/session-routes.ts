@@ -17,6 +17,7 @@ import { presentUser } from '../../accounts/present-user.ts';
 import { closeSessionByRefresh, describeDevice, refreshSession } from '../../accounts/sessions.ts';
 import { createError } from '../../errors.ts';
 import { deleteSession, deleteUserSessions, listUserSessions } from '../../db/sessions.ts';
+import { BODY_LIMITS } from '../../reliability/body-limits.ts';
 import { auth, authenticate, clientInfo, requireUser } from '../../plugins/auth-guard.ts';
 
 const Detail = z.object({ detail: z.string() });
@@ -28,6 +29,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/register/',
     {
+      bodyLimit: BODY_LIMITS.form,
       config: limited,
       schema: {
         tags: ['auth'],
@@ -47,6 +49,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login/',
     {
+      bodyLimit: BODY_LIMITS.credentials,
       config: limited,
       schema: {
         tags: ['auth'],
@@ -65,6 +68,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/token/refresh/',
     {
+      bodyLimit: BODY_LIMITS.token,
       config: limited,
       schema: {
         tags: ['auth'],
@@ -80,6 +84,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/logout/',
     {
+      bodyLimit: BODY_LIMITS.token,
       schema: {
         tags: ['auth'],
         security: [],
@@ -150,6 +155,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/sessions/revoke-others/',
     {
+      bodyLimit: BODY_LIMITS.token,
       onRequest: requireUser,
       schema: {
         tags: ['sessions'],

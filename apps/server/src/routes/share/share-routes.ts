@@ -101,9 +101,12 @@ export const publicShareRoutes: FastifyPluginAsyncZod = async (app) => {
     const row = await db
       .selectFrom('shares')
       .innerJoin('alignments', 'alignments.id', 'shares.alignment_id')
+      // a rejected (or no longer approved) owner's links stop at once, whatever is left in shares
+      .innerJoin('users', 'users.id', 'alignments.user_id')
       .selectAll('alignments')
       .where('shares.token', '=', token)
       .where('alignments.status', '=', 'completed')
+      .where('users.status', '=', 'approved')
       .executeTakeFirst();
     if (!row) throw createError('not_found');
     return row;

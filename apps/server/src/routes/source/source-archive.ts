@@ -1,10 +1,12 @@
 // AGPL-3.0 §13: whoever uses Tazamun over a network must be offered the Corresponding Source of the
 // version that runs. Unless SOURCE_URL points elsewhere, the server packs its own tree on request.
-// What goes in starts from an allow-list of the top-level paths tracked in the repository, so nothing
-// dropped at the root (a .env, a database, DATA_DIR itself, e2e artifacts) can be served; inside those
-// paths installed packages, build output and anything that looks like a secret or a data file stay out.
-import { spawn } from 'node:child_process';
-import { readdir, realpath } from 'node:fs/promises';
+// What goes in is the list of files git tracks (`git ls-files`): an untracked file anywhere in the tree
+// (a .pgpass, a database dump, a deploy key) is never served, whatever its name. A tree without git
+// (an npm tarball, an image built without .git) falls back to a walk from an allow-list of top-level
+// paths that skips installed packages, build output and anything that looks like a secret or a data
+// file; that fallback is a deny-list inside the allowed folders, so the route logs a warning for it.
+import { execFile, spawn } from 'node:child_process';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
@@ -51,6 +53,8 @@ const SKIPPED_FILES = [
   /\.env$/i,
   /^\.npmrc$/i,
   /^\.netrc$/i,
+  /^\.pgpass$/i,
+  /\.(sql|dump|bak|backup)(\.gz)?$/i,
   /^secrets?(\..*)?$/i,
   /\.(sqlite3?|db)(-wal|-shm|-journal)?$/i,
   /\.(pem|key|p12|pfx|crt|jks|keystore)$/i,
@@ -96,6 +100,55 @@ export async function listSourceFiles(root: string, excludeDirs: readonly string
     else if (entry.isFile()) files.push(top);
   }
   return files.map((f) => f.split(sep).join('/')).sort();
+}
+
+/** Tracked files of the git work tree whose top is `root`, or null when `root` is not one (or git is missing). */
+export async function gitTrackedFiles(root: string): Promise<string[] | null> {
+  const git = (args: string[]) =>
+    new Promise<string | null>((done) =>
+      execFile('git', ['-C', root, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) =>
+        done(err ? null : stdout),
+      ),
+    );
+  const top = await git(['rev-parse', '--show-toplevel']);
+  if (top === null) return null;
+  // a tree unpacked inside some other repository is not that repository's to describe
+  const [a, b] = await Promise.all([realpath(top.trim()).catch(() => top.trim()), realpath(root)]);
+  if (a !== b) return null;
+  const listed = await git(['ls-files', '-z', '--cached']);
+  return listed === null ? null : listed.split('\0').filter(Boolean);
+}
+
+export interface SourceFileList {
+  files: string[];
+  /** git: the tracked files; walk: the fallback for a tree without git */
+  origin: 'git' | 'walk';
+}
+
+/**
+ * The files to pack: git's tracked files that are regular files now (not deleted, not links), minus
+ * `excludeDirs` and secret-looking names; the allow-list walk when `root` is no git work tree.
+ */
+export async function sourceFiles(
+  root: string,
+  excludeDirs: readonly string[] = [],
+): Promise<SourceFileList> {
+  const tracked = await gitTrackedFiles(root);
+  if (!tracked) return { files: await listSourceFiles(root, excludeDirs), origin: 'walk' };
+  const excluded = await Promise.all(
+    excludeDirs.map(async (d) => [resolve(d), await realpath(d).catch(() => resolve(d))]),
+  );
+  const under = (abs: string) => excluded.flat().some((d) => abs === d || abs.startsWith(d + sep));
+  const files: string[] = [];
+  for (const rel of tracked) {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    if (isSkippedFile(name)) continue;
+    const abs = join(root, rel);
+    if (under(abs)) continue;
+    const info = await lstat(abs).catch(() => null);
+    if (info?.isFile()) files.push(rel);
+  }
+  return { files: files.sort(), origin: 'git' };
 }
 
 export class SourceArchiveError extends Error {}

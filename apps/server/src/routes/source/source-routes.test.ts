@@ -114,7 +114,9 @@ test('the source route is in the OpenAPI document; other methods are refused in 
   const { app } = await createTestApp(t);
   const doc = (await app.inject({ url: '/docs/json' })).json();
   assert.ok(doc.paths['/api/source/']?.get, 'GET /api/source/ documented');
-  expectError(await app.inject({ method: 'POST', url: '/api/source/' }), 404, 'not_found');
+  const post = await app.inject({ method: 'POST', url: '/api/source/' });
+  expectError(post, 405, 'method_not_allowed');
+  assert.equal(post.headers.allow, 'GET, HEAD');
 });
 
 test('SOURCE_URL must be an http(s) URL; a bad one is listed with the other bad variables', () => {

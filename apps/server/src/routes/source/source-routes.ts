@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@tazamun/contracts/limits';
 import { createError } from '../../errors.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
-import { listSourceFiles, streamSourceArchive } from './source-archive.ts';
+import { sourceFiles, streamSourceArchive } from './source-archive.ts';
 
 export const SOURCE_FILE_NAME = 'tazamun-source.tar.gz';
 
@@ -38,7 +38,12 @@ export const sourceRoutes: FastifyPluginAsyncZod<SourceRouteOptions> = async (ap
       const exclude = [config.dataDir, ...(config.webDist ? [config.webDist] : [])];
       let stream;
       try {
-        const files = await listSourceFiles(root, exclude);
+        const { files, origin } = await sourceFiles(root, exclude);
+        if (origin === 'walk')
+          request.log.warn(
+            { root },
+            'source archive: no git work tree here, packing the allow-listed folders',
+          );
         stream = await streamSourceArchive(root, files, `tazamun-${APP_VERSION.replace(/^v/, '')}`);
       } catch (err) {
         request.log.error({ err }, 'source archive failed');

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PublicConfig, SOURCE_PATH } from '@tazamun/contracts/auth';
 import { APP_VERSION } from '@tazamun/contracts/limits';
 import { createError } from '../../errors.ts';
-import { pendingMigrations, pingDatabase } from '../../db/database.ts';
+import { pendingMigrations, pingDatabase, probeDatabaseWrite } from '../../db/database.ts';
 
 const Health = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -37,7 +37,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['system'],
         security: [],
         summary:
-          'Readiness: database reachable and fully migrated, Redis answering when REDIS_URL is set; 503 otherwise',
+          'Readiness: database reachable, fully migrated and taking writes, Redis answering when REDIS_URL is set; 503 otherwise',
         response: { 200: z.object({ ready: z.literal(true) }) },
       },
     },
@@ -45,6 +45,8 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       const ok =
         (await pingDatabase(deps.db)) &&
         (await pendingMigrations(deps.db)) === 0 &&
+        // reads alone are not enough: a full disk answers selects and refuses every sign-in
+        (await probeDatabaseWrite(deps.db, deps.clock.now().toISOString())) &&
         (app.redisSignals ? await app.redisSignals.ping() : true);
       if (!ok) throw createError('service_unavailable');
       return { ready: true as const };

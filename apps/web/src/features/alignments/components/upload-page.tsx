@@ -68,7 +68,7 @@ export function UploadPage() {
       void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: ['alignments'] });
       notify({ type: 'info', title: t('upload.queued'), message: job.title });
-      navigate(`/results/${job.id}`);
+      void navigate(`/results/${job.id}`);
     },
     onError: (error) => {
       if (error instanceof ApiError) {

@@ -14,6 +14,6 @@ export function useSignIn() {
     setTokens(tokens, rememberMe);
     const next = params.get('next');
     const safeNext = next && next.startsWith('/') && !next.startsWith('//') ? next : '/dashboard';
-    navigate(waitlisted || !user.is_approved ? '/waitlist' : safeNext, { replace: true });
+    void navigate(waitlisted || !user.is_approved ? '/waitlist' : safeNext, { replace: true });
   };
 }

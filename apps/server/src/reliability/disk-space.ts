@@ -1,0 +1,55 @@
+// A full disk is refused at the door: routes that write files answer 507 insufficient_storage while the
+// free space of DATA_DIR's file system is under MIN_FREE_DISK_MB, before a byte of the body is read, so
+// an upload never half-fills the disk and the database keeps room for sign-ins and job progress. The
+// check reads the file system each time, so uploads resume by themselves once space is freed.
+import { statfs } from 'node:fs/promises';
+import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import { createError } from '../errors.ts';
+
+/** Routes that store files (uploads, avatars, rendered videos, demo media), method and full URL. */
+export const FILE_WRITING_ROUTES: readonly string[] = [
+  'POST /api/alignments/',
+  'POST /api/projects/:id/batch/',
+  'POST /api/alignments/:id/video/',
+  'POST /api/auth/avatar/',
+  'POST /api/admin/demos/',
+];
+
+/** Bytes an unprivileged process may still write on the file system holding `dir`. */
+export async function freeBytes(dir: string): Promise<number> {
+  const s = await statfs(dir);
+  return Number(s.bavail) * Number(s.bsize);
+}
+
+export function refuseWritesWhenDiskLow(
+  app: FastifyInstance,
+  dir: string,
+  /** read at each request: MIN_FREE_DISK_MB */
+  minFreeBytes: () => number,
+): void {
+  const check: onRequestAsyncHookHandler = async (request) => {
+    const margin = minFreeBytes();
+    if (margin <= 0) return;
+    let free: number;
+    try {
+      free = await freeBytes(dir);
+    } catch (err) {
+      // DATA_DIR unreadable is its own failure; the route reports it, this check does not guess
+      request.log.warn({ err }, 'free space check failed');
+      return;
+    }
+    if (free < margin) {
+      request.log.warn({ free, margin }, 'upload refused: disk almost full');
+      throw createError('insufficient_storage');
+    }
+  };
+  app.addHook('onRoute', (route) => {
+    // a plugin's '/' route is announced without its trailing slash ('/api/alignments')
+    const url = route.url.endsWith('/') ? route.url : `${route.url}/`;
+    const methods = [route.method].flat();
+    if (!methods.some((m) => FILE_WRITING_ROUTES.includes(`${m} ${url}`))) return;
+    // after the route's own hooks: an anonymous caller still gets its 401 first
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [...existing, check];
+  });
+}
