@@ -2,7 +2,7 @@
 // `npm start`: build the web app when its bundle is missing or older than its sources, then run the
 // server (API + web + worker threads) under tsx. `--role=api` / `--role=worker` start one part only.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,18 +19,55 @@ function newestMtime(dir) {
   return newest;
 }
 
-if (role !== 'worker') {
-  const webDir = join(root, 'apps/web');
-  const built = join(webDir, 'dist/index.html');
-  const stale =
-    !existsSync(built) ||
-    newestMtime(webDir) > statSync(built).mtimeMs ||
-    newestMtime(join(root, 'packages/contracts/src')) > statSync(built).mtimeMs;
-  if (stale) {
-    console.log('[tazamun] building the web app…');
-    const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-    // The API is useful without the web app: serve it (and any older bundle) rather than refuse to start.
-    if (r.status !== 0) console.warn('[tazamun] the web build failed; starting the API anyway');
+const webDir = join(root, 'apps/web');
+const built = join(webDir, 'dist/index.html');
+const isStale = () =>
+  !existsSync(built) ||
+  newestMtime(webDir) > statSync(built).mtimeMs ||
+  newestMtime(join(root, 'packages/contracts/src')) > statSync(built).mtimeMs;
+
+// Several API processes started together on one checkout (a systemd template, a compose file) must
+// not each rebuild the web app into the same dist/: one builds under a lock directory (mkdir is
+// atomic), the others wait for it and then find the bundle fresh. A lock older than LOCK_STALE_MS
+// was left by a build that died, and is taken over.
+const lockDir = join(webDir, '.build-lock');
+const LOCK_STALE_MS = 10 * 60_000;
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function takeLock() {
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      return;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lockDir).mtimeMs;
+      } catch {
+        continue; // released meanwhile
+      }
+      if (age > LOCK_STALE_MS) {
+        rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      sleep(500);
+    }
+  }
+}
+
+if (role !== 'worker' && isStale()) {
+  takeLock();
+  try {
+    // another process may have built it while this one waited
+    if (isStale()) {
+      console.log('[tazamun] building the web app…');
+      const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+      // The API is useful without the web app: serve it (and any older bundle) rather than refuse to start.
+      if (r.status !== 0) console.warn('[tazamun] the web build failed; starting the API anyway');
+    }
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
   }
 }
 

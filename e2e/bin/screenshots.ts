@@ -114,7 +114,8 @@ try {
       .locator('[data-testid="audio-input"]')
       .setInputFiles(join(MEDIA, 'en-librivox-austen/audio.wav'));
     await page.locator('textarea').fill(readFileSync(join(MEDIA, 'en-librivox-austen/text.txt'), 'utf8'));
-    await page.locator('input[list="tz-languages"]').fill('eng');
+    await page.locator('input[role="combobox"]').fill('eng');
+    await page.locator('input[role="combobox"]').press('Tab');
     await page.locator('form button[type="submit"]').click();
     await page.waitForURL(/\/results\//);
     await page.waitForTimeout(1500);
@@ -129,6 +130,15 @@ try {
     await page.screenshot({ path: join(OUT, `${tag}-results-words.png`), fullPage: true });
     await page.getByRole('tab').nth(2).click();
     await page.screenshot({ path: join(OUT, `${tag}-results-metrics.png`), fullPage: true });
+    // The correction workspace: tiers under the spectrogram, then a word selected, zoomed, with help.
+    await page.goto(`${page.url().split('?')[0]}?mode=correct`);
+    await page.locator('[data-boundary="w3-end"]').waitFor();
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: join(OUT, `${tag}-editor.png`), fullPage: true });
+    await page.locator('[data-word="3"]').dispatchEvent('click');
+    for (const key of ['+', '+', '+', '?']) await page.keyboard.press(key);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(OUT, `${tag}-editor-zoomed.png`), fullPage: true });
     await shot(page, `${tag}-projects`, '/projects', server.url);
     await shot(page, `${tag}-dashboard-after`, '/dashboard', server.url);
     await shot(page, `${tag}-demos-gallery`, '/demos', server.url);

@@ -66,7 +66,8 @@ test(
         (await page.getByTestId('text-counts').textContent()) ?? '',
         new RegExp(`· ${words} words`),
       );
-      await page.getByLabel('Language (ISO 639-3)').fill('eng');
+      await page.getByRole('combobox', { name: 'Language' }).fill('eng');
+      await page.getByRole('combobox', { name: 'Language' }).press('Tab');
       await page.getByLabel('Title').fill('Austen chapter 1');
       await page.getByRole('button', { name: 'Start the alignment' }).click();
 

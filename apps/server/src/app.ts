@@ -9,7 +9,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -34,10 +34,12 @@ import {
 import { refuseWritesWhenDiskLow } from './reliability/disk-space.ts';
 import { serializeRequest } from './reliability/log-redaction.ts';
 import { rejectNulBytes } from './reliability/input-hygiene.ts';
+import { retryWhileUnavailable } from './reliability/unavailable.ts';
 import { emailRateLimitFromEnv, limitAuthByEmail } from './reliability/email-rate-limit.ts';
 import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { adminRoutes } from './routes/admin/admin-routes.ts';
+import { adminJobRoutes } from './routes/admin/job-routes.ts';
 import { accountRoutes } from './routes/auth/account-routes.ts';
 import { avatarRoutes } from './routes/auth/avatar-routes.ts';
 import { profileRoutes } from './routes/auth/profile-routes.ts';
@@ -52,8 +54,10 @@ import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import { withJobTables } from './db/jobs-schema.ts';
 import { seedDemos } from './demos/seed-demos.ts';
+import { underSeedLock } from './demos/seed-lock.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
 import { exportRoutes } from './routes/exports/export-routes.ts';
+import { revisionRoutes } from './routes/revisions/revision-routes.ts';
 import { publicShareRoutes, shareManagementRoutes } from './routes/share/share-routes.ts';
 import { projectRoutes } from './routes/projects/project-routes.ts';
 import { batchRoutes } from './routes/projects/batch-routes.ts';
@@ -62,6 +66,9 @@ import { lexiconRoutes } from './routes/lexicon/lexicon-routes.ts';
 import { adminDemoRoutes, demoRoutes } from './routes/demos/demo-routes.ts';
 import { languageRoutes } from './routes/languages/language-routes.ts';
 import { sourceRoutes } from './routes/source/source-routes.ts';
+import { metricsRoute } from './routes/system/metrics-route.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { logRequests } from './plugins/request-log.ts';
 
 export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -100,6 +107,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
+    // plugins/request-log.ts writes one line per request, with the user id
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   capConnectionsPerAddress(app.server, limits.maxConnectionsPerIp, (ip) =>
     app.log.warn({ ip, max: limits.maxConnectionsPerIp }, 'connection refused: too many from one address'),
@@ -109,7 +118,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const ownsDb = !options.db;
   const db = options.db ?? openDatabase(config.database);
-  const applied = await migrateToLatest(db);
+  // a database still starting (or restarting) is waited for, not a reason to exit
+  const applied = await retryWhileUnavailable('database', () => migrateToLatest(db), app.log);
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 
   const clock = options.clock ?? systemClock;
@@ -129,6 +139,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (ownsDb) app.addHook('onClose', async () => db.destroy());
 
+  const metrics = new Metrics('api');
+  app.decorate('metrics', metrics);
+  metrics.watchDatabase(withJobTables(db), () => clock.now().toISOString());
+  logRequests(app, metrics);
+
   const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
   // REDIS_URL: BullMQ dispatches the jobs, and wake-ups and progress reach the other processes at once
   const redisUrl = options.redisUrl !== undefined ? options.redisUrl : (config.redisUrl ?? redisUrlFromEnv());
@@ -139,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log,
     () => clock.now(),
     redisUrl,
+    metrics,
   );
   app.decorate('jobs', jobs);
   let seedTimer: NodeJS.Timeout | null = null;
@@ -153,7 +169,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (jobConfig.seedDemos && dir) {
       // A little after start-up, so the first requests do not compete with copying and aligning.
       seedTimer = setTimeout(() => {
-        void seedDemos(app, dir).catch((err: unknown) => app.log.error({ err, dir }, 'demo seeding failed'));
+        // one process seeds; the others starting with it skip (demos/seed-lock.ts)
+        void underSeedLock(db, () => seedDemos(app, dir))
+          .then((r) => r === null && app.log.info({ dir }, 'demo seeding left to another process'))
+          .catch((err: unknown) => app.log.error({ err, dir }, 'demo seeding failed'));
       }, 3000);
       seedTimer.unref();
     }
@@ -164,6 +183,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const signals = redisUrl ? new RedisSignals(redisUrl, jobs.queue, app.log) : null;
   app.decorate('redisSignals', signals);
+  if (signals) metrics.addRedis(() => ({ signals: signals.status }));
   if (signals) {
     app.addHook('onReady', async () => signals.start());
     app.addHook('onClose', async () => signals.close());
@@ -184,6 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       })
     : null;
   if (limitRedis) {
+    metrics.addRedis(() => ({ rate_limits: limitRedis.status }));
     limitRedis.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis (rate limits)'));
     // counters have nothing to flush, and QUIT would wait for a Redis that may be gone
     app.addHook('onClose', async () => limitRedis.disconnect());
@@ -251,8 +272,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(apiTokenRoutes, { prefix: '/api/auth' });
   await app.register(feedbackRoutes, { prefix: '/api/feedback' });
   await app.register(adminRoutes, { prefix: '/api/admin' });
+  await app.register(adminJobRoutes, { prefix: '/api/admin' });
   await app.register(alignmentRoutes, { prefix: '/api/alignments' });
   await app.register(exportRoutes, { prefix: '/api/alignments' });
+  await app.register(revisionRoutes, { prefix: '/api/alignments' });
   await app.register(shareManagementRoutes, { prefix: '/api/alignments' });
   await app.register(publicShareRoutes, { prefix: '/api/share' });
   await app.register(projectRoutes, { prefix: '/api/projects' });
@@ -263,6 +286,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminDemoRoutes, { prefix: '/api/admin' });
   await app.register(languageRoutes, { prefix: '/api' });
   await app.register(sourceRoutes, { prefix: '/api/source' });
+  await app.register(metricsRoute);
   await registerWebApp(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   return app;

@@ -22,6 +22,8 @@ test('defaults give a working configuration with no variables at all', () => {
   assert.equal(c.jwtSecret, null);
   assert.equal(c.corsOrigin, null);
   assert.equal(c.publicUrl, 'http://localhost:8080');
+  assert.equal(c.orgName, null, 'no parent organisation unless ORG_NAME says so');
+  assert.equal(loadConfig({ ORG_NAME: ' Lab ' }).orgName, 'Lab');
 });
 
 test('variables are parsed: durations, booleans, lists, sqlite URLs', () => {

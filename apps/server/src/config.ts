@@ -83,7 +83,7 @@ const EnvSchema = z.object({
   DEFAULT_DAILY_QUOTA: z.coerce.number().int().min(0).default(LIMITS.defaultDailyQuota),
   CORS_ORIGIN: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ORG_NAME: z.string().default('Tazamun'),
+  ORG_NAME: optionalText,
   ORG_URL: optionalText,
   ORG_LOGO_URL: optionalText,
   SUPPORT_EMAIL: optionalText,
@@ -121,6 +121,12 @@ const EnvSchema = z.object({
   // where users get the Corresponding Source (AGPL §13); unset: the server packs its own tree
   // (routes/source). A link the web app renders, so only http(s), never javascript: or file:.
   SOURCE_URL: optionalHttpUrl,
+  // GET /metrics (routes/system/metrics-route.ts): off unless a scraper's bearer token is set
+  METRICS_TOKEN: optionalText.refine((v) => v === null || v.length >= 16, {
+    message: 'must be at least 16 characters',
+  }),
+  // npm run worker: serve /metrics on this port (the workers have no HTTP server otherwise)
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // slow and greedy clients (reliability/connection-limits.ts)
   HEADERS_TIMEOUT: duration('15s'),
   REQUEST_TIMEOUT: duration('5m'),
@@ -155,7 +161,7 @@ export interface Config {
   defaultDailyQuota: number;
   corsOrigin: string[] | null;
   logLevel: string;
-  orgName: string;
+  orgName: string | null;
   orgUrl: string | null;
   orgLogoUrl: string | null;
   supportEmail: string | null;
@@ -173,6 +179,10 @@ export interface Config {
   uploadProbe?: { concurrency: number; queue: number };
   /** SOURCE_URL; null or absent: GET /api/source/ serves the running tree */
   sourceUrl?: string | null;
+  /** METRICS_TOKEN: the bearer token of GET /metrics; null or absent: /metrics is off (404) */
+  metricsToken?: string | null;
+  /** METRICS_PORT: the worker's own /metrics listener; null or absent: none */
+  metricsPort?: number | null;
   /** HEADERS_TIMEOUT, REQUEST_TIMEOUT, SOCKET_TIMEOUT, KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS_PER_IP; defaults when absent */
   connectionLimits?: ConnectionLimits;
   /** MIN_FREE_DISK_MB in bytes; absent (hand-built configs): no margin */
@@ -316,6 +326,8 @@ export function loadConfig(
     authEmailRateLimit: e.AUTH_EMAIL_RATE_LIMIT,
     uploadProbe: { concurrency: e.UPLOAD_PROBE_CONCURRENCY, queue: e.UPLOAD_PROBE_QUEUE },
     sourceUrl: e.SOURCE_URL,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT ?? null,
     connectionLimits: {
       headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT, e.REQUEST_TIMEOUT),
       requestTimeoutMs: e.REQUEST_TIMEOUT,

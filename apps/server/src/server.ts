@@ -1,7 +1,13 @@
 // Entry point: parse the environment, open the app, listen, and close cleanly on SIGTERM/SIGINT.
+import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.ts';
 import { loadJobConfig } from './jobs/job-config.ts';
+import { installProcessGuards } from './reliability/process-guards.ts';
+
+// Start-up and fatal lines go to the same JSON stream as the app's own (Fastify logs with pino).
+const bootLog = pino({ level: 'info' });
+installProcessGuards(bootLog);
 
 async function main(): Promise<void> {
   let config;
@@ -45,6 +51,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('[tazamun] failed to start:', err);
+  bootLog.fatal({ err }, 'failed to start');
   process.exit(1);
 });

@@ -10,6 +10,17 @@ import { withJobTables } from './db/jobs-schema.ts';
 import { loadJobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
+import { installProcessGuards } from './reliability/process-guards.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { serveMetrics } from './metrics/metrics-server.ts';
+import { retryWhileUnavailable } from './reliability/unavailable.ts';
+
+// Start-up and fatal lines in the worker's JSON stream; replaced by the configured logger below.
+let log = pino({ level: 'info', name: 'worker' });
+installProcessGuards({
+  error: (obj, msg) => log.error(obj, msg),
+  fatal: (obj, msg) => log.fatal(obj, msg),
+});
 
 async function main(): Promise<void> {
   let config;
@@ -24,11 +35,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = pino({ level: config.logLevel, name: 'worker' });
+  log = pino({ level: config.logLevel, name: 'worker' });
   if (jobConfig.concurrency === 0) jobConfig.concurrency = 1;
   const db = openDatabase(config.database);
-  await migrateToLatest(db);
+  await retryWhileUnavailable('database', () => migrateToLatest(db), log);
   const redisUrl = redisUrlFromEnv();
+  const metrics = new Metrics('worker');
   const runtime = createJobsRuntime(
     withJobTables(db),
     new UserFiles(config.dataDir),
@@ -36,8 +48,18 @@ async function main(): Promise<void> {
     log,
     () => new Date(),
     redisUrl,
+    metrics,
   );
   const signals = redisUrl ? new RedisSignals(redisUrl, runtime.queue, log) : null;
+  if (signals) metrics.addRedis(() => ({ signals: signals.status }));
+  const metricsServer = config.metricsPort
+    ? await serveMetrics(metrics, {
+        port: config.metricsPort,
+        host: config.host,
+        token: config.metricsToken ?? null,
+      })
+    : null;
+  if (metricsServer) log.info({ port: config.metricsPort }, 'metrics served');
   await signals?.start();
   await runtime.queue.start();
   // The queue's timers are unref'd (they must not keep an API process alive); this one keeps the
@@ -54,6 +76,7 @@ async function main(): Promise<void> {
       closing = true;
       log.info({ signal }, 'worker shutting down');
       clearInterval(keepAlive);
+      metricsServer?.close();
       // running jobs are handed back (queued again, attempt returned) for another worker
       void runtime
         .close()
@@ -71,6 +94,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('[tazamun worker] failed to start:', err);
+  log.fatal({ err }, 'worker failed to start');
   process.exit(1);
 });

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { align } from './engine.ts';
 import { AudioError } from './audio/decode.ts';
+import { EngineError } from './errors.ts';
+import { moduleGenerations } from './acoustic/hmm/decoder.ts';
 
 const EVAL = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/eval');
 const UTT = join(EVAL, 'timit-dev', 'dr1-fvmh0_sa1');
@@ -96,4 +98,26 @@ test('silent audio is refused with a clear error', async () => {
 
 test('an unknown language is refused', async () => {
   await assert.rejects(align(new Float32Array(32000), 'hello', { lang: 'zzz' }), /unknown language/);
+});
+
+test('a transcript far too long for its audio is refused as an input error; the next job runs', async () => {
+  const ref = reference();
+  await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
+  const generation = moduleGenerations();
+  const words = ref.text.split(/\s+/);
+  // 30,000 words for 3 s of audio: about 270,000 arcs, past the ceiling (about 300 MB of WASM heap).
+  const huge = Array.from({ length: 30_000 }, (_, i) => words[i % words.length]).join(' ');
+  await assert.rejects(
+    align(`${UTT}.wav`, huge, { lang: 'en', recognition: false }),
+    (e: unknown) =>
+      e instanceof EngineError &&
+      e.code === 'grammar_too_large' &&
+      e.input &&
+      /^the transcript is far longer than the audio can hold: its search graph for 3\.\d s of audio has 30001 states and \d+ arcs \(at most 50000 and 200000\)$/.test(
+        e.message,
+      ),
+  );
+  const res = await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
+  assert.equal(res.metrics.coverage, 1);
+  assert.equal(moduleGenerations(), generation, 'the refusal did not retire the module');
 });

@@ -19,7 +19,7 @@ import { EngineError, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
 import { alignLong } from './align/long-audio.ts';
 import { normalizeTranscript } from './text/normalize.ts';
-import { resolveLanguage } from './text/languages.ts';
+import { acceptLanguage } from './text/languages.ts';
 import { chooseEngine } from './models/registry.ts';
 import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
@@ -83,27 +83,21 @@ async function alignUnchecked(
   const precision = options.precision ?? 'standard';
   const inputKind = options.inputKind ?? 'orthography';
   const engine = options.engine ?? 'auto';
-  let language: ReturnType<typeof resolveLanguage>;
-  try {
-    language = resolveLanguage(options.lang);
-  } catch (err) {
-    // A language outside the eSpeak table can still be aligned by MMS (romanised letters, ISO 639-3).
-    if (engine === 'hmm') throw err;
-    return alignWithMms(
-      audio,
-      text,
-      options,
-      [`language "${options.lang}" has no hmm route: aligned with mms`],
-      err,
-    );
+  // Written text on hmm needs a language of the table; IPA and MMS accept every ISO 639-3 code.
+  const accepted = acceptLanguage(options.lang, { inputKind, engine });
+  if (inputKind === 'orthography') {
+    if (!accepted.info) {
+      // Only MMS reads this language (acceptLanguage refused it for hmm): without the model, the user
+      // is told to pull it.
+      const notes =
+        engine === 'auto' ? [`language "${accepted.iso3}" has no hmm route: aligned with mms`] : [];
+      return alignWithMms(audio, text, options, notes);
+    }
+    const choice = chooseEngine(engine, accepted.iso3);
+    if (choice.engine === 'mms')
+      return alignWithMms(audio, text, options, engine === 'auto' ? [choice.reason] : []);
   }
-  const choice = chooseEngine(engine, language.iso3);
-  if (choice.engine === 'mms' && (options.inputKind ?? 'orthography') === 'orthography') {
-    return alignWithMms(audio, text, options, engine === 'auto' ? [choice.reason] : []);
-  }
-  if (choice.engine === 'mms')
-    throw new Error('the mms engine aligns written text, not IPA: use --engine hmm for an IPA transcript');
-  const lang3 = language.iso3;
+  const lang3 = accepted.iso3;
   const warnings: string[] = [];
 
   const { samples, info: audioInfo, stats } = await loadAlignableAudio(audio);
@@ -233,16 +227,9 @@ async function alignWithMms(
   text: string,
   options: AlignOptions,
   notes: string[],
-  languageError?: unknown,
 ): Promise<AlignmentResult> {
   const { alignFileWithMms } = await import('./acoustic/mms/align-mms.ts');
-  try {
-    return await alignFileWithMms(audio, text, { ...options, lang: options.lang, notes });
-  } catch (err) {
-    // For `auto` on an unknown language, the language error is the clearer message.
-    if (languageError && /not installed/.test(String(err))) throw languageError;
-    throw err;
-  }
+  return alignFileWithMms(audio, text, { ...options, lang: options.lang, notes });
 }
 
 /**

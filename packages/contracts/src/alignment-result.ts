@@ -69,6 +69,18 @@ export const Metrics = z.object({
 });
 export type Metrics = z.infer<typeof Metrics>;
 
+export const RevisionAuthor = z.enum(['engine', 'user', 'realign']);
+export type RevisionAuthor = z.infer<typeof RevisionAuthor>;
+
+/** Which revision a stored or exported result is; absent on the engine's own first result. */
+export const ResultRevision = z.object({
+  number: z.number().int().min(1),
+  author: RevisionAuthor,
+  created_at: z.string(),
+  hand_corrected: z.boolean().describe('true once any revision after the engine’s first result exists'),
+});
+export type ResultRevision = z.infer<typeof ResultRevision>;
+
 export const AlignmentResult = z.object({
   schema_version: z.literal(RESULT_SCHEMA_VERSION),
   language: z.string().describe('ISO 639-3 code'),
@@ -97,5 +109,6 @@ export const AlignmentResult = z.object({
   segments: z.array(Segment),
   metrics: Metrics,
   warnings: z.array(z.string()),
+  revision: ResultRevision.optional(),
 });
 export type AlignmentResult = z.infer<typeof AlignmentResult>;

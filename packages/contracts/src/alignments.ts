@@ -15,8 +15,12 @@ export type ProcessingStep = z.infer<typeof ProcessingStep>;
 
 export const ENGINES = ['auto', 'hmm', 'mms'] as const;
 
-/** ISO 639-3 as the API takes it: exactly three lowercase letters (docs/decisions/0010). */
+/** ISO 639-3 as the API stores and answers it: exactly three lowercase letters (docs/decisions/0010). */
 export const ISO_639_3 = /^[a-z]{3}$/;
+
+/** What the upload takes for `language`: ISO 639-3 ("ara") or ISO 639-1 ("ar"); the server answers
+ *  with the 639-3 code either way (docs/decisions/0022-language-codes-and-retry.md). */
+export const LANGUAGE_CODE = /^[a-z]{2,3}$/;
 
 /** Multipart text fields of POST /api/alignments/ besides `audio` and `text` / `text_file`. */
 export const UploadOptions = z.object({

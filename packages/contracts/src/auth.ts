@@ -190,7 +190,7 @@ export const SOURCE_PATH = '/api/source/';
 
 export const PublicConfig = z.object({
   version: z.string(),
-  org_name: z.string(),
+  org_name: z.string().nullable().describe('null when no parent organisation is configured (ORG_NAME)'),
   org_url: z.string().nullable(),
   org_logo_url: z.string().nullable(),
   support_email: z.string().nullable(),

@@ -1,6 +1,7 @@
 // The public demo gallery: alignments published with a title, category, description and licence.
 import { z } from 'zod';
 import { AlignmentResult } from './alignment-result.ts';
+import type { UiLanguage } from './limits.ts';
 
 export const DEMO_DURATIONS = ['short', 'medium', 'long'] as const;
 
@@ -35,6 +36,10 @@ export const DemoListQuery = z.object({
 
 export const DemoList = z.object({
   count: z.number().int(),
+  preparing: z
+    .number()
+    .int()
+    .describe('demos still being aligned (a fresh server seeds them at its first start); not in results yet'),
   categories: z.array(z.string()),
   languages: z.array(z.string()),
   results: z.array(Demo),
@@ -51,15 +56,38 @@ export const DemoPublish = z
   })
   .strict();
 
+/** A manifest text given once, or per interface language with English as the fallback. */
+export const LocalisedText = z.union([
+  z.string(),
+  z.object({ en: z.string(), fr: z.string().optional(), ar: z.string().optional() }).strict(),
+]);
+export type LocalisedText = z.infer<typeof LocalisedText>;
+
+/** The form kept in a text column: a plain string as is, the per-language form as its JSON. */
+export function storeLocalised(value: LocalisedText): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The stored text in `lang` (English when that language is missing); plain strings are returned as is. */
+export function pickLocalised(stored: string, lang: UiLanguage): string {
+  if (!stored.startsWith('{"en":')) return stored;
+  try {
+    const parsed = LocalisedText.parse(JSON.parse(stored));
+    return typeof parsed === 'string' ? parsed : (parsed[lang] ?? parsed.en);
+  } catch {
+    return stored;
+  }
+}
+
 /** One entry of a demo media folder's `demos.json` manifest. */
 export const DemoManifestEntry = z.object({
   key: z.string().min(1).describe('stable id: seeding is idempotent per key'),
   title: z.string(),
   language: z.string().regex(/^[a-z]{3}$/),
   category: z.string(),
-  description: z.string().default(''),
-  licence: z.string(),
-  source: z.string().default(''),
+  description: LocalisedText.default(''),
+  licence: LocalisedText,
+  source: LocalisedText.default(''),
   audio: z.string().describe('path relative to the manifest'),
   text: z.string().optional(),
   text_file: z.string().optional().describe('UTF-8 transcript, relative to the manifest'),

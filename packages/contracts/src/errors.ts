@@ -215,6 +215,14 @@ export const ERRORS = {
       ar: 'هذا الملف ليس ملفًا صوتيًا مقروءًا. الصيغ المقبولة: {formats}.',
     },
   },
+  audio_undecodable: {
+    status: 415,
+    messages: {
+      en: 'The audio file cannot be decoded: it looks like {format} audio, but its content is damaged or incomplete.',
+      fr: 'Le fichier audio ne peut pas être décodé : il ressemble à de l’audio {format}, mais son contenu est endommagé ou incomplet.',
+      ar: 'تعذّر فك ترميز الملف الصوتي: يبدو ملف {format} لكن محتواه تالف أو ناقص.',
+    },
+  },
   audio_unusable: {
     status: 422,
     messages: {
@@ -266,9 +274,9 @@ export const ERRORS = {
   language_invalid: {
     status: 400,
     messages: {
-      en: 'The language must be an ISO 639-3 code: exactly three lowercase letters (e.g. ara, eng, fra).',
-      fr: 'La langue doit être un code ISO 639-3 : exactement trois lettres minuscules (ex. ara, eng, fra).',
-      ar: 'يجب أن تكون اللغة رمز ISO 639-3: ثلاثة أحرف لاتينية صغيرة بالضبط (مثل ara وeng وfra).',
+      en: 'The language must be an ISO 639-3 or ISO 639-1 code in lowercase letters (e.g. ara or ar, eng or en).',
+      fr: 'La langue doit être un code ISO 639-3 ou ISO 639-1 en lettres minuscules (ex. ara ou ar, eng ou en).',
+      ar: 'يجب أن تكون اللغة رمز ISO 639-3 أو ISO 639-1 بأحرف لاتينية صغيرة (مثل ara أو ar، eng أو en).',
     },
   },
   language_unsupported: {
@@ -298,17 +306,17 @@ export const ERRORS = {
   alignment_failed: {
     status: 500,
     messages: {
-      en: 'The alignment failed because of a server error. Your quota unit was given back.',
-      fr: "L'alignement a échoué à cause d'une erreur du serveur. Votre unité de quota a été rendue.",
-      ar: 'فشلت المحاذاة بسبب خطأ في الخادم. أُعيدت إليك وحدة الحصة.',
+      en: 'The alignment failed because of a server error.',
+      fr: "L'alignement a échoué à cause d'une erreur du serveur.",
+      ar: 'فشلت المحاذاة بسبب خطأ في الخادم.',
     },
   },
   job_interrupted: {
     status: 503,
     messages: {
-      en: 'Processing was interrupted several times (server restarts). Your quota unit was given back; please try again.',
-      fr: 'Le traitement a été interrompu plusieurs fois (redémarrages du serveur). Votre unité de quota a été rendue ; veuillez réessayer.',
-      ar: 'انقطعت المعالجة عدة مرات (إعادة تشغيل الخادم). أُعيدت إليك وحدة الحصة؛ يرجى المحاولة مجددًا.',
+      en: 'Processing was interrupted several times (server restarts). Please try again.',
+      fr: 'Le traitement a été interrompu plusieurs fois (redémarrages du serveur). Veuillez réessayer.',
+      ar: 'انقطعت المعالجة عدة مرات (إعادة تشغيل الخادم). يرجى المحاولة مجددًا.',
     },
   },
   job_cancelled: {
@@ -325,6 +333,22 @@ export const ERRORS = {
       en: 'Only a queued or running job can be cancelled; this one is {status}.',
       fr: 'Seule une tâche en attente ou en cours peut être annulée ; celle-ci est {status}.',
       ar: 'لا يمكن إلغاء إلا مهمة في الانتظار أو قيد التنفيذ؛ هذه المهمة حالتها {status}.',
+    },
+  },
+  alignment_not_retryable: {
+    status: 409,
+    messages: {
+      en: 'Only a failed or cancelled alignment can be retried; this one is {status}.',
+      fr: 'Seul un alignement échoué ou annulé peut être relancé ; celui-ci est {status}.',
+      ar: 'لا يمكن إعادة إلا محاذاة فشلت أو أُلغيت؛ هذه المحاذاة حالتها {status}.',
+    },
+  },
+  job_not_retryable: {
+    status: 409,
+    messages: {
+      en: 'Only a failed job can be retried; this one is {status}.',
+      fr: 'Seule une tâche en échec peut être relancée ; celle-ci est {status}.',
+      ar: 'لا يمكن إعادة تشغيل إلا مهمة فاشلة؛ هذه المهمة حالتها {status}.',
     },
   },
   alignment_not_ready: {
@@ -446,6 +470,79 @@ export const ERRORS = {
       en: 'Sign in to do this: a personal API token cannot manage tokens.',
       fr: 'Connectez-vous pour faire ceci : un jeton d’API personnel ne peut pas gérer les jetons.',
       ar: 'سجّل الدخول للقيام بهذا: لا يمكن لرمز API الشخصي إدارة الرموز.',
+    },
+  },
+  // ---- Corrections (revisions) and re-alignment of a stretch ----
+  revision_conflict: {
+    status: 409,
+    messages: {
+      en: 'This alignment was changed meanwhile (it is now at revision {latest}). Reload it and apply your changes again.',
+      fr: 'Cet alignement a été modifié entre-temps (il est maintenant à la révision {latest}). Rechargez-le et refaites vos modifications.',
+      ar: 'عُدّلت هذه المحاذاة في الأثناء (هي الآن في المراجعة {latest}). أعد تحميلها وطبّق تعديلاتك من جديد.',
+    },
+  },
+  word_outside_audio: {
+    status: 400,
+    messages: {
+      en: 'Word {number} “{word}” must lie inside the audio, between 0 and {duration} s.',
+      fr: 'Le mot {number} « {word} » doit se trouver dans l’audio, entre 0 et {duration} s.',
+      ar: 'يجب أن تقع الكلمة {number} «{word}» داخل الصوت، بين 0 و{duration} ث.',
+    },
+  },
+  word_end_before_start: {
+    status: 400,
+    messages: {
+      en: 'Word {number} “{word}” must end after it starts.',
+      fr: 'Le mot {number} « {word} » doit finir après son début.',
+      ar: 'يجب أن تنتهي الكلمة {number} «{word}» بعد بدايتها.',
+    },
+  },
+  word_overlap: {
+    status: 400,
+    messages: {
+      en: 'Word {number} “{word}” overlaps “{other}”: words stay in order and must not overlap.',
+      fr: 'Le mot {number} « {word} » chevauche « {other} » : les mots restent dans l’ordre sans se chevaucher.',
+      ar: 'الكلمة {number} «{word}» تتداخل مع «{other}»: تبقى الكلمات مرتبة دون تداخل.',
+    },
+  },
+  phone_invalid: {
+    status: 400,
+    messages: {
+      en: 'Phone {phone} “{label}” of word {number} “{word}” must end after it starts, stay inside its word and not overlap its neighbours.',
+      fr: 'Le phone {phone} « {label} » du mot {number} « {word} » doit finir après son début, rester dans son mot et ne pas chevaucher ses voisins.',
+      ar: 'يجب أن ينتهي الصوت {phone} «{label}» من الكلمة {number} «{word}» بعد بدايته، وأن يبقى داخل كلمته دون أن يتداخل مع جيرانه.',
+    },
+  },
+  realign_busy: {
+    status: 409,
+    messages: {
+      en: 'A stretch of this alignment is already being re-aligned. Wait for it to finish.',
+      fr: 'Un passage de cet alignement est déjà en cours de réalignement. Attendez qu’il se termine.',
+      ar: 'يُعاد الآن ضبط مقطع من هذه المحاذاة. انتظر حتى ينتهي.',
+    },
+  },
+  realign_empty: {
+    status: 400,
+    messages: {
+      en: 'There is nothing to re-align between {start} s and {end} s: no word lies there and no text was given.',
+      fr: 'Rien à réaligner entre {start} s et {end} s : aucun mot ne s’y trouve et aucun texte n’a été donné.',
+      ar: 'لا شيء لإعادة محاذاته بين {start} ث و{end} ث: لا توجد كلمات هناك ولم يُعطَ نص.',
+    },
+  },
+  realign_too_long: {
+    status: 400,
+    messages: {
+      en: 'A stretch to re-align must be shorter than {max} s and end after it starts (this one covers {start} – {end} s of {duration} s).',
+      fr: 'Un passage à réaligner doit durer moins de {max} s et finir après son début (celui-ci couvre {start} – {end} s sur {duration} s).',
+      ar: 'يجب أن يكون المقطع المُعاد محاذاته أقصر من {max} ث وأن ينتهي بعد بدايته (هذا يغطي {start} – {end} ث من {duration} ث).',
+    },
+  },
+  realign_failed: {
+    status: 500,
+    messages: {
+      en: 'The stretch could not be re-aligned: {reason}.',
+      fr: 'Le passage n’a pas pu être réaligné : {reason}.',
+      ar: 'تعذّرت إعادة محاذاة المقطع: {reason}.',
     },
   },
   range_not_satisfiable: {

@@ -2,13 +2,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildApp } from '../app.ts';
-import { testConfig } from '../testing/test-app.ts';
+import { approvedUser, testConfig } from '../testing/test-app.ts';
+import { loadJobConfig } from '../jobs/job-config.ts';
+import { evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
 
 const run = promisify(execFile);
 const CLI = join(dirname(fileURLToPath(import.meta.url)), 'admin.ts');
@@ -178,4 +180,83 @@ test('admin CLI: its log stays off stdout unless LOG_LEVEL asks for it', async (
   assert.equal(loud.code, 0, loud.stderr);
   assert.match(loud.stdout, /"msg":"email queued in outbox \(not sent\)"/);
   assert.match(loud.stdout, /^rejected loud@example\.org$/m);
+});
+
+test('admin CLI: failed jobs are listed with their error and retried; cancel; refusals', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tazamun-cli-jobs-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // SQLite file or a PostgreSQL schema (TAZAMUN_TEST_DB), shared by the app and the CLI
+  const config = testConfig(dir);
+  const databaseUrl = config.database.kind === 'postgres' ? config.database.url : config.database.file;
+  const cli = (...args: string[]) =>
+    adminWith({ LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl }, dir, ...args);
+  // 1 ms for any job: the first runs time out, as on an overloaded server
+  const app = await buildApp(config, {
+    logger: false,
+    jobs: {
+      ...loadJobConfig({}, []),
+      concurrency: 1,
+      leaseMs: 5000,
+      pollMs: 200,
+      demoMediaDir: null,
+      timeoutBaseMs: 1,
+      timeoutPerAudioSecond: 0,
+    },
+  });
+  t.after(() => app.close());
+  await app.ready();
+  const user = await approvedUser(app, { email: 'nadia@example.org' });
+  const clip = evalClip();
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await upload(app, user.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: clip.text },
+      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    ids.push(res.json().id as string);
+  }
+  for (const id of ids) assert.equal((await waitForStatus(app, user.access, id)).status, 'failed');
+
+  const listed = await cli('jobs', '--status', 'failed');
+  assert.equal(listed.code, 0, listed.stderr);
+  const [header, ...rows] = listed.stdout.trim().split('\n');
+  assert.equal(
+    header,
+    'id\tkind\tstatus\tattempts\tworker\tcreated\tstarted\tfinished\talignment\tuser\terror\tlast_error',
+  );
+  const cells = rows.map((r) => r.split('\t'));
+  assert.deepEqual(cells.map((c) => c[8]).sort(), [...ids].sort());
+  for (const c of cells) {
+    assert.deepEqual([c[1], c[2], c[3], c[4]], ['align', 'failed', '1/3', app.jobs.queue.workerId]);
+    assert.deepEqual([c[9], c[10], c[11]], ['nadia@example.org', 'timeout', 'timed out after 1 ms']);
+  }
+
+  // retried from the CLI with its own (default) time limit: the running app's worker completes it
+  const jobId = cells.find((c) => c[8] === ids[0])![0]!;
+  const retried = await cli('retry-job', jobId);
+  assert.equal(retried.code, 0, retried.stderr);
+  assert.equal(retried.stdout.trim(), `job ${jobId} queued again (alignment ${ids[0]})`);
+  assert.equal((await waitForStatus(app, user.access, ids[0]!)).status, 'completed');
+  const done = await cli('jobs', '--status', 'completed');
+  assert.deepEqual(
+    done.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((r) => r.split('\t').slice(0, 4)),
+    [[jobId, 'align', 'completed', '1/3']],
+  );
+
+  // refusals: a completed job is neither retried nor cancelled; bad usage exits 2
+  const again = await cli('retry-job', jobId);
+  assert.equal(again.code, 1);
+  assert.equal(again.stderr.trim(), 'error: job_not_retryable');
+  const cancel = await cli('cancel-job', jobId);
+  assert.equal(cancel.code, 1);
+  assert.equal(cancel.stderr.trim(), 'error: job_not_cancellable');
+  assert.equal((await cli('retry-job', 'no-such-job')).code, 1);
+  assert.equal((await cli('jobs', '--status', 'stuck')).code, 2);
+  assert.equal((await cli('retry-job')).code, 2);
 });

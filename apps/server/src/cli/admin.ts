@@ -1,5 +1,5 @@
 // `npm run admin -- <command>`: account administration from a shell, on the same database and with
-// the same commands as the admin API. Exit code 0 on success, 1 on a refused action, 2 on bad usage,
+// the same commands as the admin API (accounts and jobs). Exit code 0 on success, 1 on a refused action, 2 on bad usage,
 // 78 on an invalid configuration (every bad variable listed, as the server and the worker do).
 import { parseArgs } from 'node:util';
 import pino from 'pino';
@@ -14,6 +14,13 @@ import { OutboxEmailSender } from '../email/email-sender.ts';
 import { AppError } from '../errors.ts';
 import { TokenService } from '../accounts/tokens.ts';
 import { UserFiles } from '../storage/user-files.ts';
+import { ADMIN_JOB_STATUSES } from '@tazamun/contracts/admin-jobs';
+import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
+import { withJobTables } from '../db/jobs-schema.ts';
+import { findJob, listJobs, retryJob } from '../jobs/job-admin.ts';
+import { loadJobConfig } from '../jobs/job-config.ts';
+import { createJobsRuntime } from '../jobs/jobs-runtime.ts';
+import { redisUrlFromEnv } from '../queue/redis-signals.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   create --email E --password P [--first-name F] [--last-name L] [--role admin|user]
@@ -22,7 +29,11 @@ const USAGE = `usage: npm run admin -- <command>
   reject EMAIL                reject an account and end its sessions
   list [--pending]            list accounts (only the waiting list with --pending)
   set-quota EMAIL N           set the daily alignment limit
-  promote EMAIL               make an account an approved administrator`;
+  promote EMAIL               make an account an approved administrator
+  jobs [--status S]           list jobs (waiting, running and failed unless S is given:
+                              queued, processing, completed, failed, cancelled)
+  retry-job ID                run a failed job again (attempts start over, no quota charged)
+  cancel-job ID               cancel a queued job, or ask the worker running it to stop`;
 
 class UsageError extends Error {}
 
@@ -38,6 +49,7 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
       'last-name': { type: 'string' },
       role: { type: 'string' },
       pending: { type: 'boolean' },
+      status: { type: 'string' },
     },
   });
   const userByEmail = async (email: string | undefined) => {
@@ -97,6 +109,60 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
     case 'promote': {
       const user = await promoteUser(deps, await userByEmail(positionals[0]));
       return `${user.email} is now an administrator`;
+    }
+    case 'jobs': {
+      const status = values.status as AdminJobStatus | undefined;
+      if (status !== undefined && !ADMIN_JOB_STATUSES.includes(status))
+        throw new UsageError(`--status is one of ${ADMIN_JOB_STATUSES.join(', ')}`);
+      const jobs = await listJobs(withJobTables(deps.db), status);
+      const lines = jobs.map((j) =>
+        [
+          j.id,
+          j.kind,
+          j.status,
+          `${j.attempts}/${j.max_attempts}`,
+          j.worker_id ?? '-',
+          j.created_at,
+          j.started_at ?? '-',
+          j.finished_at ?? '-',
+          j.alignment_id,
+          j.user_email ?? '-',
+          j.error_code ?? '-',
+          (j.last_error ?? '-').replace(/\s+/g, ' '),
+        ].join('\t'),
+      );
+      const header =
+        'id\tkind\tstatus\tattempts\tworker\tcreated\tstarted\tfinished\talignment\tuser\terror\tlast_error';
+      return [header, ...lines].join('\n');
+    }
+    case 'retry-job': {
+      if (!positionals[0]) throw new UsageError('retry-job needs a job ID');
+      const job = await retryJob(withJobTables(deps.db), loadJobConfig(), positionals[0]);
+      // running workers find the queued row by their poll (database queue) or reconciler (BullMQ)
+      return `job ${job.id} queued again (alignment ${job.alignment_id})`;
+    }
+    case 'cancel-job': {
+      if (!positionals[0]) throw new UsageError('cancel-job needs a job ID');
+      const db = withJobTables(deps.db);
+      const before = await findJob(db, positionals[0]);
+      // the queue's own cancel: the quota unit of a job that never ran comes back, as from the API
+      const runtime = createJobsRuntime(
+        db,
+        deps.files,
+        { ...loadJobConfig(), concurrency: 0 },
+        pino({ level: 'silent' }),
+        () => new Date(),
+        redisUrlFromEnv(),
+      );
+      try {
+        const r = await runtime.queue.cancel(before.id);
+        if (r === 'not_cancellable') throw new AppError('job_not_cancellable', { status: before.status });
+        return r === 'cancelled'
+          ? `job ${before.id} cancelled`
+          : `job ${before.id}: cancel requested; its worker stops it at its next heartbeat`;
+      } finally {
+        await runtime.close();
+      }
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

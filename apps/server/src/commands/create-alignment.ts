@@ -29,6 +29,8 @@ export interface CheckedRecording {
   duration: number;
   text: string;
   title?: string;
+  /** the request that brought it: the job's log lines name it (what a user quotes to support) */
+  requestId?: string;
 }
 
 export interface CreateAlignmentsInput {
@@ -123,6 +125,7 @@ export async function createAlignments(
               quota_day: today,
               quota_refunded: 0,
               search_text: r.text.slice(0, 20_000).toLowerCase(),
+              request_id: r.requestId ?? null,
               created_at: nowIso,
               updated_at: nowIso,
               completed_at: null,

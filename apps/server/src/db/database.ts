@@ -11,8 +11,10 @@ import type { Database } from './schema.ts';
 import * as m0001 from './migrations/0001-accounts.ts';
 import * as m0002 from './migrations/0002-alignment-jobs.ts';
 import * as m0003 from './migrations/0003-write-probe.ts';
+import * as m0005 from './migrations/0005-revisions.ts';
 import * as m0006 from './migrations/0006-corpus.ts';
-import { isPostgres, openPostgres } from './postgres.ts';
+import * as m0008 from './migrations/0008-job-operations.ts';
+import { isPostgres, notePool, openPostgres } from './postgres.ts';
 import { StripNulPlugin } from '../reliability/input-hygiene.ts';
 
 export type Db = Kysely<Database>;
@@ -22,7 +24,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-alignment-jobs': m0002,
   '0003-write-probe': m0003,
+  '0005-revisions': m0005,
   '0006-corpus': m0006,
+  '0008-job-operations': m0008,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -34,8 +38,10 @@ class StaticMigrationProvider implements MigrationProvider {
 const sqliteFiles = new WeakMap<Db, string>();
 
 export function openDatabase(target: DatabaseTarget): Db {
-  if (target.kind === 'postgres')
-    return openPostgres(target.url, { max: target.poolMax }).withPlugin(new StripNulPlugin());
+  if (target.kind === 'postgres') {
+    const pg = openPostgres(target.url, { max: target.poolMax });
+    return notePool(pg, pg.withPlugin(new StripNulPlugin()));
+  }
   mkdirSync(dirname(target.file), { recursive: true });
   const sqlite = new SqliteDatabase(target.file);
   sqlite.pragma('journal_mode = WAL');
@@ -49,6 +55,11 @@ export function openDatabase(target: DatabaseTarget): Db {
   });
   sqliteFiles.set(db, target.file);
   return db;
+}
+
+/** The SQLite file under `db`, for side-file locks; undefined on PostgreSQL. */
+export function sqliteFileOf(db: Db): string | undefined {
+  return sqliteFiles.get(db);
 }
 
 // Any fixed 64-bit key; shared by every Tazamun process on one database.

@@ -19,11 +19,13 @@ export interface AlignmentJobColumns {
   quota_day: string | null;
   quota_refunded: number | null;
   search_text: string | null;
+  /** the upload request that created the alignment (migration 0008), for the job's log lines */
+  request_id: string | null;
 }
 
 export interface JobsTable {
   id: string;
-  kind: 'align' | 'video';
+  kind: 'align' | 'video' | 'realign';
   alignment_id: string;
   video_id: string | null;
   status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
@@ -37,6 +39,8 @@ export interface JobsTable {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** the engine's message of the last failed run (migration 0008), for administrators */
+  last_error: string | null;
 }
 
 export interface ProjectsTable {
@@ -80,6 +84,36 @@ export interface DemosTable {
   created_at: string;
 }
 
+/** A saved revision after the engine's (revision 1 is the alignment's own result file). Migration 0005. */
+export interface AlignmentRevisionsTable {
+  alignment_id: string;
+  revision: number;
+  author: 'user' | 'realign';
+  /** JSON array of the word indices the revision changed */
+  changed_words: string;
+  /** the full result JSON of this revision, relative to the user's folder */
+  file: string;
+  created_at: string;
+}
+
+/** One request to re-align a stretch; its job (kind 'realign') finds it by job_id. Migration 0005. */
+export interface RealignmentsTable {
+  id: string;
+  alignment_id: string;
+  job_id: string;
+  status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  start_time: number;
+  end_time: number;
+  text: string | null;
+  base_revision: number;
+  revision: number | null;
+  error_code: string | null;
+  error_params: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
 export interface JobTables {
   alignments: AlignmentJobColumns;
   jobs: JobsTable;
@@ -87,6 +121,8 @@ export interface JobTables {
   shares: SharesTable;
   videos: VideosTable;
   demos: DemosTable;
+  alignment_revisions: AlignmentRevisionsTable;
+  realignments: RealignmentsTable;
 }
 
 export type FullDatabase = Omit<Database, 'alignments'> &
@@ -98,6 +134,8 @@ export type JobRow = Selectable<JobsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type VideoRow = Selectable<VideosTable>;
 export type DemoRow = Selectable<DemosTable>;
+export type RevisionRow = Selectable<AlignmentRevisionsTable>;
+export type RealignmentRow = Selectable<RealignmentsTable>;
 
 /** The same connection, typed with the tables of migration 0002. */
 export function withJobTables(db: Db | JDb): JDb {

@@ -27,6 +27,21 @@ export interface PostgresOptions {
   options?: string;
 }
 
+// Each Kysely instance's pool, for the pool gauges of /metrics (Kysely does not expose it).
+const pools = new WeakMap<object, pg.Pool>();
+
+/** The pool under a database opened by openPostgres (or a withPlugin() copy given to notePool). */
+export function poolOf(db: object): pg.Pool | undefined {
+  return pools.get(db);
+}
+
+/** `copy` (e.g. db.withPlugin(...)) shares `db`'s pool. */
+export function notePool<T extends object>(db: object, copy: T): T {
+  const pool = pools.get(db);
+  if (pool) pools.set(copy, pool);
+  return copy;
+}
+
 export function openPostgres(url: string, opts: PostgresOptions = {}): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -43,7 +58,9 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Kysely<Da
   // The same for a client whose backend dies between queries while checked out: its next query fails
   // (and the request answers 5xx), the pool discards it on release instead of the process crashing.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }
 
 /** For the few statements whose spelling differs between the two dialects (migrations, triggers). */

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { probeAudio } from '@tazamun/aligner/audio/decode';
 import { resolveLanguage } from '@tazamun/aligner/text/languages';
-import { DemoManifest } from '@tazamun/contracts/demos';
+import { DemoManifest, storeLocalised } from '@tazamun/contracts/demos';
 import type { DemoManifestEntry } from '@tazamun/contracts/demos';
 import { withJobTables } from '../db/jobs-schema.ts';
 import type { JDb } from '../db/jobs-schema.ts';
@@ -167,9 +167,9 @@ export async function seedDemos(app: FastifyInstance, dir: string): Promise<Seed
             seed_key: entry.key,
             title: entry.title,
             category: entry.category,
-            description: entry.description,
-            licence: entry.licence,
-            source: entry.source,
+            description: storeLocalised(entry.description),
+            licence: storeLocalised(entry.licence),
+            source: storeLocalised(entry.source),
             created_at: nowIso,
           })
           .execute();

@@ -2,7 +2,7 @@
 // The thread keeps the engine's models loaded between jobs; the main thread terminates it to cancel.
 import { parentPort } from 'node:worker_threads';
 import { align } from '@tazamun/aligner/engine';
-import { AudioError, decodeAudio } from '@tazamun/aligner/audio/decode';
+import { AudioError, SAMPLE_RATE, decodeAudio } from '@tazamun/aligner/audio/decode';
 import type { AlignThreadRequest, AlignThreadMessage } from './align-protocol.ts';
 
 const post = (m: AlignThreadMessage): void => parentPort!.postMessage(m);
@@ -11,7 +11,14 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
   void (async () => {
     try {
       post({ type: 'progress', step: 'analysis', percent: 25 });
-      const { samples, probe } = await decodeAudio(req.audioPath);
+      const decoded = await decodeAudio(req.audioPath);
+      const { probe } = decoded;
+      const samples = req.window
+        ? decoded.samples.subarray(
+            Math.floor(req.window.start * SAMPLE_RATE),
+            Math.ceil(req.window.end * SAMPLE_RATE),
+          )
+        : decoded.samples;
       post({ type: 'progress', step: 'alignment', percent: 40 });
       // The engine reports the share of its work done; the alignment step covers 40-90 %.
       let last = 40;
@@ -31,6 +38,8 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
         inputKind: req.options.input_kind,
         engine: req.options.engine,
         lexicon: req.lexicon,
+        // a stretch's WER would say nothing about the whole recording
+        ...(req.window && { recognition: false }),
       });
       // align() was given samples, so it cannot know the source file: record what ffprobe saw.
       result.audio.format = probe.format;

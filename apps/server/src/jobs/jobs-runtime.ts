@@ -8,8 +8,11 @@ import { BullJobQueue } from './bull-job-queue.ts';
 import { DbJobQueue } from './db-job-queue.ts';
 import type { JobConfig } from './job-config.ts';
 import type { JobHandler, JobKind, JobQueue } from './job-queue.ts';
+import { RealignJobHandler } from './realign-job.ts';
 import { AlignThreadPool } from './thread-pool.ts';
 import { VideoJobHandler } from './video-job.ts';
+import { observeHandlers } from './observed-handler.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 export interface JobsRuntime {
   queue: JobQueue & { readonly workerId: string };
@@ -26,12 +29,20 @@ export function createJobsRuntime(
   log: FastifyBaseLogger,
   now: () => Date,
   redisUrl: string | null = null,
+  metrics: Metrics | null = null,
 ): JobsRuntime {
   const pool = new AlignThreadPool();
-  const handlers: Record<JobKind, JobHandler> = {
-    align: new AlignJobHandler(db, files, pool, now),
-    video: new VideoJobHandler(db, files, config.fontsDir, now),
-  };
+  // wrapped for the operator: job log lines, the engine's error on the row, job metrics
+  const handlers: Record<JobKind, JobHandler> = observeHandlers(
+    {
+      align: new AlignJobHandler(db, files, pool, now),
+      video: new VideoJobHandler(db, files, config.fontsDir, now),
+      realign: new RealignJobHandler(db, files, pool, now),
+    },
+    db,
+    log,
+    metrics,
+  );
   const queue = redisUrl
     ? new BullJobQueue(db, config, handlers, log, { redisUrl })
     : new DbJobQueue(db, config, handlers, log);

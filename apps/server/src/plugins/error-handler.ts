@@ -7,6 +7,7 @@ import type { ErrorCode } from '@tazamun/contracts/errors';
 import { AppError, FIELD_MESSAGES } from '../errors.ts';
 import type { FieldErrors } from '../errors.ts';
 import { requestLanguage } from './language.ts';
+import { isUnavailable, RETRY_AFTER_SECONDS } from '../reliability/unavailable.ts';
 
 interface ZodIssueLike {
   keyword: string;
@@ -70,6 +71,9 @@ function send(
     ...extra,
   };
   if (status >= 500) body.request_id = request.id;
+  // a load balancer or client told when to come back; routes that know better set their own
+  if (status === 503 && !reply.hasHeader('retry-after'))
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -132,6 +136,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status === 405) return send(request, reply, 'method_not_allowed');
     if (status >= 400 && status < 500) {
       return send(request, reply, 'bad_request', {}, { non_field_errors: [error.message] });
+    }
+    if (isUnavailable(error)) {
+      // the database or Redis is away (restarting): the client retries; one line, no stack per request
+      request.log.warn({ err: error.message, code: error.code }, 'dependency unavailable');
+      return send(request, reply, 'service_unavailable');
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(request, reply, 'internal_error');

@@ -22,6 +22,9 @@ interface Message {
   update?: JobUpdate;
 }
 
+/** How long start() waits for a first subscription before going on without Redis. */
+const START_WAIT_MS = 2000;
+
 /** Updates that came from Redis carry this mark so they are not published back. */
 const RELAYED = Symbol('relayed');
 
@@ -63,10 +66,27 @@ export class RedisSignals {
 
   /** Connects, subscribes, and makes the queue's wake() and updates travel to every process. */
   async start(): Promise<void> {
-    await Promise.all([this.pub.connect(), this.sub.connect()]);
-    // ioredis resubscribes by itself after a reconnect
-    await this.sub.subscribe(this.channel);
+    // Redis may be away at start: the process serves at once (the queues poll or reconcile, streams
+    // read the rows) and ioredis keeps reconnecting. The subscription is made on every 'ready', as a
+    // subscribe that failed while Redis was away is not one ioredis renews by itself.
+    let subscribed: () => void = () => undefined;
+    const firstSubscription = new Promise<void>((resolve) => (subscribed = resolve));
+    this.sub.on('ready', () => {
+      this.sub.subscribe(this.channel).then(subscribed, (err: unknown) => {
+        this.log.warn({ err: (err as Error).message }, 'redis subscribe failed; retrying on reconnect');
+      });
+    });
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
+    for (const c of [this.pub, this.sub])
+      c.connect().catch((err: unknown) => {
+        this.log.warn({ err: (err as Error).message }, 'redis unavailable at start; reconnecting');
+      });
+    // With Redis there, start() returns subscribed (no early signal lost); without, after a short wait.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      firstSubscription,
+      new Promise((resolve) => (timer = setTimeout(resolve, START_WAIT_MS))),
+    ]).finally(() => clearTimeout(timer));
     this.queue.events.on('update', this.onUpdate);
     const queue = this.queue as { wake: () => void };
     queue.wake = () => {
@@ -93,6 +113,11 @@ export class RedisSignals {
       // Redis away: the poll paths cover it; say so once per failure, never throw into the queue
       this.log.warn({ err: (err as Error).message }, 'redis publish failed; relying on polling');
     });
+  }
+
+  /** 'ready' while connected; ioredis' state otherwise (connecting, reconnecting, end…), for metrics. */
+  get status(): string {
+    return this.pub.status;
   }
 
   /** For readiness: true when Redis answers. */

@@ -185,8 +185,12 @@ for (const persist of [false, true])
       await waitForStatus(app, u.access, running, ['processing']);
       await redis.down();
       const downAt = Date.now();
-      // readiness says so, the upload is still taken: its row is the queue's record
-      assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 503);
+      // readiness says degraded (this instance still serves), the upload is still taken: its row is
+      // the queue's record
+      const degraded = await app.inject({ url: '/api/ready/' });
+      assert.equal(degraded.statusCode, 200);
+      assert.equal(degraded.json().degraded, true);
+      assert.equal(degraded.json().checks.redis, 'down');
       const clip = evalClip();
       const during = await send(clip);
       await new Promise((r) => setTimeout(r, Math.max(0, 10_000 - (Date.now() - downAt))));

@@ -4,14 +4,28 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { hostname } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { LocalFileStore } from './storage.ts';
 import type { FileStore, StoredObject } from './storage.ts';
 
+// Temp names carry their writer: `<host>~<pid>~<uuid>`. At start a process removes the files of
+// processes of its own host that are gone (killed mid-upload), while a live neighbour sharing DATA_DIR
+// keeps its own; files of other hosts are left to the age rule (UserFiles.sweepTemp).
+const TEMP_OWNER = `${hostname().replace(/[^\w.-]/g, '_')}~${process.pid}~`;
+
+/** The host and pid a temp name was made by, or null for a name of another shape. */
+export function tempOwner(name: string): { host: string; pid: number } | null {
+  const m = /^([\w.-]+)~(\d+)~/.exec(name);
+  return m ? { host: m[1]!, pid: Number(m[2]) } : null;
+}
+
+export const THIS_HOST = TEMP_OWNER.split('~')[0]!;
+
 /** A fresh path inside `tmpDir` (created if needed); the caller removes the file. */
 export async function tempPath(tmpDir: string, suffix = ''): Promise<string> {
   await mkdir(tmpDir, { recursive: true });
-  return join(tmpDir, `${randomUUID()}${suffix}`);
+  return join(tmpDir, `${TEMP_OWNER}${randomUUID()}${suffix}`);
 }
 
 /** Runs `fn` with a local path holding the object's bytes; a downloaded copy is removed afterwards. */

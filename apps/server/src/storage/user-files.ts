@@ -6,9 +6,20 @@ import { join } from 'node:path';
 import { LocalFileStore, checkKey } from './storage.ts';
 import type { FileStore } from './storage.ts';
 import { S3FileStore, s3ConfigFromEnv } from './s3-file-store.ts';
+import { THIS_HOST, tempOwner } from './local-copy.ts';
 import type { S3StoreConfig } from './s3-file-store.ts';
 
 const SAFE_ID = /^[A-Za-z0-9-]+$/;
+
+/** Signal 0 checks for a process without touching it; EPERM means it exists under another user. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** The store a deployment configured: S3 when S3_BUCKET is set, else the local disk. */
 export function createFileStore(dataDir: string, s3: S3StoreConfig | null): FileStore {
@@ -50,8 +61,9 @@ export class UserFiles {
   }
 
   /**
-   * Removes temp files a crashed process left behind. Only old ones: with a shared DATA_DIR another
-   * process may be writing a fresh one right now. Returns how many entries went.
+   * Removes temp files a crashed process left behind: at once those of a process of this host that is
+   * gone (a partial upload of a killed server), otherwise only old ones, as with a shared DATA_DIR
+   * another process may be writing a fresh one right now. Returns how many entries went.
    */
   async sweepTemp(maxAgeMs = 24 * 3_600_000, now = Date.now()): Promise<number> {
     let names: string[];
@@ -63,8 +75,10 @@ export class UserFiles {
     let removed = 0;
     for (const name of names) {
       const p = join(this.tmpDir, name);
+      const owner = tempOwner(name);
+      const orphan = owner !== null && owner.host === THIS_HOST && !processAlive(owner.pid);
       const s = await stat(p).catch(() => null);
-      if (s && now - s.mtimeMs > maxAgeMs) {
+      if (s && (orphan || now - s.mtimeMs > maxAgeMs)) {
         await rm(p, { recursive: true, force: true });
         removed += 1;
       }

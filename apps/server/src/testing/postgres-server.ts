@@ -17,6 +17,10 @@ export interface PostgresServer {
   /** the running server process, for fault tests that stop or restart it */
   process: ChildProcess;
   stop(): Promise<void>;
+  /** stops the server (fast shutdown: clients are disconnected) but keeps its port and data */
+  down(): Promise<void>;
+  /** down(), then the same cluster again on the same port */
+  restart(): Promise<void>;
 }
 
 /** The newest installed server, e.g. /usr/lib/postgresql/15/bin. Throws when the package is absent. */
@@ -116,41 +120,55 @@ export async function startPostgres(): Promise<PostgresServer> {
     '-c',
     'max_connections=300',
   ];
-  const child = spawn(join(bin, 'postgres'), args, {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    cwd: dir,
-    ...user,
-  });
   let log = '';
-  child.stderr?.on('data', (c: Buffer) => {
-    log = (log + c.toString()).slice(-4000);
-  });
+  let child: ChildProcess;
   const url = `postgres://tazamun@127.0.0.1:${port}/postgres`;
+  const launch = async (): Promise<void> => {
+    child = spawn(join(bin, 'postgres'), args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: dir,
+      ...user,
+    });
+    child.stderr?.on('data', (c: Buffer) => {
+      log = (log + c.toString()).slice(-4000);
+    });
+    try {
+      await waitForPostgres(url);
+    } catch (err) {
+      child.kill('SIGKILL');
+      throw new Error(`${(err as Error).message}\n${log}`);
+    }
+  };
+  // SIGINT is postgres' "fast" shutdown: it disconnects clients and exits.
+  const halt = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const c = child;
+      if (c.exitCode !== null || c.signalCode !== null) return resolve();
+      c.once('exit', () => resolve());
+      c.kill('SIGINT');
+    });
   try {
-    await waitForPostgres(url);
+    await launch();
   } catch (err) {
-    child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`${(err as Error).message}\n${log}`);
+    throw err;
   }
   let stopped: Promise<void> | null = null;
   return {
     url,
     port,
     dir,
-    process: child,
+    get process() {
+      return child;
+    },
     stop() {
-      stopped ??= new Promise<void>((resolve) => {
-        const done = () => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
-        };
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        child.once('exit', done);
-        // SIGINT is postgres' "fast" shutdown: it disconnects clients and exits.
-        child.kill('SIGINT');
-      });
+      stopped ??= halt().then(() => rmSync(dir, { recursive: true, force: true }));
       return stopped;
+    },
+    down: halt,
+    async restart() {
+      await halt();
+      await launch();
     },
   };
 }

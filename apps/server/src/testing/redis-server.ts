@@ -18,6 +18,9 @@ export interface RedisTestServer {
   /** stops the server but keeps its port and folder for restart() */
   down(): Promise<void>;
   restart(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections but answers nothing (a frozen host), until resume() */
+  pause(): void;
+  resume(): void;
 }
 
 function answers(port: number): Promise<boolean> {
@@ -83,5 +86,7 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<R
       await halt();
       await launch();
     },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
   };
 }

@@ -77,6 +77,14 @@ describe('account preferences in the browser', () => {
     expect(document.documentElement.classList.contains('dark')).toBe(true);
   });
 
+  it('animations off and compact mode take effect on the whole page', async () => {
+    serveShell(api, makeUser({ preferences: { ...SAVED, animations: false, compact_mode: true } }));
+    await renderApp('/settings', { apiUrl: api.url, language: 'en' });
+    await profileLoaded();
+    await waitFor(() => expect(document.documentElement.dataset.motion).toBe('reduce'));
+    expect(document.documentElement.dataset.density).toBe('compact');
+  });
+
   it('a refused save applies locally but does not claim it was saved', async () => {
     api.route('PATCH', '/api/auth/preferences/', () => ({
       status: 400,

@@ -46,7 +46,15 @@ export const routes: RouteObject[] = [
             }),
             handle: meta('meta.terms.title'),
           },
-          { path: 'auth', element: <AuthPage />, handle: meta('meta.auth.title', 'meta.auth.description') },
+          {
+            path: 'auth',
+            element: <AuthPage />,
+            handle: meta('meta.auth.title', 'meta.auth.description', {
+              register: 'meta.register.title',
+              forgot: 'meta.forgot.title',
+              reset: 'meta.reset.title',
+            }),
+          },
           { path: 'login', element: <Navigate to="/auth" replace /> },
           { path: 'register', element: <Navigate to="/auth?view=register" replace /> },
           {
@@ -101,6 +109,14 @@ export const routes: RouteObject[] = [
                         .ProjectsPage,
                     }),
                     handle: meta('meta.projects.title'),
+                  },
+                  {
+                    path: 'admin/jobs',
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/components/admin-jobs-page.tsx'))
+                        .AdminJobsPage,
+                    }),
+                    handle: meta('meta.adminJobs.title'),
                   },
                   {
                     path: 'results/:id',

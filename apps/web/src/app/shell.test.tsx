@@ -37,6 +37,38 @@ describe('shell', () => {
     expect(screen.queryByRole('img', { name: 'Test Lab' })).toBeNull();
   });
 
+  it('names no parent organisation when none is configured ("Tazamun by Tazamun")', async () => {
+    serveShell(api);
+    api.route('GET', '/api/config/', () => ({
+      status: 200,
+      body: {
+        version: 'v1.0.0',
+        org_name: null,
+        org_url: null,
+        org_logo_url: null,
+        support_email: null,
+        auto_approve: false,
+        default_daily_quota: 10,
+        docs_url: '/docs',
+      },
+    }));
+    await renderApp('/', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { level: 1 });
+    await waitFor(() => expect(api.requests.some((r) => r.path === '/api/config/')).toBe(true));
+    expect(screen.queryByTestId('org-link')).toBeNull();
+    expect(screen.queryByText('by')).toBeNull();
+  });
+
+  it('titles the tab after the auth view shown', async () => {
+    serveShell(api);
+    const { router } = await renderApp('/auth?view=register', { apiUrl: api.url, language: 'en' });
+    await waitFor(() => expect(document.title).toBe('Create an account · Tazamun'));
+    await act(() => router.navigate('/auth'));
+    await waitFor(() => expect(document.title).toBe('Sign in · Tazamun'));
+    await act(() => router.navigate('/auth?view=forgot'));
+    await waitFor(() => expect(document.title).toBe('Forgotten password · Tazamun'));
+  });
+
   it('scrolls to the hash anchor after navigation, else to the top', async () => {
     serveShell(api);
     const scrollTo = vi.mocked(window.scrollTo);

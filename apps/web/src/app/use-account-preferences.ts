@@ -14,9 +14,18 @@ export function adoptAccountPreferences(user: User): void {
   if (!ui.themeStored) ui.setTheme(theme);
 }
 
-/** Once per signed-in user: at sign-in, and when a stored session's profile first loads. */
+/** Once per signed-in user: at sign-in, and when a stored session's profile first loads. The
+ *  animations and compact preferences apply on every change, as attributes on <html> that styles.css
+ *  reads (motion off is the same rule as the system's prefers-reduced-motion). */
 export function useAccountPreferences(user: User | undefined): void {
   const adoptedFor = useRef<string | null>(null);
+  const animations = user?.preferences.animations ?? true;
+  const compact = user?.preferences.compact_mode ?? false;
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.motion = animations ? 'full' : 'reduce';
+    root.dataset.density = compact ? 'compact' : 'comfortable';
+  }, [animations, compact]);
   useEffect(() => {
     if (!user) {
       adoptedFor.current = null;

@@ -1,6 +1,11 @@
 // Alignment data used by several screens (dashboard, profile, projects, results).
 import { useQuery } from '@tanstack/react-query';
-import { AlignmentListResponse, LanguagesResponse, PublicStats } from '@tazamun/contracts/alignments';
+import {
+  AlignmentListResponse,
+  AlignmentSummary,
+  LanguagesResponse,
+  PublicStats,
+} from '@tazamun/contracts/alignments';
 import { api } from './api-client.ts';
 
 export interface AlignmentListParams {
@@ -72,4 +77,24 @@ const RTL_639_3 = new Set([
 
 export function contentDirection(iso3: string | null | undefined): 'rtl' | 'ltr' {
   return iso3 && RTL_639_3.has(iso3) ? 'rtl' : 'ltr';
+}
+
+// Managing one alignment from any screen that lists it (results page, projects, profile).
+export function renameAlignment(id: string, title: string) {
+  return api(`/api/alignments/${encodeURIComponent(id)}/`, {
+    method: 'PATCH',
+    body: { title },
+    schema: AlignmentSummary,
+  });
+}
+
+export function deleteAlignment(id: string) {
+  return api<void>(`/api/alignments/${encodeURIComponent(id)}/`, { method: 'DELETE' });
+}
+
+export function retryAlignment(id: string) {
+  return api(`/api/alignments/${encodeURIComponent(id)}/retry/`, {
+    method: 'POST',
+    schema: AlignmentSummary,
+  });
 }

@@ -3,11 +3,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { align } from '../engine.ts';
 import { exportResult, isExportFormat } from '../formats/export.ts';
 import { alignOptions, parseArgs } from './args.ts';
 import type { ParsedArgs } from './args.ts';
+import { BatchThread, alignWithRetry } from './batch.ts';
 
 export interface ManifestItem {
   id: string;
@@ -74,30 +74,30 @@ async function runBatch(p: ParsedArgs): Promise<number> {
     .concat(
       [...p.values].filter(([k]) => ['precision', 'engine'].includes(k)).flatMap(([k, v]) => [`--${k}`, v]),
     );
+  const fresh = (): BatchThread => new BatchThread(workerArgs);
   await Promise.all(
     Array.from({ length: jobs }, async () => {
-      // Workers do not inherit tsx's loader: the bootstrap registers it, then imports the worker module.
-      const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./align-worker.ts', import.meta.url).href)}); });`;
-      const worker = new Worker(boot, { eval: true, workerData: { args: workerArgs } });
+      let thread = fresh();
       try {
         while (next < items.length) {
           const item = items[next++]!;
-          const reply = await new Promise<{ ok: boolean; json?: string; error?: string }>((res, rej) => {
-            worker.once('message', res);
-            worker.once('error', rej);
-            worker.postMessage(item);
-          });
+          const r = await alignWithRetry(thread, item, fresh);
+          thread = r.thread;
+          const { reply } = r;
           if (reply.ok) {
-            writeFileSync(join(outDir, `${item.id}.json`), reply.json!);
-            process.stderr.write(`${item.id}: ok\n`);
+            writeFileSync(join(outDir, `${item.id}.json`), reply.json);
+            process.stderr.write(
+              `${item.id}: ok${r.retried ? ' (after an engine fault, on a fresh thread)' : ''}\n`,
+            );
           } else {
             failed++;
-            writeFileSync(join(outDir, `${item.id}.error.txt`), reply.error ?? 'failed');
-            process.stderr.write(`${item.id}: ${reply.error}\n`);
+            const line = `${reply.code}: ${reply.error}`;
+            writeFileSync(join(outDir, `${item.id}.error.txt`), `${line}\n`);
+            process.stderr.write(`${item.id}: ${line}\n`);
           }
         }
       } finally {
-        await worker.terminate();
+        await thread.terminate();
       }
     }),
   );

@@ -78,3 +78,109 @@ test('bad input gives a clear error and a non-zero exit', () => {
   assert.match(r.stderr, /not a readable audio file|could not decode/);
   assert.equal(tazamun('frobnicate').status, 2);
 });
+
+test('a batch of 12 items on one thread: no listener leak; an engine fault retires the thread and the item is retried once', () => {
+  const txt = textFile();
+  const manifest = join(dir, 'm12.jsonl');
+  const ids = Array.from({ length: 12 }, (_, i) => `item-${i}`);
+  writeFileSync(
+    manifest,
+    ids.map((id) => JSON.stringify({ id, audio: `${UTT}.wav`, text_file: txt, lang: 'eng' })).join('\n'),
+  );
+  // One fault, taken by the first decode of the batch (the hook removes the file when it trips).
+  const fault = join(dir, 'fault-once');
+  writeFileSync(fault, 'once');
+  const out = join(dir, 'batch12');
+  const r = spawnSync(
+    process.execPath,
+    [BIN, 'align', '--manifest', manifest, '--out-dir', out, '--jobs', '1', '--no-recognition'],
+    { encoding: 'utf8', cwd: dir, env: { ...process.env, TAZAMUN_TEST_FAULT_FILE: fault } },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /MaxListenersExceededWarning/);
+  assert.equal(existsSync(fault), false, 'the injected fault was taken');
+  assert.match(r.stderr, /^item-0: ok \(after an engine fault, on a fresh thread\)$/m);
+  for (const id of ids.slice(1)) assert.match(r.stderr, new RegExp(`^${id}: ok$`, 'm'));
+  assert.match(r.stderr, /^12\/12 items aligned$/m);
+  for (const id of ids) {
+    const res = JSON.parse(readFileSync(join(out, `${id}.json`), 'utf8')) as { words: { status: string }[] };
+    assert.equal(res.words.length, 11);
+  }
+});
+
+test('a batch item that faults on the fresh thread too fails with its real cause', () => {
+  const txt = textFile();
+  const manifest = join(dir, 'm-fault.jsonl');
+  writeFileSync(
+    manifest,
+    [
+      JSON.stringify({ id: 'doomed', audio: `${UTT}.wav`, text_file: txt, lang: 'eng' }),
+      JSON.stringify({ id: 'no-audio', audio: join(dir, 'absent.wav'), text_file: txt, lang: 'eng' }),
+    ].join('\n'),
+  );
+  const fault = join(dir, 'fault-always');
+  writeFileSync(fault, 'always');
+  const out = join(dir, 'batch-fault');
+  const r = spawnSync(
+    process.execPath,
+    [BIN, 'align', '--manifest', manifest, '--out-dir', out, '--jobs', '1', '--no-recognition'],
+    { encoding: 'utf8', cwd: dir, env: { ...process.env, TAZAMUN_TEST_FAULT_FILE: fault } },
+  );
+  assert.equal(r.status, 1);
+  const doomed = readFileSync(join(out, 'doomed.error.txt'), 'utf8');
+  assert.match(
+    doomed,
+    /^engine_fault: decoding \(model cmusphinx-en-us-ptm-(16k|8k)\): memory access out of bounds \(injected by TAZAMUN_TEST_FAULT_FILE\)\n$/,
+  );
+  assert.doesNotMatch(doomed, /object Object/);
+  // An input error is not retried and says what is wrong with the input.
+  assert.match(readFileSync(join(out, 'no-audio.error.txt'), 'utf8'), /^not_found: audio file not found: /);
+  assert.match(r.stderr, /^0\/2 items aligned$/m);
+});
+
+test('an IPA transcript aligns with any ISO 639-3 code (--lang ace); the engine messages name commands', () => {
+  const word = resolve(here, '../../../../../shared/eval/ar-voxangeles-aeb/aeb-000-000');
+  assert.ok(existsSync(`${word}.wav`), `eval set missing: ${word}.wav`);
+  const ipa = join(dir, 'ipa.txt');
+  writeFileSync(ipa, 'baxiːl');
+  const r = tazamun('align', `${word}.wav`, ipa, '--lang', 'ace', '--ipa', '-o', join(dir, 'ace.json'));
+  assert.equal(r.status, 0, r.stderr);
+  const res = JSON.parse(readFileSync(join(dir, 'ace.json'), 'utf8')) as {
+    language: string;
+    engine: { backend: string; route: string };
+    words: { word: string; status: string; start: number; end: number }[];
+  };
+  assert.equal(res.language, 'ace');
+  assert.deepEqual([res.engine.backend, res.engine.route], ['hmm', 'ipa-input']);
+  assert.equal(res.words.length, 1);
+  assert.equal(res.words[0]!.status, 'aligned');
+  // The reference puts the word at 0.152-0.622 s.
+  assert.ok(Math.abs(res.words[0]!.start - 0.152) < 0.1 && Math.abs(res.words[0]!.end - 0.622) < 0.1);
+
+  // Written Achinese: mms is the way, and without the model the user is told to pull it.
+  const txt = join(dir, 'ace.txt');
+  writeFileSync(txt, 'bak');
+  const models = mkdtempSync(join(tmpdir(), 'tz-no-models-'));
+  const mms = spawnSync(
+    process.execPath,
+    [BIN, 'align', `${word}.wav`, txt, '--lang', 'ace', '--engine', 'mms'],
+    {
+      encoding: 'utf8',
+      cwd: dir,
+      env: { ...process.env, TAZAMUN_MODELS_DIR: models },
+    },
+  );
+  assert.equal(mms.status, 1);
+  assert.match(mms.stderr, /^tazamun: the MMS model is not installed: run `tazamun models pull mms` once/m);
+  const hmm = tazamun('align', `${word}.wav`, txt, '--lang', 'ace', '--engine', 'hmm');
+  assert.equal(hmm.status, 1);
+  assert.match(hmm.stderr, /written Achinese .*`tazamun languages`.*--engine mms.*--ipa/);
+  // IPA on mms sends the user to hmm, which takes it: no circle.
+  const ipaMms = tazamun('align', `${word}.wav`, ipa, '--lang', 'ace', '--ipa', '--engine', 'mms');
+  assert.equal(ipaMms.status, 1);
+  assert.match(
+    ipaMms.stderr,
+    /not IPA; an IPA transcript is aligned by the hmm engine \(--engine hmm or auto\)/,
+  );
+  for (const out of [mms.stderr, hmm.stderr, ipaMms.stderr]) assert.doesNotMatch(out, /\w\(\)/);
+});

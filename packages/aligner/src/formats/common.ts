@@ -125,3 +125,11 @@ export function decimal(seconds: number): string {
   if (Object.is(r, -0) || r === 0) return '0';
   return r.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
 }
+
+/** One line saying which revision a result is, for the formats that can carry a comment. */
+export function revisionNote(result: AlignmentResult): string | null {
+  const r = result.revision;
+  if (!r) return null;
+  const kind = r.hand_corrected ? `corrected (${r.author})` : 'engine result, not corrected';
+  return `Tazamun revision ${r.number}, ${kind}, ${r.created_at}`;
+}

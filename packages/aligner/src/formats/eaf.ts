@@ -80,6 +80,10 @@ export function toEaf(result: AlignmentResult, options: Partial<EafOptions> = {}
     );
   }
   out.push(`        <PROPERTY NAME="lastUsedAnnotationId">${words.length + phones.length}</PROPERTY>`);
+  if (result.revision) {
+    out.push(`        <PROPERTY NAME="tazamun:revision">${result.revision.number}</PROPERTY>`);
+    out.push(`        <PROPERTY NAME="tazamun:hand_corrected">${result.revision.hand_corrected}</PROPERTY>`);
+  }
   out.push('    </HEADER>');
   if (times.length === 0) out.push('    <TIME_ORDER/>');
   else {

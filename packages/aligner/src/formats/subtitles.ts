@@ -15,7 +15,7 @@
 // players interpret <i>/<font> tags and {\...} override codes but no entities, < > { } are replaced
 // with look-alikes ‹ › ( ). Right-to-left text keeps its logical order.
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { clock, safeText, timedWords, toMs } from './common.ts';
+import { clock, revisionNote, safeText, timedWords, toMs } from './common.ts';
 
 export interface SubtitleOptions {
   /** seconds; a shorter cue is lengthened up to the next cue */
@@ -122,6 +122,8 @@ export function toWebVtt(result: AlignmentResult, options: Partial<SubtitleOptio
   const perLine = Math.max(1, Math.floor(o.wordsPerLine));
   const cues = buildCues(result, o, false);
   const blocks = ['WEBVTT'];
+  const note = revisionNote(result);
+  if (note) blocks.push(`NOTE ${note}`);
   cues.forEach((c, i) => {
     const rendered = c.words.map((w, j) => {
       const text = escapeVtt(w.text);

@@ -54,7 +54,13 @@ function str(s: string | undefined): string {
 
 export function parseTextGrid(content: string): TextGrid {
   if (content.charCodeAt(0) === 0xfeff) throw new Error('unexpected BOM');
-  const r = new LineReader(content.replace(/\r\n/g, '\n').split('\n'));
+  // Praat ignores a line's text after "!": comment lines are skipped as Praat would.
+  const r = new LineReader(
+    content
+      .replace(/\r\n/g, '\n')
+      .split('\n')
+      .filter((l) => !l.startsWith('!')),
+  );
   r.expect(/^File type = "ooTextFile"$/, 'file type');
   r.expect(/^Object class = "TextGrid"$/, 'object class');
   r.expect(/^$/, 'blank line');
@@ -134,6 +140,8 @@ export function parseVtt(content: string): ParsedCue[] {
   const cues: ParsedCue[] = [];
   for (const block of blocks.slice(1)) {
     if (block.trim() === '') continue;
+    // a NOTE block is a comment (WebVTT section 4.1): not a cue
+    if (/^NOTE(?:[ \n]|$)/.test(block)) continue;
     const lines = block.split('\n').filter((l, i, a) => !(i === a.length - 1 && l === ''));
     const id = lines[0] ?? '';
     if (id.includes('-->')) throw new Error('cue without id');

@@ -7,7 +7,14 @@
 //   (default name "not found"), each at the end of the aligned word before it (0 at the start), so a
 //   Praat user sees what is missing and where; the tier is present only when some word was not found.
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { decimal, stripBidiControls, timedPhones, timedWords, totalDuration } from './common.ts';
+import {
+  decimal,
+  revisionNote,
+  stripBidiControls,
+  timedPhones,
+  timedWords,
+  totalDuration,
+} from './common.ts';
 
 export interface TextGridOptions {
   wordTierName: string;
@@ -124,6 +131,8 @@ export function toTextGrid(result: AlignmentResult, options: Partial<TextGridOpt
     'File type = "ooTextFile"',
     'Object class = "TextGrid"',
     '',
+    // Praat skips what follows "!" on a line: the revision travels with the file without a tier.
+    ...(revisionNote(result) ? [`! ${revisionNote(result)}`] : []),
     'xmin = 0 ',
     `xmax = ${decimal(xmax)} `,
     'tiers? <exists> ',

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { EngineError } from '../errors.ts';
 import { espeakIpa, espeakVoiceNames } from './g2p.ts';
-import { isArabicLanguage, listLanguages, resolveLanguage } from './languages.ts';
+import {
+  acceptLanguage,
+  isArabicLanguage,
+  listLanguages,
+  lookupIso639,
+  resolveIpaLanguage,
+  resolveLanguage,
+} from './languages.ts';
 
 test('every language selects its eSpeak voice and reads a number (except voices without digits)', async () => {
   // These voices do not read digits: Cherokee (reads romanised text), Chuvash, Sindarin.
@@ -65,6 +73,59 @@ test('unknown or empty codes throw a clear error', () => {
   assert.throws(() => resolveLanguage('xyz'), /unknown language code "xyz"/);
   assert.throws(() => resolveLanguage(''), /empty/);
   assert.throws(() => resolveLanguage('e'), /unknown language code/);
+});
+
+const engineError = (code: string, message: RegExp) => (e: unknown) =>
+  e instanceof EngineError &&
+  e.code === code &&
+  message.test(e.message) &&
+  !/listLanguages|\(\)/.test(e.message);
+
+test('IPA transcripts accept every ISO 639-3 code; written text on hmm only the table', () => {
+  // Achinese: not in eSpeak's table, in ISO 639-3.
+  assert.deepEqual(acceptLanguage('ace', { inputKind: 'ipa' }), {
+    iso3: 'ace',
+    name: 'Achinese',
+    info: null,
+  });
+  assert.deepEqual(acceptLanguage('ace', { inputKind: 'ipa', engine: 'hmm' }).iso3, 'ace');
+  assert.equal(resolveIpaLanguage('ace').routes[0], 'ipa-input');
+  assert.equal(resolveIpaLanguage('eng').iso3, 'eng');
+  assert.equal(acceptLanguage('ar', { inputKind: 'ipa' }).info?.iso3, 'ara');
+  assert.equal(lookupIso639('fre')?.iso3, 'fra');
+  assert.equal(lookupIso639('pt-BR')?.iso3, 'por');
+  assert.equal(lookupIso639('und'), null, 'special codes name no language');
+  assert.throws(
+    () => acceptLanguage('zzz', { inputKind: 'ipa' }),
+    engineError('unknown_language', /^unknown language code "zzz": not an ISO 639-3 or 639-1 code/),
+  );
+  // Written Achinese: hmm has no route and says where to go (mms or IPA), naming commands.
+  assert.throws(
+    () => acceptLanguage('ace', { engine: 'hmm' }),
+    engineError(
+      'unknown_language',
+      /written Achinese .*`tazamun languages`.*--engine mms.*`tazamun models pull mms`.*--ipa/,
+    ),
+  );
+  assert.throws(
+    () => resolveLanguage('xyz'),
+    engineError('unknown_language', /^unknown language code "xyz".*`tazamun languages`/),
+  );
+});
+
+test('written text on mms or auto accepts every ISO 639-3 code before the model is installed', () => {
+  for (const engine of ['mms', 'auto'] as const) {
+    assert.deepEqual(acceptLanguage('ace', { engine }), { iso3: 'ace', name: 'Achinese', info: null });
+    assert.equal(acceptLanguage('fra', { engine }).info?.iso3, 'fra');
+  }
+  // mms does not read IPA: the message sends the user to hmm, which accepts the code (no circle).
+  assert.throws(
+    () => acceptLanguage('ace', { inputKind: 'ipa', engine: 'mms' }),
+    engineError(
+      'unsupported_option',
+      /not IPA; an IPA transcript is aligned by the hmm engine .*every ISO 639-3 code/,
+    ),
+  );
 });
 
 test('returned objects are copies', () => {

@@ -2,6 +2,13 @@
 // ISO 639-3, plus the Arabic varieties that are read with the Arabic rules. The table was written from
 // the voice list of @echogarden/espeak-ng-emscripten 0.3.5 (`list_voices()`); languages.test.ts checks
 // every `espeakVoice` below against that list so a package upgrade that drops a voice fails loudly.
+//
+// Written text needs a pronunciation route, so the hmm engine reads only the languages of this table.
+// An IPA transcript does not depend on the language, and the MMS aligner reads any language through
+// romanisation: for those, every ISO 639-3 code of the full table (the `iso-639-3` package, SIL's code
+// tables) is accepted (acceptLanguage below).
+import { iso6393 } from 'iso-639-3';
+import { EngineError } from '../errors.ts';
 
 export interface LanguageInfo {
   iso3: string;
@@ -277,14 +284,24 @@ export function resolveLanguage(code: string): LanguageInfo {
     .trim()
     .toLowerCase()
     .replace(/_/g, '-');
-  if (!raw) throw new Error('language code is empty; give an ISO 639-3 code such as "ara", "eng" or "fra"');
+  if (!raw)
+    throw new EngineError(
+      'unknown_language',
+      'language code is empty; give an ISO 639-3 code such as "ara", "eng" or "fra"',
+    );
   const primary = raw.split('-')[0] ?? '';
   const aliased = ALIASES[primary] ?? primary;
   const base = TABLE.get(aliased) ?? BY_ISO1.get(aliased);
   if (!base) {
-    throw new Error(
-      `unknown language code "${code}": not an ISO 639-3 or 639-1 code of a supported language ` +
-        `(${TABLE.size} supported; see listLanguages())`,
+    const iso = lookupIso639(code);
+    throw new EngineError(
+      'unknown_language',
+      iso
+        ? `no pronunciation route for written ${iso.name} ("${code}"): the ${TABLE.size} languages of ` +
+            '`tazamun languages` are read from written text; align it with --engine mms ' +
+            '(`tazamun models pull mms` once) or give an IPA transcript with --ipa'
+        : `unknown language code "${code}": not an ISO 639-3 or 639-1 code ` +
+            `(${TABLE.size} languages are read from written text: \`tazamun languages\`)`,
     );
   }
   const regional = REGIONAL_VOICES[raw] ?? REGIONAL_VOICES[raw.split('-').slice(0, 2).join('-')];
@@ -297,4 +314,107 @@ export function listLanguages(): LanguageInfo[] {
   return [...TABLE.values()]
     .map((info) => ({ ...info, routes: [...info.routes] }))
     .sort((a, b) => a.iso3.localeCompare(b.iso3));
+}
+
+interface IsoLanguage {
+  iso3: string;
+  name: string;
+}
+
+let ISO_TABLE: { byIso3: Map<string, IsoLanguage>; byOther: Map<string, IsoLanguage> } | null = null;
+
+function isoTable(): NonNullable<typeof ISO_TABLE> {
+  if (ISO_TABLE) return ISO_TABLE;
+  const byIso3 = new Map<string, IsoLanguage>();
+  const byOther = new Map<string, IsoLanguage>();
+  // Special codes (mis, mul, und, zxx) name no language; qaa-qtz are reserved for local use.
+  for (const l of iso6393) {
+    if (l.type === 'special' || l.scope === 'special') continue;
+    const entry = { iso3: l.iso6393, name: l.name };
+    byIso3.set(l.iso6393, entry);
+    for (const alias of [l.iso6391, l.iso6392B, l.iso6392T]) if (alias) byOther.set(alias, entry);
+  }
+  ISO_TABLE = { byIso3, byOther };
+  return ISO_TABLE;
+}
+
+/**
+ * Any language of the full ISO 639-3 table (7,800+ codes), by its 639-3 code, its 639-1 or 639-2 code,
+ * or a BCP 47 tag whose primary subtag is one of those; null for anything else.
+ */
+export function lookupIso639(code: string): IsoLanguage | null {
+  const primary =
+    String(code ?? '')
+      .trim()
+      .toLowerCase()
+      .replace(/_/g, '-')
+      .split('-')[0] ?? '';
+  if (!/^[a-z]{2,3}$/.test(primary)) return null;
+  const t = isoTable();
+  return t.byIso3.get(primary) ?? t.byOther.get(primary) ?? null;
+}
+
+/**
+ * The language of an IPA transcript: the table's entry when the language has one, else any ISO 639-3
+ * language (IPA is read the same way whatever the language; the route is ipa-input).
+ */
+export function resolveIpaLanguage(code: string): LanguageInfo {
+  try {
+    return resolveLanguage(code);
+  } catch (err) {
+    const iso = lookupIso639(code);
+    if (!iso) {
+      throw new EngineError(
+        'unknown_language',
+        `unknown language code "${code}": an IPA transcript accepts every ISO 639-3 code, and this is none`,
+        { cause: err },
+      );
+    }
+    return { iso3: iso.iso3, name: iso.name, rtl: false, routes: ['ipa-input'] };
+  }
+}
+
+export interface AcceptedLanguage {
+  iso3: string;
+  name: string;
+  /** the table's entry (written text has a pronunciation route on hmm); null for IPA- or MMS-only use */
+  info: LanguageInfo | null;
+}
+
+/**
+ * The check every caller makes before aligning: is this language code accepted for this input kind and
+ * engine? Written text on hmm needs a language of the table; IPA (hmm or auto) and written text on mms
+ * or auto accept every ISO 639-3 code, so an MMS language is accepted before the model is installed and
+ * the user is told to pull it rather than that the code is unknown. Throws EngineError unknown_language
+ * or unsupported_option.
+ */
+export function acceptLanguage(
+  code: string,
+  opts: { inputKind?: 'orthography' | 'ipa'; engine?: 'auto' | 'hmm' | 'mms' } = {},
+): AcceptedLanguage {
+  const inputKind = opts.inputKind ?? 'orthography';
+  const engine = opts.engine ?? 'auto';
+  if (inputKind === 'ipa' && engine === 'mms') {
+    throw new EngineError(
+      'unsupported_option',
+      'the mms engine aligns written text (romanised letters), not IPA; an IPA transcript is aligned by ' +
+        'the hmm engine (--engine hmm or auto), which accepts every ISO 639-3 code',
+    );
+  }
+  let info: LanguageInfo | null = null;
+  try {
+    info = resolveLanguage(code);
+  } catch (err) {
+    if (inputKind === 'orthography' && engine === 'hmm') throw err;
+  }
+  if (info) return { iso3: info.iso3, name: info.name, info };
+  const iso = lookupIso639(code);
+  if (!iso) {
+    throw new EngineError(
+      'unknown_language',
+      `unknown language code "${code}": not an ISO 639-3 or 639-1 code` +
+        (inputKind === 'ipa' ? ' (an IPA transcript accepts every ISO 639-3 code)' : ''),
+    );
+  }
+  return { iso3: iso.iso3, name: iso.name, info: null };
 }

@@ -14,7 +14,7 @@
 import { ALEF_WASLA, arabicMatchForm, arabicPlain, arabicPronunciationForm, asciiDigits } from './arabic.ts';
 import { decomposePresentationForms, isArabicChar } from './arabic.ts';
 import type { LanguageInfo } from './languages.ts';
-import { resolveLanguage } from './languages.ts';
+import { resolveIpaLanguage, resolveLanguage } from './languages.ts';
 import { numberToWords } from './numbers.ts';
 
 export interface SourceWord {
@@ -373,7 +373,8 @@ export function normalizeTranscript(
   opts?: Partial<NormalizeOptions>,
 ): { words: SourceWord[]; tokens: ModelToken[]; processedText: string } {
   const options: NormalizeOptions = { ...DEFAULT_NORMALIZE_OPTIONS, ...(opts ?? {}) };
-  const info = resolveLanguage(lang);
+  // IPA does not depend on the language: any ISO 639-3 code will do.
+  const info = options.inputKind === 'ipa' ? resolveIpaLanguage(lang) : resolveLanguage(lang);
   const arabicLang = info.routes[0] === 'arabic-rules';
   const words = splitWords(text, lang);
   const tokens: ModelToken[] = [];

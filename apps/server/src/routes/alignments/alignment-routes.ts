@@ -1,5 +1,5 @@
 // /api/alignments/: upload, list, read, rename/move, delete, progress (poll and server-sent events),
-// cancel, and the audio for the player. Every route is scoped to the caller's own alignments.
+// cancel, retry, and the audio for the player. Every route is scoped to the caller's own alignments.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -13,18 +13,21 @@ import {
   Progress,
   SignedAudioQuery,
 } from '@tazamun/contracts/alignments';
+import { RevisionQuery } from '@tazamun/contracts/revisions';
 import { findOwnedAlignment, latestJob, listAlignments, sharedIds } from '../../db/alignment-records.ts';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { FullAlignmentRow, JDb } from '../../db/jobs-schema.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
-import { readResult, readUserText, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
+import { readUserText, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
 import type { JobUpdate } from '../../jobs/job-queue.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { sendStoredFile } from '../../media/send-file.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
+import { readRevision } from '../../revisions/revision-store.ts';
 import { presentAlignment, presentProgress } from './present-alignment.ts';
+import { retryAlignment } from './retry.ts';
 import { acceptUpload } from './upload.ts';
 
 export const IdParams = z.object({ id: z.string().min(1).max(64) });
@@ -78,7 +81,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Upload audio + transcript and queue an alignment (multipart/form-data)',
         description:
           'Fields: `audio` (file, MP3/WAV/M4A/OGG recognised by content, ≤ 50 MB), `text` (field) or ' +
-          '`text_file` (UTF-8 file ≤ 5 MB), `language` (ISO 639-3, three lowercase letters), optional ' +
+          '`text_file` (UTF-8 file ≤ 5 MB), `language` (ISO 639-3 such as `ara`, or ISO 639-1 such as `ar`; the answer always carries the 639-3 code), optional ' +
           '`precision` (standard|high|ultra), `normalize`, `remove_fillers`, `numbers_to_words` ' +
           '(true|false), `engine` (auto|hmm|mms), `input_kind` (orthography|ipa), `title`, `project_id`. ' +
           'Uses one unit of the daily quota when accepted (202); it is given back if the job fails ' +
@@ -143,8 +146,10 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireApproved,
       schema: {
         tags: ['alignments'],
-        summary: 'One alignment with its texts and, once completed, the full result JSON',
+        summary: 'One alignment with its texts and, once completed, the result JSON of its latest revision',
+        description: '`?revision=N` returns an earlier revision’s result (404 past the latest).',
         params: IdParams,
+        querystring: RevisionQuery,
         response: { 200: AlignmentDetail },
       },
     },
@@ -158,7 +163,13 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
         original_text: original,
         processed_text: row.processed_text,
         result:
-          row.status === 'completed' ? await readResult(deps.files, row.user_id, row.result_file) : null,
+          row.status === 'completed'
+            ? await readRevision(
+                { db, files: deps.files, now: () => deps.clock.now() },
+                row,
+                request.query.revision,
+              )
+            : null,
       };
     },
   );
@@ -330,6 +341,28 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       const outcome = await app.jobs.queue.cancel(job.id);
       if (outcome === 'not_cancellable') throw createError('job_not_cancellable', { status: row.status });
       const fresh = (await findOwnedAlignment(db, row.user_id, row.id))!;
+      return presentAlignment(fresh, requestLanguage(request), await isShared(db, row.id));
+    },
+  );
+
+  app.post(
+    '/:id/retry/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'Run a failed or cancelled alignment again with the same files and options',
+        description:
+          'Uses one unit of the daily quota, like a new upload (429 `quota_exhausted` when none is left); ' +
+          '409 `alignment_not_retryable` for an alignment that is queued, running or completed.',
+        params: IdParams,
+        response: { 202: AlignmentSummary },
+      },
+    },
+    async (request, reply) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      const fresh = await retryAlignment(app, row);
+      reply.code(202);
       return presentAlignment(fresh, requestLanguage(request), await isShared(db, row.id));
     },
   );

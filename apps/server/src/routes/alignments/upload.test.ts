@@ -88,7 +88,11 @@ test('bad audio is refused by content, and refused uploads leave nothing behind'
   );
   expectError(await send(Buffer.alloc(0), 'empty.wav'), 415, 'audio_format_invalid');
   // an M4A cut before its index: the magic bytes pass, ffprobe does not
-  expectError(await send(m4a.subarray(0, 3000), 'cut.m4a'), 415, 'audio_format_invalid');
+  const cut = expectError(await send(m4a.subarray(0, 3000), 'cut.m4a'), 415, 'audio_undecodable');
+  assert.equal(
+    cut.detail,
+    'The audio file cannot be decoded: it looks like M4A audio, but its content is damaged or incomplete.',
+  );
   // a WAV cut after its header: readable, but 2 ms of audio
   expectError(await send(wav.subarray(0, 100), 'cut.wav'), 422, 'audio_unusable');
   // 51 MB: streamed, stopped at the 50 MB limit
@@ -168,7 +172,7 @@ test('transcripts: text files with BOM and CRLF, invalid UTF-8, size limit; fiel
   expectError(await upload(app, u.access, [lang, { name: 'text', value: 'x' }]), 400, 'audio_required');
   const text: Part = { name: 'text', value: clip.text };
   expectError(await upload(app, u.access, [text, audio]), 400, 'language_required');
-  for (const bad of ['en', 'ENG', 'engl', 'e1g'])
+  for (const bad of ['e', 'ENG', 'engl', 'e1g', 'e-'])
     expectError(
       await upload(app, u.access, [{ name: 'language', value: bad }, text, audio]),
       400,
@@ -179,6 +183,23 @@ test('transcripts: text files with BOM and CRLF, invalid UTF-8, size limit; fiel
     400,
     'language_unsupported',
   );
+  // Achinese: an IPA transcript is accepted with any ISO 639-3 code; written, it needs a route (or MMS).
+  const ace: Part = { name: 'language', value: 'ace' };
+  const ipa = await upload(app, u.access, [ace, { name: 'input_kind', value: 'ipa' }, text, audio]);
+  assert.equal(ipa.statusCode, 202, ipa.body);
+  assert.equal(
+    (await app.inject({ url: `/api/alignments/${ipa.json().id}/`, headers: bearer(u.access) })).json()
+      .language,
+    'ace',
+  );
+  const models = process.env.TAZAMUN_MODELS_DIR;
+  process.env.TAZAMUN_MODELS_DIR = tempDir(t); // no MMS model there
+  try {
+    expectError(await upload(app, u.access, [ace, text, audio]), 400, 'language_unsupported');
+  } finally {
+    if (models === undefined) delete process.env.TAZAMUN_MODELS_DIR;
+    else process.env.TAZAMUN_MODELS_DIR = models;
+  }
   const v = expectError(
     await upload(app, u.access, [
       lang,
@@ -198,7 +219,7 @@ test('transcripts: text files with BOM and CRLF, invalid UTF-8, size limit; fiel
     payload: { language: 'eng' },
   });
   expectError(json, 400, 'bad_request');
-  assert.equal((await quota(app, u.access)).used_today, 1, 'only the accepted upload used quota');
+  assert.equal((await quota(app, u.access)).used_today, 2, 'only the two accepted uploads used quota');
 });
 
 test('approval and the quota boundary', async (t) => {

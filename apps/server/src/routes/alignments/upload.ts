@@ -9,9 +9,9 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { probeAudio } from '@tazamun/aligner/audio/decode';
-import { resolveLanguage } from '@tazamun/aligner/text/languages';
+import { acceptLanguage } from '@tazamun/aligner/text/languages';
 import { availableEngines } from '@tazamun/aligner/models/registry';
-import { ISO_639_3, UploadOptions } from '@tazamun/contracts/alignments';
+import { LANGUAGE_CODE, UploadOptions } from '@tazamun/contracts/alignments';
 import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignments';
 import { LIMITS, MB } from '@tazamun/contracts/limits';
 import { withJobTables } from '../../db/jobs-schema.ts';
@@ -44,6 +44,15 @@ export function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_f
     audio_format_invalid: `This value is invalid: accepted formats are ${FORMATS}.`,
   };
   return createError(code, params, { audio: [messages[code]] });
+}
+
+/** The bytes look like a known format but ffprobe cannot read them: a damaged file, not a wrong type. */
+function undecodable(format: SniffedFormat) {
+  return createError(
+    'audio_undecodable',
+    { format: format.toUpperCase() },
+    { audio: ['This file cannot be decoded: its content is damaged or incomplete.'] },
+  );
 }
 
 async function receive(request: FastifyRequest, tmp: string): Promise<Received> {
@@ -115,15 +124,22 @@ const BOOL = /^(true|false|1|0|on|off)$/;
 export function parseOptions(fields: Record<string, string>): UploadOptionsT {
   const language = fields.language?.trim() ?? '';
   if (!language) throw createError('language_required', {}, { language: ['This field is required.'] });
-  if (!ISO_639_3.test(language))
+  if (!LANGUAGE_CODE.test(language))
     throw createError(
       'language_invalid',
       {},
-      { language: ['This value is invalid: expected 3 lowercase letters.'] },
+      { language: ['This value is invalid: expected an ISO 639-3 or 639-1 code in lowercase letters.'] },
     );
   let iso3: string;
   try {
-    iso3 = resolveLanguage(language).iso3;
+    // An IPA transcript takes every ISO 639-3 code; written text needs a pronunciation route, or MMS
+    // (which reads any language) when it is installed.
+    const inputKind = fields.input_kind === 'ipa' ? 'ipa' : 'orthography';
+    const asked = fields.engine === 'hmm' || fields.engine === 'mms' ? fields.engine : 'auto';
+    const mms = availableEngines().find((e) => e.id === 'mms')?.available ?? false;
+    // (IPA on mms is the engine's to refuse, with its own message; the code itself is fine.)
+    const engine = inputKind === 'ipa' || (asked === 'auto' && !mms) ? 'hmm' : asked;
+    iso3 = acceptLanguage(language, { inputKind, engine }).iso3;
   } catch {
     throw createError('language_unsupported', { code: language }, { language: ['This value is invalid.'] });
   }
@@ -169,9 +185,9 @@ export async function checkAudio(
     duration = (await gate.run(() => probeAudio(audio.tmp))).duration;
   } catch (err) {
     if (err instanceof AppError) throw err; // server_busy
-    throw audioError('audio_format_invalid', { formats: FORMATS });
+    throw undecodable(format);
   }
-  if (!(duration > 0)) throw audioError('audio_format_invalid', { formats: FORMATS });
+  if (!(duration > 0)) throw undecodable(format);
   if (duration < MIN_AUDIO_SECONDS)
     throw createError(
       'audio_unusable',
@@ -214,6 +230,7 @@ export async function acceptUpload(
       if (!project) throw fieldError({ project_id: ['This value is invalid: no such project.'] });
     }
     return await createAlignment(app, userId, options, {
+      requestId: request.id,
       tmp: got.audio.tmp,
       fileName: got.audio.fileName,
       size: got.audio.size,

@@ -3,7 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Demo, DemoDetail, DemoList, DemoListQuery, DemoPublish } from '@tazamun/contracts/demos';
+import {
+  Demo,
+  DemoDetail,
+  DemoList,
+  DemoListQuery,
+  DemoPublish,
+  pickLocalised,
+} from '@tazamun/contracts/demos';
+import type { UiLanguage } from '@tazamun/contracts/limits';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { JDb } from '../../db/jobs-schema.ts';
 import { createError, fieldError } from '../../errors.ts';
@@ -12,6 +20,7 @@ import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { sendStoredFile } from '../../media/send-file.ts';
 import { auth, requireAdmin } from '../../plugins/auth-guard.ts';
+import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
 
 function completedDemos(db: JDb) {
@@ -42,14 +51,14 @@ function completedDemos(db: JDb) {
 
 type DemoRowJoined = Awaited<ReturnType<ReturnType<typeof completedDemos>['executeTakeFirstOrThrow']>>;
 
-const present = (r: DemoRowJoined): Demo => ({
+const present = (r: DemoRowJoined, lang: UiLanguage): Demo => ({
   id: r.id,
   title: r.title,
   language: r.language,
   category: r.category,
-  description: r.description,
-  licence: r.licence,
-  source: r.source,
+  description: pickLocalised(r.description, lang),
+  licence: pickLocalised(r.licence, lang),
+  source: pickLocalised(r.source, lang),
   duration: r.duration === null ? null : Math.round(r.duration * 1000) / 1000,
   words: r.words,
   confidence: r.confidence === null ? null : Math.round(r.confidence * 10000) / 10000,
@@ -98,11 +107,18 @@ export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const rows = await query.orderBy('demos.created_at').orderBy('demos.id').execute();
       const all = await completedDemos(db).execute();
+      const preparing = await db
+        .selectFrom('demos')
+        .innerJoin('alignments', 'alignments.id', 'demos.alignment_id')
+        .where('alignments.status', 'in', ['queued', 'processing'])
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
       return {
         count: rows.length,
+        preparing: Number(preparing.n),
         categories: [...new Set(all.map((r) => r.category))].sort(),
         languages: [...new Set(all.map((r) => r.language))].sort(),
-        results: rows.map(present),
+        results: rows.map((r) => present(r, requestLanguage(request))),
       };
     },
   );
@@ -121,7 +137,7 @@ export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const r = await one(request.params.id);
       return {
-        ...present(r),
+        ...present(r, requestLanguage(request)),
         original_text: await readUserText(deps.files, r.user_id, r.text_file!),
         processed_text: r.processed_text,
         result: (await readResult(deps.files, r.user_id, r.result_file))!,
@@ -193,7 +209,7 @@ export const adminDemoRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .execute();
       const r = await completedDemos(db).where('demos.id', '=', id).executeTakeFirstOrThrow();
-      return reply.code(201).send(present(r));
+      return reply.code(201).send(present(r, requestLanguage(request)));
     },
   );
 

@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } fro
 import { join } from 'node:path';
 import { approvedUser, bearer, expectError, makeAdmin } from '../../testing/test-app.ts';
 import { seedDemos } from '../../demos/seed-demos.ts';
+import type { Demo } from '@tazamun/contracts/demos';
 import {
   EVAL_DIR,
   createJobsTestApp,
@@ -41,8 +42,8 @@ test('seeding, the public gallery and admin publishing', { timeout: 300_000 }, a
           title: 'جملة',
           language: 'ara',
           category: 'synthetic speech',
-          description: 'Synthetic speech from eSpeak NG.',
-          licence: 'project',
+          description: { en: 'Synthetic speech from eSpeak NG.', ar: 'كلام مُركَّب من eSpeak NG.' },
+          licence: { en: 'Made for the project', fr: 'Réalisé pour le projet', ar: 'أُعدّ للمشروع' },
           audio: join(EVAL_DIR, 'ar-synthetic/arsyn_13.wav'),
           text_json: { file: join(EVAL_DIR, 'ar-synthetic/arsyn_13.json'), key: 'text' },
         },
@@ -64,14 +65,26 @@ test('seeding, the public gallery and admin publishing', { timeout: 300_000 }, a
   assert.deepEqual(second.created, [], 'seeding twice adds nothing');
   assert.deepEqual(second.skipped, ['timit-sa1', 'arabic']);
 
-  // demos appear once the engine has aligned them
+  // Two demos exist from now on: being prepared until the engine has aligned them, then listed.
+  const early = (await app.inject({ url: '/api/demos/' })).json();
+  assert.equal(early.preparing + early.count, 2);
   for (;;) {
     const list = (await app.inject({ url: '/api/demos/' })).json();
     if (list.count === 2) break;
     await new Promise((r) => setTimeout(r, 200));
   }
   const list = (await app.inject({ url: '/api/demos/' })).json();
+  assert.equal(list.preparing, 0);
   assert.deepEqual(list.categories, ['read speech', 'synthetic speech']);
+  // Per-language texts follow the request's language, English when one is missing.
+  const licences = async (lang: string) =>
+    (
+      (await app.inject({ url: '/api/demos/?language=ara', headers: { 'accept-language': lang } })).json()
+        .results as Demo[]
+    ).map((d) => [d.description, d.licence]);
+  assert.deepEqual(await licences('ar'), [['كلام مُركَّب من eSpeak NG.', 'أُعدّ للمشروع']]);
+  assert.deepEqual(await licences('fr'), [['Synthetic speech from eSpeak NG.', 'Réalisé pour le projet']]);
+  assert.deepEqual(await licences('en'), [['Synthetic speech from eSpeak NG.', 'Made for the project']]);
   assert.deepEqual(list.languages, ['ara', 'eng']);
   const q = async (qs: string) => (await app.inject({ url: `/api/demos/?${qs}` })).json().count as number;
   assert.equal(await q('language=ara'), 1);

@@ -11,12 +11,13 @@ import {
   VideoRequest,
   VideoStatus,
 } from '@tazamun/contracts/exports';
+import { RevisionQuery } from '@tazamun/contracts/revisions';
 import type { VideoRequest as VideoRequestT } from '@tazamun/contracts/exports';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { VideoRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
-import { readResult } from '../../jobs/alignment-files.ts';
+import { readRevision } from '../../revisions/revision-store.ts';
 import { jobTimeoutMs } from '../../jobs/job-config.ts';
 import { VIDEO_FPS } from '../../media/render-video.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
@@ -73,15 +74,21 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'JSON: include_metrics, include_audio (base64), pretty. TextGrid/EAF: tier_name, phone_tier, ' +
           'phone_tier_name, phone_label (ipa|phone). WebVTT/SRT: min_segment_duration (s), words_per_line, ' +
-          'lines_per_cue, timestamps. CSV: separator (comma|semicolon|tab), headers, level (words|phones).',
+          'lines_per_cue, timestamps. CSV: separator (comma|semicolon|tab), headers, level (words|phones). ' +
+          'Every format: `revision` (default the latest). The file says which revision it is and whether ' +
+          'it was corrected (JSON `revision`, a TextGrid `!` comment, a WebVTT NOTE, EAF header ' +
+          'properties), and so do the `X-Tazamun-Revision` and `X-Tazamun-Hand-Corrected` headers.',
         params: IdParams.extend({ format: FileExportFormat }),
-        querystring: ExportQuery,
+        querystring: ExportQuery.extend(RevisionQuery.shape),
       },
     },
     async (request, reply) => {
       const row = await ownedOr404(db, request, request.params.id);
-      if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
-      const result = (await readResult(deps.files, row.user_id, row.result_file))!;
+      const result = await readRevision(
+        { db, files: deps.files, now: () => deps.clock.now() },
+        row,
+        request.query.revision,
+      );
       const file = await buildExport(result, request.params.format, request.query, {
         read: () => readStoredBytes(deps.files.store, deps.files.key(row.user_id, row.audio_file!)),
         mimeType: AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
@@ -90,6 +97,8 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .type(file.mimeType)
         .header('content-disposition', contentDisposition(name))
+        .header('x-tazamun-revision', String(result.revision!.number))
+        .header('x-tazamun-hand-corrected', String(result.revision!.hand_corrected))
         .send(file.content);
     },
   );

@@ -171,7 +171,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
           name: s.name,
           reason: errorMessage(LAYOUT_CODES[s.reason], lang),
         }));
-        const recordings = await checkCandidates(candidates, skipped, lang);
+        const recordings = await checkCandidates(candidates, skipped, lang, request.id);
         skipped.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
         if (recordings.length === 0) throw createError('batch_empty', {}, { skipped });
         const rows = await createAlignments(app, { userId, options, recordings });
@@ -204,6 +204,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
     candidates: Candidate[],
     skipped: BatchSkipped[],
     lang: UiLanguage,
+    requestId: string,
   ): Promise<CheckedRecording[]> {
     const out: CheckedRecording[] = [];
     const skip = (name: string, code: ErrorCode, params: Record<string, string | number> = {}) =>
@@ -221,7 +222,16 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
           { tmp: a.tmp, size: a.size, head: await readHead(a.tmp), fileName: c.audioName },
           gate,
         );
-        out.push({ tmp: a.tmp, fileName: c.audioName, size: a.size, format, duration, text, title: c.base });
+        out.push({
+          tmp: a.tmp,
+          fileName: c.audioName,
+          size: a.size,
+          format,
+          duration,
+          text,
+          title: c.base,
+          requestId,
+        });
       } catch (err) {
         if (!(err instanceof AppError) || err.code === 'server_busy' || err.code === 'archive_unsafe')
           throw err;

@@ -7,7 +7,8 @@ import { ShareResponse, SharedAlignment } from '@tazamun/contracts/alignments';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
-import { readResult, readUserText } from '../../jobs/alignment-files.ts';
+import { readUserText } from '../../jobs/alignment-files.ts';
+import { readRevision } from '../../revisions/revision-store.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { sendStoredFile } from '../../media/send-file.ts';
@@ -137,7 +138,8 @@ export const publicShareRoutes: FastifyPluginAsyncZod = async (app) => {
         coverage: row.coverage,
         original_text: text,
         processed_text: row.processed_text,
-        result: (await readResult(deps.files, row.user_id, row.result_file))!,
+        // share links show the latest revision, corrections included
+        result: await readRevision({ db, files: deps.files, now: () => deps.clock.now() }, row),
         audio_url: `/api/share/${request.params.token}/audio/`,
         created_at: row.created_at,
       };

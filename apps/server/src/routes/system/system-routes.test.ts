@@ -12,7 +12,11 @@ test('health, readiness and public config', async (t) => {
     version: 'v1.0.0',
     db: 'ok',
   });
-  assert.deepEqual((await app.inject({ url: '/api/ready/' })).json(), { ready: true });
+  assert.deepEqual((await app.inject({ url: '/api/ready/' })).json(), {
+    ready: true,
+    degraded: false,
+    checks: { database: 'ok', workers: 'ok' },
+  });
   const cfg = PublicConfig.parse((await app.inject({ url: '/api/config/' })).json());
   assert.equal(cfg.org_name, 'Tazamun Lab');
   assert.equal(cfg.org_url, 'https://lab.example.org');

@@ -2,13 +2,31 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PublicConfig, SOURCE_PATH } from '@tazamun/contracts/auth';
 import { APP_VERSION } from '@tazamun/contracts/limits';
-import { createError } from '../../errors.ts';
-import { pendingMigrations, pingDatabase, probeDatabaseWrite } from '../../db/database.ts';
+import { errorMessage } from '@tazamun/contracts/errors';
+import { pingDatabase } from '../../db/database.ts';
+import { requestLanguage } from '../../plugins/language.ts';
+import { RETRY_AFTER_SECONDS } from '../../reliability/unavailable.ts';
+import { checkReadiness } from './readiness.ts';
 
 const Health = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   db: z.enum(['ok', 'error']),
+});
+
+const ReadyBody = z.object({
+  ready: z.literal(true),
+  degraded: z.boolean(),
+  checks: z.record(z.string(), z.string()),
+});
+
+const NotReadyBody = z.object({
+  code: z.literal('service_unavailable'),
+  detail: z.string(),
+  request_id: z.string(),
+  ready: z.literal(false),
+  degraded: z.literal(false),
+  checks: z.record(z.string(), z.string()),
 });
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -37,19 +55,31 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['system'],
         security: [],
         summary:
-          'Readiness: database reachable, fully migrated and taking writes, Redis answering when REDIS_URL is set; 503 otherwise',
-        response: { 200: z.object({ ready: z.literal(true) }) },
+          'Readiness for a load balancer: 503 when this instance cannot serve, 200 (maybe degraded) otherwise',
+        description:
+          'Answers within about a second. 503 service_unavailable (with Retry-After) when the database does ' +
+          'not answer or a migration is pending. 200 with degraded: true when it serves but Redis is away ' +
+          'or waiting jobs find no worker; `checks` says which.',
+        response: { 200: ReadyBody, 503: NotReadyBody },
       },
     },
-    async () => {
-      const ok =
-        (await pingDatabase(deps.db)) &&
-        (await pendingMigrations(deps.db)) === 0 &&
-        // reads alone are not enough: a full disk answers selects and refuses every sign-in
-        (await probeDatabaseWrite(deps.db, deps.clock.now().toISOString())) &&
-        (app.redisSignals ? await app.redisSignals.ping() : true);
-      if (!ok) throw createError('service_unavailable');
-      return { ready: true as const };
+    async (request, reply) => {
+      const r = await checkReadiness(app);
+      if (r.ready) return { ready: true as const, degraded: r.degraded, checks: r.checks };
+      // An expected state, probed every few seconds: one warn line without a stack, not an error.
+      request.log.warn({ checks: r.checks }, 'not ready');
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .type('application/json; charset=utf-8')
+        .send({
+          code: 'service_unavailable',
+          detail: errorMessage('service_unavailable', requestLanguage(request)),
+          request_id: request.id,
+          ready: false,
+          degraded: false,
+          checks: r.checks,
+        });
     },
   );
 

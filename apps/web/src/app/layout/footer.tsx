@@ -63,8 +63,8 @@ export function Footer() {
                 target="_blank"
                 rel="noopener noreferrer"
                 className={social}
-                aria-label={t('footer.social.website', { name: config.org_name })}
-                title={t('footer.social.website', { name: config.org_name })}
+                aria-label={t('footer.social.website', { name: config.org_name ?? config.org_url })}
+                title={t('footer.social.website', { name: config.org_name ?? config.org_url })}
               >
                 <GlobeIcon size={18} />
               </a>

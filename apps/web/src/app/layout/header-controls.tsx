@@ -45,7 +45,7 @@ export function Brand() {
         <img src="/favicon.svg" alt="" width={28} height={28} className="rounded-md" />
         <span>{t('brand.name')}</span>
       </Link>
-      {org && (
+      {org?.org_name && (
         <span className="hidden min-w-0 items-center gap-1.5 text-sm text-muted sm:flex">
           <span>{t('brand.by')}</span>
           <a

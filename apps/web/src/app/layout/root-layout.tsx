@@ -4,17 +4,19 @@ import { useTranslation } from 'react-i18next';
 import { useUiStore } from '../../stores/ui-store.ts';
 import { GlobalModal } from '../../components/ui/global-modal.tsx';
 import { NotificationPopups, Toaster } from '../../components/ui/toaster.tsx';
-import { isRouteMeta } from '../route-meta.ts';
+import { isRouteMeta, titleOf } from '../route-meta.ts';
+import { scrollBehavior } from '../../lib/motion.ts';
 import { Header } from './header.tsx';
 import { Footer } from './footer.tsx';
 
 function usePageMeta() {
   const { t, i18n } = useTranslation();
   const matches = useMatches();
+  const { search } = useLocation();
   const meta = [...matches].reverse().find((m) => isRouteMeta(m.handle))?.handle;
   useEffect(() => {
     const brand = t('brand.name');
-    document.title = isRouteMeta(meta) ? `${t(meta.title)} · ${brand}` : brand;
+    document.title = isRouteMeta(meta) ? `${t(titleOf(meta, search))} · ${brand}` : brand;
     const description =
       isRouteMeta(meta) && meta.description ? t(meta.description) : t('meta.defaultDescription');
     let tag = document.querySelector<HTMLMetaElement>('meta[name="description"]');
@@ -24,7 +26,7 @@ function usePageMeta() {
       document.head.append(tag);
     }
     tag.content = description;
-  }, [meta, t, i18n.language]);
+  }, [meta, search, t, i18n.language]);
 }
 
 /** Every navigation closes modals and the mobile menu, then scrolls smoothly to the top or the anchor. */
@@ -38,8 +40,8 @@ function useNavigationEffects() {
     const id = location.hash ? decodeURIComponent(location.hash.slice(1)) : '';
     const frame = requestAnimationFrame(() => {
       const target = id ? document.getElementById(id) : null;
-      if (target) target.scrollIntoView({ behavior: 'smooth', block: 'start' });
-      else window.scrollTo({ top: 0, behavior: 'smooth' });
+      if (target) target.scrollIntoView({ behavior: scrollBehavior(), block: 'start' });
+      else window.scrollTo({ top: 0, behavior: scrollBehavior() });
     });
     return () => cancelAnimationFrame(frame);
   }, [location.pathname, location.search, location.hash, closeModal, setMobileMenuOpen]);

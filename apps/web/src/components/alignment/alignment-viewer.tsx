@@ -5,6 +5,9 @@ import { useTranslation } from 'react-i18next';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { contentDirection } from '../../lib/alignments.ts';
 import { directionOf } from '../../lib/i18n.ts';
+import { scrollBehavior } from '../../lib/motion.ts';
+import { useUser } from '../../lib/auth.ts';
+import { isBelowThreshold } from './confidence-threshold.ts';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format.ts';
 import { Alert } from '../ui/card.tsx';
 import { WaveformPlayer } from './waveform-player.tsx';
@@ -40,6 +43,15 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
   const [follow, setFollow] = useState(true);
   const [selected, setSelected] = useState(0);
   const words = result.words;
+  // Signed in: the account's threshold; a shared page or a demo uses the default (medium).
+  const threshold = useUser().user?.preferences.confidence_threshold ?? 'medium';
+  // The transcript is one tab stop: the word holding tabIndex 0 (roving), arrows move between words.
+  const [focusWord, setFocusWord] = useState(() =>
+    Math.max(
+      0,
+      words.findIndex((w) => w.status !== 'not_found'),
+    ),
+  );
   const dir = contentDirection(result.language);
   const m = result.metrics;
   const pct = (v: number | null) => (v === null ? '—' : formatPercent(v));
@@ -50,6 +62,24 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
     if (w?.start !== null && w?.start !== undefined) player.current?.seek(w.start, play);
   };
 
+  // Space plays and pauses anywhere on the page except where it types or presses something.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== ' ' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      const target = e.target as HTMLElement | null;
+      if (
+        target?.closest(
+          'input, textarea, select, button, a, [contenteditable], [role="tab"], [role="option"], [role="combobox"], tr[tabindex]',
+        )
+      )
+        return;
+      e.preventDefault();
+      player.current?.togglePlay();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   useEffect(() => {
     if (!follow || current < 0 || !transcriptBox.current) return;
     const el = transcriptBox.current.querySelector<HTMLElement>(`[data-word="${current}"]`);
@@ -57,9 +87,34 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
     const box = transcriptBox.current;
     const top = el.offsetTop - box.offsetTop;
     if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 40) {
-      box.scrollTo({ top: Math.max(0, top - box.clientHeight / 3), behavior: 'smooth' });
+      box.scrollTo({ top: Math.max(0, top - box.clientHeight / 3), behavior: scrollBehavior() });
     }
   }, [current, follow]);
+
+  const onTranscriptKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const forward = dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
+    const backward = dir === 'rtl' ? 'ArrowRight' : 'ArrowLeft';
+    // Words not found in the audio cannot be played: the focus passes over them.
+    const playable = (i: number) => words[i]?.status !== 'not_found';
+    let next = -1;
+    if (e.key === 'Home') next = words.findIndex((_, i) => playable(i));
+    else if (e.key === 'End') next = words.findLastIndex((_, i) => playable(i));
+    else {
+      const step =
+        e.key === forward || e.key === 'ArrowDown' ? 1 : e.key === backward || e.key === 'ArrowUp' ? -1 : 0;
+      if (!step) return;
+      for (let i = focusWord + step; i >= 0 && i < words.length; i += step) {
+        if (playable(i)) {
+          next = i;
+          break;
+        }
+      }
+    }
+    e.preventDefault();
+    if (next < 0) return;
+    setFocusWord(next);
+    transcriptBox.current?.querySelector<HTMLElement>(`[data-word="${next}"]`)?.focus();
+  };
 
   const wordSpan = (i: number) => {
     const w = words[i]!;
@@ -70,6 +125,8 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
         key={i}
         type="button"
         data-word={i}
+        tabIndex={i === focusWord ? 0 : -1}
+        onFocus={() => setFocusWord(i)}
         onClick={() => seekWord(i)}
         disabled={missing}
         title={missing ? t('viewer.notFound') : `${formatClock(w.start, true)} – ${formatClock(w.end, true)}`}
@@ -162,6 +219,9 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
             lang={result.language}
             className="max-h-[28rem] overflow-y-auto rounded-xl border border-border bg-surface p-4 text-lg leading-loose"
             data-testid="transcript"
+            role="group"
+            aria-label={t('viewer.transcriptLabel')}
+            onKeyDown={onTranscriptKey}
           >
             {mode === 'continuous' ? (
               <p className="flex flex-wrap gap-x-1.5">{words.map((_, i) => wordSpan(i))}</p>
@@ -235,11 +295,18 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                       {w.status === 'not_found' ? (
                         <span className="text-danger">{t('viewer.notFound')}</span>
                       ) : (
-                        <span
-                          className={`rounded px-1.5 py-0.5 tabular-nums ${confidenceTone(w.confidence)}`}
-                        >
-                          {formatPercent(w.confidence)}
-                        </span>
+                        <>
+                          <span
+                            className={`rounded px-1.5 py-0.5 tabular-nums ${confidenceTone(w.confidence)}`}
+                          >
+                            {formatPercent(w.confidence)}
+                          </span>
+                          {isBelowThreshold(w, threshold) && (
+                            <span className="ms-2 text-xs text-danger" data-testid="below-threshold">
+                              {t('viewer.belowThreshold')}
+                            </span>
+                          )}
+                        </>
                       )}
                     </td>
                   </tr>

@@ -17,7 +17,7 @@ import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
 import { ipaToModelPhones } from './phone-map.ts';
 import { recognisePhones } from './recognise.ts';
-import { resolveLanguage } from '../../text/languages.ts';
+import { resolveIpaLanguage, resolveLanguage } from '../../text/languages.ts';
 
 /** The decoder for a language family's model (kept warm per model; a fresh one after an engine fault). */
 export function loadDecoder(family: ModelFamily, band: 'full' | 'narrow' = 'full'): Promise<HmmDecoder> {
@@ -121,7 +121,7 @@ export class HmmBackend implements AcousticBackend {
     inputKind: 'orthography' | 'ipa',
     lexicon: ReadonlyMap<string, string> = new Map(),
   ) {
-    const info = resolveLanguage(lang);
+    const info = inputKind === 'ipa' ? resolveIpaLanguage(lang) : resolveLanguage(lang);
     const family = this.decoder.spec.family;
     const warnings: string[] = [];
     const routes = new Set<string>();

@@ -164,6 +164,18 @@ export interface DecodeSettings {
 
 export const FRAME_RATE = 100;
 
+/**
+ * Ceilings on one search graph. The WASM heap holds about 1 KB per arc once pocketsphinx has built its
+ * lexicon tree (measured on a 3 s clip: 1,001 states / 9,062 arcs -> 40 MB of heap; 5,001 / 45,426 ->
+ * 84 MB; 20,001 / 181,789 -> 208 MB and 385 MB resident), and the heap cannot grow past 2 GB: a 5 MB
+ * transcript for a 3 s clip used to end in an allocation failure inside the module. A window of real
+ * speech needs far less: 75 s of fast speech is about 600 words, 6,000 arcs, twice that with the
+ * garbage loop, a few times more for unvowelled Arabic lattices. Above the ceilings the window is
+ * refused as an input error (grammar_too_large) before the module is touched.
+ */
+export const MAX_GRAMMAR_STATES = 50_000;
+export const MAX_GRAMMAR_ARCS = 200_000;
+
 export class HmmDecoder {
   private readonly known = new Map<string, string>();
   private settings: DecodeSettings | null = null;
@@ -307,6 +319,14 @@ export class HmmDecoder {
   }
 
   private decode(samples: Float32Array, g: Fsg): void {
+    if (g.states > MAX_GRAMMAR_STATES || g.arcs.length > MAX_GRAMMAR_ARCS) {
+      const seconds = (samples.length / 16000).toFixed(1);
+      throw new EngineError(
+        'grammar_too_large',
+        `the transcript is far longer than the audio can hold: its search graph for ${seconds} s of audio ` +
+          `has ${g.states} states and ${g.arcs.length} arcs (at most ${MAX_GRAMMAR_STATES} and ${MAX_GRAMMAR_ARCS})`,
+      );
+    }
     const pcm = withDither(samples);
     this.guard('decoding', () => {
       injectedFault();

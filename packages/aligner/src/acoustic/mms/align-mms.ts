@@ -19,6 +19,7 @@ import type { SourceAudioInfo } from '../../audio/load.ts';
 import { findInstalled, MODELS } from '../../models/registry.ts';
 import { romanizeWord } from '../../romanize/romanize.ts';
 import { resolveLanguage } from '../../text/languages.ts';
+import { EngineError } from '../../errors.ts';
 import { normalizeTranscript, splitWords } from '../../text/normalize.ts';
 import type { ModelToken, SourceWord } from '../../text/normalize.ts';
 import type { Recognition } from '../backend.ts';
@@ -60,7 +61,10 @@ function resolveModel(opts: MmsOptions): { path: string; name: string; normalize
   if (opts.modelPath) return { path: opts.modelPath, name: opts.modelPath, normalize: true };
   const inst = findInstalled('mms', opts.env);
   if (!inst) {
-    throw new Error('the MMS model is not installed: run `tazamun models pull mms` (or use --engine hmm)');
+    throw new EngineError(
+      'model_not_installed',
+      'the MMS model is not installed: run `tazamun models pull mms` once (or use --engine hmm)',
+    );
   }
   checkVocabFile(join(inst.dir, 'vocab.json'));
   // The export's feature-extractor settings; MMS normalises each input (do_normalize: true).
@@ -114,7 +118,10 @@ export async function alignWordsWithMms(
     );
   }
   if (alignable.length === 0)
-    throw new Error('nothing to align: no word of the transcript romanises to letters');
+    throw new EngineError(
+      'nothing_to_align',
+      'nothing to align: no word of the transcript romanises to letters',
+    );
   const ids = alignable.map((w) => [...romanised.get(w.index)!.join('')].map((c) => letterId(c)!));
 
   const source = samples instanceof Float32Array ? arraySource(samples) : samples;
@@ -225,8 +232,9 @@ export async function alignFileWithMms(
 ): Promise<AlignmentResult> {
   const t0 = performance.now();
   if (options.inputKind === 'ipa') {
-    throw new Error(
-      'the mms engine aligns written text (romanised letters), not IPA: use --engine hmm for an IPA transcript',
+    throw new EngineError(
+      'unsupported_option',
+      'the mms engine aligns written text (romanised letters), not IPA; an IPA transcript is aligned by the hmm engine (--engine hmm or auto), which accepts every ISO 639-3 code',
     );
   }
   // Fail before decoding (possibly an hour of audio) when the model is missing or not the expected one.

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
 import type { Progress } from '@tazamun/contracts/alignments';
 import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
@@ -13,14 +13,23 @@ import {
   formatNumber,
   formatPercent,
 } from '../../../lib/format.ts';
+import { AlignmentActions } from '../../../components/alignment/alignment-actions.tsx';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
-import { cancelAlignment, getAlignment, getAudioUrl, getProgress } from '../api/alignments-api.ts';
+import {
+  alignmentQueryKey,
+  cancelAlignment,
+  getAlignment,
+  getAudioUrl,
+  getProgress,
+} from '../api/alignments-api.ts';
+import { CorrectionEditor } from '../editor/correction-editor.tsx';
 import { ExportPanel } from './export-panel.tsx';
+import { ProcessingEstimate } from './processing-estimate.tsx';
 import { ShareControls } from './share-controls.tsx';
 
 function ProgressSteps({ progress }: { progress: Progress }) {
@@ -105,9 +114,15 @@ function useAudioUrl(id: string, enabled: boolean): string | null {
 export function ResultsPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const mode = params.get('mode') === 'correct' ? 'correct' : 'view';
   const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
-  const detail = useQuery({ queryKey: ['alignment', id], queryFn: ({ signal }) => getAlignment(id, signal) });
+  const detail = useQuery({
+    queryKey: alignmentQueryKey(id),
+    queryFn: ({ signal }) => getAlignment(id, signal),
+  });
   const running = detail.data?.status === 'queued' || detail.data?.status === 'processing';
   const progress = useQuery({
     queryKey: ['alignment-progress', id],
@@ -118,7 +133,7 @@ export function ResultsPage() {
   const finished = progress.data && !['queued', 'processing'].includes(progress.data.status);
   useEffect(() => {
     if (!finished || !running) return;
-    void queryClient.invalidateQueries({ queryKey: ['alignment', id] });
+    void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
     void queryClient.invalidateQueries({ queryKey: ['alignments'] });
     void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
     if (progress.data?.status === 'completed')
@@ -129,7 +144,7 @@ export function ResultsPage() {
   const audioUrl = useAudioUrl(id, detail.data?.status === 'completed');
   const cancel = useMutation({
     mutationFn: () => cancelAlignment(id),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['alignment', id] }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) }),
     onError: (e) => toast.error(e.message),
   });
 
@@ -182,6 +197,7 @@ export function ResultsPage() {
         >
           {t(`results.status.${a.status}`)}
         </span>
+        <AlignmentActions alignment={a} onDeleted={() => navigate('/projects', { replace: true })} />
       </header>
 
       {running && (
@@ -191,7 +207,7 @@ export function ResultsPage() {
           ) : (
             <Spinner label={t('common.loading')} />
           )}
-          <p className="mt-6 text-sm text-muted">{t('results.typical')}</p>
+          <ProcessingEstimate duration={a.duration} />
           <Button
             variant="secondary"
             size="sm"
@@ -213,7 +229,30 @@ export function ResultsPage() {
       {a.status === 'completed' && a.result && (
         <div className="space-y-8">
           <ShareControls id={a.id} shared={a.shared} transcript={a.original_text} />
-          <AlignmentViewer result={a.result} audioUrl={audioUrl} />
+          <div className="flex rounded-lg bg-surface-2 p-1 w-fit" role="group" aria-label={t('editor.views')}>
+            {(['view', 'correct'] as const).map((m) => (
+              <button
+                key={m}
+                type="button"
+                aria-pressed={mode === m}
+                onClick={() => setParams(m === 'correct' ? { mode: 'correct' } : {}, { replace: true })}
+                className={`rounded-md px-4 py-1.5 text-sm font-medium ${mode === m ? 'bg-surface text-fg shadow-sm' : 'text-muted hover:text-fg'}`}
+              >
+                {t(`editor.${m}`)}
+              </button>
+            ))}
+          </div>
+          {mode === 'correct' ? (
+            // a new revision (save, re-alignment) starts a fresh draft and undo history
+            <CorrectionEditor
+              key={`${a.id}:${a.result.revision?.number ?? 1}`}
+              alignmentId={a.id}
+              result={a.result}
+              audioUrl={audioUrl}
+            />
+          ) : (
+            <AlignmentViewer result={a.result} audioUrl={audioUrl} />
+          )}
           <section>
             <h2 className="mb-4 text-lg font-semibold">{t('export.title')}</h2>
             <ExportPanel id={a.id} title={a.title} />

@@ -13,9 +13,19 @@ beforeEach(async () => {
   api.route('GET', '/api/languages/', () => ({
     status: 200,
     body: {
-      count: 1,
+      count: 2,
       engines: [],
       results: [
+        {
+          code: 'ara',
+          iso1: 'ar',
+          name: 'Arabic',
+          script: 'Arab',
+          rtl: true,
+          routes: [],
+          engines: ['hmm'],
+          native_model: false,
+        },
         {
           code: 'eng',
           iso1: 'en',
@@ -45,9 +55,82 @@ describe('upload studio', () => {
     });
     expect(await screen.findByText('Invalid file type. Accepted formats: MP3, WAV, M4A, OGG.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Start the alignment' }));
-    expect(await screen.findByText('Choose an audio file.')).toBeTruthy();
-    expect(screen.getByText('The transcript is required.')).toBeTruthy();
+    expect(await screen.findByText('The transcript is required.')).toBeTruthy();
+    // The refused file keeps its reason after Start.
+    expect(screen.getByText('Invalid file type. Accepted formats: MP3, WAV, M4A, OGG.')).toBeTruthy();
+    expect(screen.queryByText('Choose an audio file.')).toBeNull();
     expect(api.requests.some((r) => r.path === '/api/alignments/')).toBe(false);
+  });
+
+  it('a 57 MB recording is too large before and after Start', async () => {
+    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
+    const big = new File(['RIFF'], 'long.wav', { type: 'audio/wav' });
+    Object.defineProperty(big, 'size', { value: 57 * 1024 * 1024 });
+    fireEvent.change(screen.getByTestId('audio-input'), { target: { files: [big] } });
+    const message = 'The audio file is too large (maximum 50 MB).';
+    expect(await screen.findByText(message)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Start the alignment' }));
+    expect(await screen.findByText('The transcript is required.')).toBeTruthy();
+    expect(screen.getByText(message)).toBeTruthy();
+    expect(screen.queryByText('Choose an audio file.')).toBeNull();
+  });
+
+  it('finds the language by code or name and shows its ISO 639-3 code', async () => {
+    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+    const picker = await screen.findByRole('combobox', { name: 'Language' });
+    for (const typed of ['ar', 'Arabic', 'العربية', 'ara']) {
+      await userEvent.clear(picker);
+      await userEvent.type(picker, typed);
+      const options = await screen.findAllByRole('option');
+      expect(options[0]!.textContent).toMatch(/^Arabic · العربية/);
+      await userEvent.keyboard('{Enter}');
+      expect((picker as HTMLInputElement).value).toBe('Arabic');
+      expect(screen.getByTestId('language-hint').textContent).toBe('ara');
+    }
+    // An exact name typed and left is taken without opening the list.
+    await userEvent.clear(picker);
+    await userEvent.type(picker, 'english');
+    await userEvent.tab();
+    expect((picker as HTMLInputElement).value).toBe('English');
+    expect(screen.getByTestId('language-hint').textContent).toBe('eng · native acoustic model');
+    await userEvent.clear(picker);
+    await userEvent.type(picker, 'klingon');
+    await userEvent.tab();
+    await userEvent.click(screen.getByRole('button', { name: 'Start the alignment' }));
+    expect(
+      await screen.findByText('Choose a language from the list, or type its ISO 639-1 or 639-3 code.'),
+    ).toBeTruthy();
+  });
+
+  it('a Windows-1256 transcript file is converted to UTF-8 with a note', async () => {
+    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
+    // The transcript in Windows-1256, as saved by an older Windows editor.
+    const cp1256: Record<string, number> = {
+      ا: 0xc7,
+      ل: 0xe1,
+      ح: 0xcd,
+      م: 0xe3,
+      د: 0xcf,
+      ه: 0xe5,
+      ر: 0xd1,
+      ب: 0xc8,
+      ع: 0xda,
+      ي: 0xed,
+      ن: 0xe4,
+      ك: 0xdf,
+      و: 0xe6,
+    };
+    const text = 'الحمد لله رب العالمين الرحمن الرحيم مالك يوم الدين';
+    const bytes = Uint8Array.from([...text].map((c) => cp1256[c] ?? c.charCodeAt(0)));
+    const file = new File([bytes], 'fatiha.txt', { type: 'text/plain' });
+    const fileInput = document.querySelector('input[accept=".txt,text/plain"]')!;
+    fireEvent.change(fileInput, { target: { files: [file] } });
+    expect((await screen.findByTestId('text-converted')).textContent).toBe(
+      'The file was in WINDOWS-1256; it was converted to UTF-8. Check the text before starting.',
+    );
+    expect((screen.getByLabelText('Text spoken in the recording') as HTMLTextAreaElement).value).toBe(text);
   });
 
   it('counts characters and words of the transcript', async () => {

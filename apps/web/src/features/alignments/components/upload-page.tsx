@@ -4,49 +4,42 @@ import type { DragEvent, FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ENGINES, ISO_639_3 } from '@tazamun/contracts/alignments';
+import { ENGINES, LANGUAGE_CODE } from '@tazamun/contracts/alignments';
 import { LIMITS, PRECISIONS } from '@tazamun/contracts/limits';
 import { PROFILE_QUERY_KEY, useUser } from '../../../lib/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { contentDirection, useLanguages } from '../../../lib/alignments.ts';
+import { contentDirection } from '../../../lib/alignments.ts';
 import { formatBytes, formatNumber } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle, PageHeader } from '../../../components/ui/card.tsx';
 import { Checkbox, InputField, SelectField, TextareaField } from '../../../components/ui/field.tsx';
+import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
 import { FileIcon, UploadIcon } from '../../../components/ui/icons.tsx';
 import { useUiStore } from '../../../stores/ui-store.ts';
+import { decodeTextBytes } from '../../../lib/decode-text-file.ts';
 import { uploadAlignment } from '../api/alignments-api.ts';
 
 const AUDIO_ACCEPT = LIMITS.audioFormats.map((f) => `.${f}`).join(',');
 const FORMATS_LABEL = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
-
-/** The language's name in the interface language when the browser knows it, else the catalogue's. */
-function localName(code: string, fallback: string, uiLang: string): string {
-  try {
-    const name = new Intl.DisplayNames([uiLang], { type: 'language' }).of(code);
-    return name && name !== code ? name : fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 function extensionOf(name: string): string {
   return name.split('.').pop()?.toLowerCase() ?? '';
 }
 
 export function UploadPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
   const { user } = useUser();
-  const languages = useLanguages();
   const audioInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLInputElement>(null);
   const [language, setLanguage] = useState(user?.preferences.default_alignment_language ?? 'ara');
   const [audio, setAudio] = useState<File | null>(null);
   const [text, setText] = useState('');
   const [textFile, setTextFile] = useState<File | null>(null);
+  // The encoding a non-UTF-8 text file was converted from, shown once under the transcript.
+  const [convertedFrom, setConvertedFrom] = useState<string | null>(null);
   const [title, setTitle] = useState('');
   const [precision, setPrecision] = useState<(typeof PRECISIONS)[number]>('standard');
   const [engine, setEngine] = useState<(typeof ENGINES)[number]>('auto');
@@ -60,7 +53,6 @@ export function UploadPage() {
     const trimmed = text.trim();
     return { chars: text.length, words: trimmed ? trimmed.split(/\s+/u).length : 0 };
   }, [text]);
-  const languageEntry = languages.data?.results.find((l) => l.code === language);
 
   const mutation = useMutation({
     mutationFn: uploadAlignment,
@@ -72,10 +64,11 @@ export function UploadPage() {
     },
     onError: (error) => {
       if (error instanceof ApiError) {
+        // The field names where the error belongs; the message is the catalogue's, in the interface
+        // language (the field entries themselves are English, for API clients).
         const mapped: Record<string, string> = {};
         for (const field of ['audio', 'text', 'text_file', 'language']) {
-          const message = error.fieldErrors(field)[0];
-          if (message) mapped[field] = message;
+          if (error.fieldErrors(field).length > 0) mapped[field] = error.message;
         }
         setErrors(mapped);
       }
@@ -88,8 +81,10 @@ export function UploadPage() {
     delete next.audio;
     if (!(LIMITS.audioFormats as readonly string[]).includes(extensionOf(file.name))) {
       next.audio = t('upload.errors.audioFormat', { formats: FORMATS_LABEL });
+      setAudio(null);
     } else if (file.size > LIMITS.audioMaxBytes) {
       next.audio = t('upload.errors.audioTooLarge', { size: formatBytes(LIMITS.audioMaxBytes) });
+      setAudio(null);
     } else {
       setAudio(file);
       if (!title) setTitle(file.name.replace(/\.[^.]+$/, ''));
@@ -106,8 +101,15 @@ export function UploadPage() {
       }));
       return;
     }
-    setTextFile(file);
-    void file.text().then(setText);
+    const reader = new FileReader();
+    reader.onload = () => {
+      const decoded = decodeTextBytes(new Uint8Array(reader.result as ArrayBuffer));
+      setText(decoded.text);
+      // A converted file goes to the server as the UTF-8 text shown, not as its original bytes.
+      setTextFile(decoded.converted ? null : file);
+      setConvertedFrom(decoded.converted ? decoded.encoding : null);
+    };
+    reader.readAsArrayBuffer(file);
   };
 
   const onDrop = (event: DragEvent) => {
@@ -119,8 +121,9 @@ export function UploadPage() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const next: Record<string, string> = {};
-    if (!ISO_639_3.test(language)) next.language = t('upload.errors.language');
-    if (!audio) next.audio = t('upload.errors.audioRequired');
+    if (!LANGUAGE_CODE.test(language)) next.language = t('upload.errors.language');
+    // A refused file keeps its reason ("too large") rather than becoming "choose a file".
+    if (!audio) next.audio = errors.audio ?? t('upload.errors.audioRequired');
     if (!text.trim()) next.text = t('upload.errors.textRequired');
     setErrors(next);
     if (Object.keys(next).length > 0 || !audio) return;
@@ -232,6 +235,7 @@ export function UploadPage() {
               onChange={(e) => {
                 setText(e.target.value);
                 setTextFile(null);
+                setConvertedFrom(null);
               }}
               dir={contentDirection(language)}
               lang={language}
@@ -239,6 +243,11 @@ export function UploadPage() {
               error={errors.text ?? errors.text_file}
               hint={t('upload.text.hint', { size: formatBytes(LIMITS.textFileMaxBytes) })}
             />
+            {convertedFrom && (
+              <p className="mt-2 text-sm text-accent" data-testid="text-converted">
+                {t('upload.text.converted', { encoding: convertedFrom.toUpperCase() })}
+              </p>
+            )}
             <p className="mt-2 text-sm text-muted" data-testid="text-counts">
               {t('upload.text.counts', {
                 chars: formatNumber(counts.chars),
@@ -260,31 +269,12 @@ export function UploadPage() {
                 dir="auto"
                 onChange={(e) => setTitle(e.target.value)}
               />
-              <div>
-                <InputField
-                  label={t('upload.language.label')}
-                  value={language}
-                  list="tz-languages"
-                  dir="ltr"
-                  maxLength={3}
-                  onChange={(e) => setLanguage(e.target.value.toLowerCase().trim())}
-                  error={errors.language}
-                  hint={
-                    languageEntry
-                      ? `${localName(languageEntry.iso1 ?? languageEntry.code, languageEntry.name, i18n.language)}${
-                          languageEntry.native_model ? ` · ${t('upload.language.native')}` : ''
-                        }`
-                      : t('upload.language.hint', { count: formatNumber(languages.data?.count ?? 0) })
-                  }
-                />
-                <datalist id="tz-languages">
-                  {languages.data?.results.map((l) => (
-                    <option key={l.code} value={l.code}>
-                      {l.name}
-                    </option>
-                  ))}
-                </datalist>
-              </div>
+              <LanguagePicker
+                label={t('upload.language.label')}
+                value={language}
+                onChange={setLanguage}
+                error={errors.language}
+              />
               <details className="rounded-xl border border-border p-4">
                 <summary className="cursor-pointer text-sm font-medium">{t('upload.advanced')}</summary>
                 <div className="mt-4 space-y-4">

@@ -17,6 +17,13 @@ export function useDemos(filters: DemoFilters) {
     queryFn: ({ signal }) =>
       api(`/api/demos/?${search.toString()}`, { schema: DemoList, signal, auth: false }),
     placeholderData: (previous) => previous,
+    // On a first start the demos are still being aligned: look again until they are all in. An empty
+    // gallery is also looked at again, less often: seeding starts a moment after the server does.
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (data && data.preparing > 0) return 3000;
+      return data && data.count === 0 ? 10_000 : false;
+    },
   });
 }
 

@@ -10,6 +10,16 @@ import { PlayIcon, WaveIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useDemos } from '../api/demos-api.ts';
 
+/** Categories the project's own demos use have a translation; others (published by an administrator)
+ *  are shown as written. */
+function useCategoryLabel(): (category: string) => string {
+  const { t, i18n } = useTranslation();
+  return (category) => {
+    const key = `demos.categories.${category.trim().toLowerCase().replace(/\s+/g, '_')}`;
+    return i18n.exists(key) ? t(key as 'demos.title') : category;
+  };
+}
+
 function languageName(code: string, uiLang: string): string {
   try {
     return new Intl.DisplayNames([uiLang], { type: 'language' }).of(code) ?? code;
@@ -20,6 +30,7 @@ function languageName(code: string, uiLang: string): string {
 
 export function DemoGalleryPage() {
   const { t, i18n } = useTranslation();
+  const categoryLabel = useCategoryLabel();
   const [params, setParams] = useSearchParams();
   const [q, setQ] = useState(params.get('q') ?? '');
   const filters = {
@@ -64,7 +75,7 @@ export function DemoGalleryPage() {
           <option value="">{t('demos.all')}</option>
           {data?.categories.map((c) => (
             <option key={c} value={c}>
-              {c}
+              {categoryLabel(c)}
             </option>
           ))}
         </SelectField>
@@ -100,7 +111,14 @@ export function DemoGalleryPage() {
         </div>
       )}
       {demos.isError && <Alert tone="danger">{demos.error.message}</Alert>}
-      {data && data.results.length === 0 && (
+      {data && data.results.length === 0 && data.preparing > 0 && (
+        <div data-testid="demos-preparing">
+          <EmptyState icon={<Spinner size={32} />} title={t('demos.preparingTitle')}>
+            {t('demos.preparingBody', { count: formatNumber(data.preparing) })}
+          </EmptyState>
+        </div>
+      )}
+      {data && data.results.length === 0 && data.preparing === 0 && (
         <EmptyState icon={<WaveIcon size={32} />} title={t('demos.emptyTitle')}>
           {t('demos.emptyBody')}
         </EmptyState>
@@ -115,7 +133,7 @@ export function DemoGalleryPage() {
               >
                 <div className="flex items-center justify-between gap-2 text-xs">
                   <span className="rounded-full bg-accent-soft px-2 py-0.5 font-medium text-accent">
-                    {d.category}
+                    {categoryLabel(d.category)}
                   </span>
                   <span className="text-muted">{languageName(d.language, i18n.language)}</span>
                 </div>

@@ -112,6 +112,8 @@ function Tile({ icon, title, body }: { icon: ReactNode; title: string; body: str
   );
 }
 
+const USAGE_FIGURES_MIN_HOURS = 1;
+
 export function LandingPage() {
   const { t, i18n } = useTranslation();
   const { user } = useUser();
@@ -119,37 +121,30 @@ export function LandingPage() {
   const config = usePublicConfig().data;
   const startTo = user ? (user.is_approved ? '/dashboard' : '/waitlist') : '/auth?view=register';
 
-  // Only figures this deployment actually measures or states: counts from its database, its limits.
+  // Only figures this deployment actually measures or states. Usage counts wait until there is an hour
+  // of aligned audio: "0.02 hours" or "3 alignments" on a new server says nothing to a visitor.
   const publicStats = usePublicStats().data;
-  const stats: { value: string; label: string }[] = publicStats
-    ? [
-        { value: formatNumber(publicStats.languages_supported), label: t('landing.stats.languages') },
-        { value: formatNumber(publicStats.alignments_completed), label: t('landing.stats.alignments') },
-        {
-          value: formatNumber(publicStats.hours_aligned, {
-            maximumFractionDigits: publicStats.hours_aligned < 10 ? 2 : 1,
-          }),
-          label: t('landing.stats.hours'),
-        },
-        { value: formatNumber(publicStats.words_aligned), label: t('landing.stats.words') },
-      ].filter((_, i) => {
-        // A zero count says nothing on a landing page (a new deployment): leave it out.
-        const raw = [
-          publicStats.languages_supported,
-          publicStats.alignments_completed,
-          publicStats.hours_aligned,
-          publicStats.words_aligned,
-        ][i];
-        return raw !== undefined && raw > 0;
-      })
-    : [
-        ...(config
-          ? [{ value: formatNumber(config.default_daily_quota), label: t('landing.stats.quota') }]
-          : []),
-        { value: formatNumber(EXPORT_FORMATS.length), label: t('landing.stats.formats') },
-        { value: formatBytes(LIMITS.audioMaxBytes), label: t('landing.stats.audioMax') },
-        { value: formatNumber(UI_LANGUAGES.length), label: t('landing.stats.interfaceLanguages') },
-      ];
+  const facts = [
+    ...(config ? [{ value: formatNumber(config.default_daily_quota), label: t('landing.stats.quota') }] : []),
+    { value: formatNumber(EXPORT_FORMATS.length), label: t('landing.stats.formats') },
+    { value: formatBytes(LIMITS.audioMaxBytes), label: t('landing.stats.audioMax') },
+    { value: formatNumber(UI_LANGUAGES.length), label: t('landing.stats.interfaceLanguages') },
+  ];
+  const languages = publicStats
+    ? [{ value: formatNumber(publicStats.languages_supported), label: t('landing.stats.languages') }]
+    : [];
+  const usage =
+    publicStats && publicStats.hours_aligned >= USAGE_FIGURES_MIN_HOURS
+      ? [
+          { value: formatNumber(publicStats.alignments_completed), label: t('landing.stats.alignments') },
+          {
+            value: formatNumber(publicStats.hours_aligned, { maximumFractionDigits: 1 }),
+            label: t('landing.stats.hours'),
+          },
+          { value: formatNumber(publicStats.words_aligned), label: t('landing.stats.words') },
+        ]
+      : null;
+  const stats: { value: string; label: string }[] = [...languages, ...(usage ?? facts)];
 
   return (
     <div>

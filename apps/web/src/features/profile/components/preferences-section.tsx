@@ -6,7 +6,8 @@ import type { Preferences, User } from '@tazamun/contracts/auth';
 import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../../components/ui/card.tsx';
-import { Checkbox, InputField, SelectField } from '../../../components/ui/field.tsx';
+import { Checkbox, SelectField } from '../../../components/ui/field.tsx';
+import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { updatePreferences } from '../api/profile-api.ts';
 
@@ -36,9 +37,6 @@ export function PreferencesSection({ user }: { user: User }) {
     mutation.mutate({
       default_alignment_language: prefs.default_alignment_language,
       confidence_threshold: prefs.confidence_threshold,
-      fps: prefs.fps,
-      text_mode: prefs.text_mode,
-      watermark: prefs.watermark,
       animations: prefs.animations,
       compact_mode: prefs.compact_mode,
     });
@@ -47,13 +45,10 @@ export function PreferencesSection({ user }: { user: User }) {
     <Card>
       <CardTitle>{t('profile.preferences.title')}</CardTitle>
       <form onSubmit={onSubmit} className="grid gap-5 sm:grid-cols-2" noValidate>
-        <InputField
+        <LanguagePicker
           label={t('profile.preferences.alignmentLanguage')}
           value={prefs.default_alignment_language}
-          dir="ltr"
-          maxLength={3}
-          onChange={(e) => set('default_alignment_language', e.target.value.toLowerCase())}
-          hint={t('profile.preferences.alignmentLanguageHint')}
+          onChange={(code) => set('default_alignment_language', code)}
           error={languageValid ? null : t('profile.preferences.alignmentLanguageInvalid')}
         />
         <SelectField
@@ -65,28 +60,7 @@ export function PreferencesSection({ user }: { user: User }) {
           <option value="medium">{t('profile.preferences.levels.medium')}</option>
           <option value="high">{t('profile.preferences.levels.high')}</option>
         </SelectField>
-        <SelectField
-          label={t('profile.preferences.fps')}
-          value={prefs.fps}
-          onChange={(e) => set('fps', e.target.value as Preferences['fps'])}
-        >
-          <option value="standard">{t('profile.preferences.fpsStandard')}</option>
-          <option value="smooth">{t('profile.preferences.fpsSmooth')}</option>
-        </SelectField>
-        <SelectField
-          label={t('profile.preferences.textMode')}
-          value={prefs.text_mode}
-          onChange={(e) => set('text_mode', e.target.value as Preferences['text_mode'])}
-        >
-          <option value="optimised">{t('profile.preferences.textOptimised')}</option>
-          <option value="dual">{t('profile.preferences.textDual')}</option>
-        </SelectField>
         <div className="space-y-3 sm:col-span-2">
-          <Checkbox
-            label={t('profile.preferences.watermark')}
-            checked={prefs.watermark}
-            onChange={(e) => set('watermark', e.target.checked)}
-          />
           <Checkbox
             label={t('profile.preferences.animations')}
             checked={prefs.animations}

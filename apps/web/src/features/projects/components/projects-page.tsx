@@ -10,6 +10,7 @@ import { Alert, Card, CardTitle, EmptyState, PageHeader } from '../../../compone
 import { InputField } from '../../../components/ui/field.tsx';
 import { FolderIcon, UploadIcon, WaveIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { AlignmentActions } from '../../../components/alignment/alignment-actions.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { createProject, deleteProject, listProjects, moveToProject } from '../api/projects-api.ts';
@@ -207,6 +208,7 @@ export function ProjectsPage() {
                         ))}
                       </select>
                     )}
+                    <AlignmentActions alignment={a} />
                   </li>
                 ))}
               </ul>

@@ -1,0 +1,133 @@
+// The re-alignment of a stretch (kind 'realign'): the engine aligns that window of the audio alone and
+// the result replaces the stretch's words in the latest revision, stored as a new revision. The
+// alignment itself stays 'completed' throughout; the realignments row carries this job's state.
+import type { AlignmentOptions } from '@tazamun/contracts/alignments';
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import { AppError } from '../errors.ts';
+import type { JDb, JobRow } from '../db/jobs-schema.ts';
+import { realignmentOfJob, updateRealignment } from '../db/revisions.ts';
+import { latestRevisionNumber, readRevision, saveRevision } from '../revisions/revision-store.ts';
+import { findStretch, spliceStretch, stretchText } from '../revisions/splice-stretch.ts';
+import { withLocalFile } from '../storage/local-copy.ts';
+import type { UserFiles } from '../storage/user-files.ts';
+import { JobFailure } from './job-queue.ts';
+import type { JobContext, JobHandler } from './job-queue.ts';
+import type { AlignThreadPool } from './thread-pool.ts';
+
+// Saves that land while the engine runs move the latest revision on; the stretch is spliced again
+// onto the newer one, a few times at most.
+const SAVE_TRIES = 3;
+
+export class RealignJobHandler implements JobHandler {
+  constructor(
+    private readonly db: JDb,
+    private readonly files: UserFiles,
+    private readonly pool: AlignThreadPool,
+    private readonly now: () => Date,
+  ) {}
+
+  async run(job: JobRow, ctx: JobContext): Promise<void> {
+    const request = await realignmentOfJob(this.db, job.id);
+    const row = await this.db
+      .selectFrom('alignments')
+      .selectAll()
+      .where('id', '=', job.alignment_id)
+      .executeTakeFirst();
+    if (!request || !row) return; // deleted while queued
+    await updateRealignment(this.db, request.id, {
+      status: 'processing',
+      updated_at: this.now().toISOString(),
+    });
+    await ctx.progress('alignment', 10);
+    const deps = { db: this.db, files: this.files, now: this.now };
+    const first = await readRevision(deps, row);
+    const stretch = findStretch(first, request.start_time, request.end_time);
+    const textGiven = request.text !== null;
+    const text = textGiven ? request.text!.trim() : stretchText(first, stretch);
+    if (!text) throw new JobFailure('realign_empty', { start: request.start_time, end: request.end_time });
+
+    const audioKey = this.files.key(row.user_id, row.audio_file!);
+    const options = JSON.parse(row.options ?? '{}') as AlignmentOptions;
+    const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audioPath) =>
+      this.pool.run(
+        {
+          audioPath,
+          text,
+          language: row.language,
+          options,
+          window: { start: stretch.start, end: stretch.end },
+        },
+        ctx.signal,
+        () => undefined,
+      ),
+    );
+    switch (outcome.type) {
+      case 'aborted':
+        throw new Error('aborted');
+      case 'crash':
+        throw new JobFailure(
+          'realign_failed',
+          { reason: 'the engine stopped' },
+          { refund: false, retry: true },
+        );
+      case 'engine_error':
+        throw new JobFailure('realign_failed', { reason: outcome.message }, { refund: false });
+      case 'audio_error':
+        throw new JobFailure('realign_failed', { reason: outcome.message }, { refund: false });
+    }
+    if (ctx.signal.aborted) throw new Error('aborted');
+    const part = JSON.parse(outcome.json) as AlignmentResult;
+
+    for (let attempt = 1; ; attempt++) {
+      const latest = await latestRevisionNumber(this.db, row.id);
+      const base = latest === first.revision!.number ? first : await readRevision(deps, row, latest);
+      // The stretch's words are found again by time in the newer revision; their positions may differ.
+      const st = latest === first.revision!.number ? stretch : findStretch(base, stretch.start, stretch.end);
+      const { result, changed } = spliceStretch(base, st, part, text, textGiven);
+      try {
+        const saved = await saveRevision(deps, row, latest, 'realign', result, changed);
+        const nowIso = this.now().toISOString();
+        await updateRealignment(this.db, request.id, {
+          status: 'completed',
+          revision: saved.revision,
+          updated_at: nowIso,
+          completed_at: nowIso,
+        });
+        break;
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'revision_conflict') || attempt >= SAVE_TRIES)
+          throw err;
+      }
+    }
+    await ctx.progress('finalisation', 100);
+  }
+
+  async failed(job: JobRow, failure: JobFailure): Promise<void> {
+    const request = await realignmentOfJob(this.db, job.id);
+    if (!request) return;
+    await updateRealignment(this.db, request.id, {
+      status: 'failed',
+      error_code: failure.code,
+      error_params: JSON.stringify(failure.params),
+      updated_at: this.now().toISOString(),
+    });
+  }
+
+  async cancelled(job: JobRow): Promise<void> {
+    const request = await realignmentOfJob(this.db, job.id);
+    if (!request) return;
+    await updateRealignment(this.db, request.id, {
+      status: 'cancelled',
+      updated_at: this.now().toISOString(),
+    });
+  }
+
+  async requeued(job: JobRow): Promise<void> {
+    const request = await realignmentOfJob(this.db, job.id);
+    if (!request) return;
+    await updateRealignment(this.db, request.id, { status: 'queued', updated_at: this.now().toISOString() }, [
+      'processing',
+      'queued',
+    ]);
+  }
+}

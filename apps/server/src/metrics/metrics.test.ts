@@ -1,0 +1,127 @@
+// GET /metrics scraped as Prometheus would, while real jobs run: an API process that only enqueues sees
+// the queue depth rise and fall (read from the database), the process that runs the jobs counts their
+// outcomes, durations and real-time factors by engine and language, and HTTP requests are counted by
+// route template. Without METRICS_TOKEN the endpoint does not exist; with it, only the token opens it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { ManualClock } from '../clock.ts';
+import { loadJobConfig } from '../jobs/job-config.ts';
+import { approvedUser, expectError } from '../testing/test-app.ts';
+import {
+  createJobsTestApp,
+  evalClip,
+  ffmpeg,
+  tempDir,
+  upload,
+  waitForStatus,
+} from '../routes/alignments/test-support.ts';
+
+const TOKEN = 'scrape-token-0123456789abcdef';
+
+async function scrape(app: FastifyInstance): Promise<string> {
+  const res = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.match(String(res.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+  return res.body;
+}
+
+/** The value of one series; `labels` must all be present on the line (other labels may be too). */
+function value(body: string, name: string, labels: Record<string, string> = {}): number | null {
+  for (const line of body.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
+    return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return null;
+}
+
+test('/metrics is off without METRICS_TOKEN and refuses a wrong token', async (t) => {
+  const { app: off } = await createJobsTestApp(t, { concurrency: 0 });
+  expectError(await off.inject({ url: '/metrics' }), 404, 'not_found');
+  const { app } = await createJobsTestApp(t, { concurrency: 0 }, { metricsToken: TOKEN });
+  expectError(await app.inject({ url: '/metrics' }), 401, 'token_invalid');
+  expectError(
+    await app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-token-0123456789abcdeX' } }),
+    401,
+    'token_invalid',
+  );
+  const body = await scrape(app);
+  // a fresh deployment: every queue state at zero, the database answering
+  for (const state of ['waiting', 'running', 'failed'])
+    assert.equal(value(body, 'tazamun_queue_jobs', { kind: 'align', state }), 0);
+  assert.equal(value(body, 'tazamun_database_up'), 1);
+});
+
+test('queue depth and job outcomes move as jobs run', { timeout: 300_000 }, async (t) => {
+  // the API process: enqueues only (WORKER_CONCURRENCY=0), as in the scaled-out shape
+  const { app: api, config } = await createJobsTestApp(t, { concurrency: 0 }, { metricsToken: TOKEN });
+  const user = await approvedUser(api);
+  const clip = evalClip();
+  const media = tempDir(t);
+  ffmpeg(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', join(media, 'silence.wav')]);
+  const send = async (wav: string, text: string) => {
+    const res = await upload(api, user.access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: text },
+      { name: 'audio', filename: 'a.wav', content: readFileSync(wav) },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    return res.json().id as string;
+  };
+  const ids = [
+    await send(clip.wav, clip.text),
+    await send(clip.wav, clip.text),
+    await send(join(media, 'silence.wav'), 'nothing to hear'),
+  ];
+  const before = await scrape(api);
+  assert.equal(value(before, 'tazamun_queue_jobs', { kind: 'align', state: 'waiting' }), 3);
+  assert.equal(value(before, 'tazamun_queue_jobs', { kind: 'align', state: 'running' }), 0);
+  assert.equal(value(before, 'tazamun_queue_jobs', { kind: 'align', state: 'failed' }), 0);
+  assert.equal(
+    value(before, 'tazamun_http_request_duration_seconds_count', {
+      method: 'POST',
+      // the route template: POST / under the /api/alignments prefix
+      route: '/api/alignments',
+      status_code: '202',
+    }),
+    3,
+  );
+
+  // a worker joins: a second process on the same database that runs jobs
+  const worker = await buildApp(config, {
+    clock: new ManualClock(new Date().toISOString()),
+    logger: false,
+    jobs: { ...loadJobConfig({}, []), concurrency: 1, leaseMs: 5000, pollMs: 200, demoMediaDir: null },
+  });
+  t.after(() => worker.close());
+  await worker.ready();
+  const final = [];
+  for (const id of ids) final.push((await waitForStatus(api, user.access, id)).status);
+  assert.deepEqual(final, ['completed', 'completed', 'failed']);
+
+  const after = await scrape(api);
+  assert.equal(value(after, 'tazamun_queue_jobs', { kind: 'align', state: 'waiting' }), 0);
+  assert.equal(value(after, 'tazamun_queue_jobs', { kind: 'align', state: 'running' }), 0);
+  assert.equal(value(after, 'tazamun_queue_jobs', { kind: 'align', state: 'failed' }), 1);
+  // the API process ran nothing itself
+  assert.equal(value(after, 'tazamun_job_runs_total'), null);
+
+  const ran = await scrape(worker);
+  const completed = { kind: 'align', outcome: 'completed', language: 'eng' };
+  const completedLine = ran.split('\n').find((l) => /^tazamun_job_runs_total\{.*outcome="completed"/.test(l));
+  const engine = /engine="([^"]+)"/.exec(completedLine ?? '')?.[1];
+  assert.ok(engine && engine !== 'none', `the completed runs name their engine: ${engine}`);
+  assert.equal(value(ran, 'tazamun_job_runs_total', { ...completed, engine }), 2);
+  assert.equal(
+    value(ran, 'tazamun_job_runs_total', { kind: 'align', outcome: 'failed', language: 'eng' }),
+    1,
+  );
+  assert.equal(value(ran, 'tazamun_job_duration_seconds_count', { ...completed, engine }), 2);
+  assert.equal(value(ran, 'tazamun_alignment_real_time_factor_count', { engine, language: 'eng' }), 2);
+  assert.ok((value(ran, 'tazamun_alignment_real_time_factor_sum', { engine, language: 'eng' }) ?? 0) > 0);
+  assert.equal(value(ran, 'tazamun_queue_jobs', { kind: 'align', state: 'failed' }), 1);
+});

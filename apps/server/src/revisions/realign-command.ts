@@ -1,0 +1,82 @@
+// Queues the re-alignment of a stretch: checks the window, writes the request and its job together.
+import { randomUUID } from 'node:crypto';
+import { errorMessage } from '@tazamun/contracts/errors';
+import type { ErrorCode } from '@tazamun/contracts/errors';
+import type { UiLanguage } from '@tazamun/contracts/limits';
+import { MAX_REALIGN_SECONDS } from '@tazamun/contracts/revisions';
+import type { RealignRequest, RealignStatus } from '@tazamun/contracts/revisions';
+import type { FullAlignmentRow, RealignmentRow } from '../db/jobs-schema.ts';
+import { activeRealignment, insertRealignment } from '../db/revisions.ts';
+import { createError } from '../errors.ts';
+import { jobTimeoutMs } from '../jobs/job-config.ts';
+import type { JobConfig } from '../jobs/job-config.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { readRevision } from './revision-store.ts';
+import type { RevisionDeps } from './revision-store.ts';
+import { findStretch } from './splice-stretch.ts';
+
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+export async function requestRealignment(
+  deps: RevisionDeps & { queue: JobQueue; jobConfig: JobConfig },
+  row: FullAlignmentRow,
+  body: RealignRequest,
+): Promise<RealignmentRow> {
+  const latest = await readRevision(deps, row);
+  const duration = latest.audio.duration;
+  const span = { start: r3(body.start), end: r3(body.end), duration: r3(duration), max: MAX_REALIGN_SECONDS };
+  if (body.end <= body.start || body.end - body.start > MAX_REALIGN_SECONDS || body.start >= duration)
+    throw createError('realign_too_long', span);
+  const text = body.text?.trim() ? body.text.trim() : null;
+  const stretch = findStretch(latest, body.start, Math.min(body.end, duration));
+  if (stretch.from === stretch.to && text === null)
+    throw createError('realign_empty', { start: span.start, end: span.end });
+  // One at a time per alignment: two stretches re-aligned at once would race for the next revision.
+  if (await activeRealignment(deps.db, row.id)) throw createError('realign_busy');
+
+  const nowIso = deps.now().toISOString();
+  const request: RealignmentRow = {
+    id: randomUUID(),
+    alignment_id: row.id,
+    job_id: '',
+    status: 'queued',
+    start_time: body.start,
+    end_time: Math.min(body.end, duration),
+    text,
+    base_revision: latest.revision!.number,
+    revision: null,
+    error_code: null,
+    error_params: null,
+    created_at: nowIso,
+    updated_at: nowIso,
+    completed_at: null,
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    request.job_id = await deps.queue.enqueue(trx, {
+      kind: 'realign',
+      alignmentId: row.id,
+      timeoutMs: jobTimeoutMs(deps.jobConfig, (stretch.end - stretch.start) * 4),
+    });
+    await insertRealignment(trx, request);
+  });
+  deps.queue.wake();
+  return request;
+}
+
+export function presentRealignment(r: RealignmentRow, lang: UiLanguage): RealignStatus {
+  const params = r.error_params ? (JSON.parse(r.error_params) as Record<string, string>) : {};
+  return {
+    id: r.id,
+    status: r.status,
+    start: r.start_time,
+    end: r.end_time,
+    text: r.text,
+    base_revision: r.base_revision,
+    revision: r.revision,
+    error: r.error_code
+      ? { code: r.error_code, detail: errorMessage(r.error_code as ErrorCode, lang, params) }
+      : null,
+    created_at: r.created_at,
+    completed_at: r.completed_at,
+  };
+}

@@ -1,0 +1,123 @@
+// Commands over an alignment's revisions: read any revision's result, list them, save a new one.
+// Revision 1 is the engine's result file; later ones are files under revisions/ with a row each.
+import { randomUUID } from 'node:crypto';
+import type { AlignmentResult, ResultRevision, RevisionAuthor } from '@tazamun/contracts/alignment-result';
+import type { RevisionCreate, RevisionCreated, RevisionSummary } from '@tazamun/contracts/revisions';
+import type { FullAlignmentRow, JDb } from '../db/jobs-schema.ts';
+import { findRevisionRow, insertRevisionRow, latestRevisionRow, listRevisionRows } from '../db/revisions.ts';
+import { createError } from '../errors.ts';
+import { alignmentFile, readResult } from '../jobs/alignment-files.ts';
+import type { UserFiles } from '../storage/user-files.ts';
+import { applyEdits } from './apply-edits.ts';
+
+export interface RevisionDeps {
+  db: JDb;
+  files: UserFiles;
+  now: () => Date;
+}
+
+export async function latestRevisionNumber(db: JDb, alignmentId: string): Promise<number> {
+  return (await latestRevisionRow(db, alignmentId))?.revision ?? 1;
+}
+
+function engineMeta(row: FullAlignmentRow): ResultRevision {
+  return {
+    number: 1,
+    author: 'engine',
+    created_at: row.completed_at ?? row.updated_at,
+    hand_corrected: false,
+  };
+}
+
+/** The result of revision `n` (the latest when absent) with its `revision` block; 404 past the latest. */
+export async function readRevision(
+  deps: RevisionDeps,
+  row: FullAlignmentRow,
+  n?: number,
+): Promise<AlignmentResult> {
+  if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
+  const saved =
+    n === undefined
+      ? await latestRevisionRow(deps.db, row.id)
+      : n > 1
+        ? await findRevisionRow(deps.db, row.id, n)
+        : undefined;
+  if (n !== undefined && n > 1 && !saved) throw createError('not_found');
+  if (!saved) {
+    const result = (await readResult(deps.files, row.user_id, row.result_file))!;
+    return { ...result, revision: engineMeta(row) };
+  }
+  const result = (await readResult(deps.files, row.user_id, saved.file))!;
+  return {
+    ...result,
+    revision: {
+      number: saved.revision,
+      author: saved.author,
+      created_at: saved.created_at,
+      hand_corrected: true,
+    },
+  };
+}
+
+export async function listRevisions(db: JDb, row: FullAlignmentRow): Promise<RevisionSummary[]> {
+  const saved = await listRevisionRows(db, row.id);
+  const first = engineMeta(row);
+  return [
+    { revision: 1, created_at: first.created_at, author: 'engine', changed_words: [] },
+    ...saved.map((r) => ({
+      revision: r.revision,
+      created_at: r.created_at,
+      author: r.author,
+      changed_words: JSON.parse(r.changed_words) as number[],
+    })),
+  ];
+}
+
+/**
+ * Stores `result` as revision base + 1. The file is written under a name of its own before the row:
+ * when another save on the same base wins the number, this one removes its file and gets 409.
+ */
+export async function saveRevision(
+  deps: RevisionDeps,
+  row: FullAlignmentRow,
+  base: number,
+  author: Exclude<RevisionAuthor, 'engine'>,
+  result: AlignmentResult,
+  changed: number[],
+): Promise<RevisionCreated> {
+  const revision = base + 1;
+  const createdAt = deps.now().toISOString();
+  const stored: AlignmentResult = {
+    ...result,
+    revision: { number: revision, author, created_at: createdAt, hand_corrected: true },
+  };
+  const file = alignmentFile(row.id, `revisions/${revision}-${randomUUID().slice(0, 8)}.json`);
+  const key = deps.files.key(row.user_id, file);
+  await deps.files.store.put(key, Buffer.from(JSON.stringify(stored)), { contentType: 'application/json' });
+  const won = await insertRevisionRow(deps.db, {
+    alignment_id: row.id,
+    revision,
+    author,
+    changed_words: JSON.stringify(changed),
+    file,
+    created_at: createdAt,
+  });
+  if (!won) {
+    await deps.files.store.delete(key);
+    throw createError('revision_conflict', { latest: await latestRevisionNumber(deps.db, row.id) });
+  }
+  return { revision, created_at: createdAt, author, changed_words: changed, result: stored };
+}
+
+/** A user's save: edits on the latest revision, checked, stored as the next one. */
+export async function createRevision(
+  deps: RevisionDeps,
+  row: FullAlignmentRow,
+  body: RevisionCreate,
+): Promise<RevisionCreated> {
+  const latest = await latestRevisionNumber(deps.db, row.id);
+  if (body.base_revision !== latest) throw createError('revision_conflict', { latest });
+  const base = await readRevision(deps, row, latest);
+  const { result, changed } = applyEdits(base, body);
+  return saveRevision(deps, row, latest, 'user', result, changed);
+}

@@ -1,0 +1,56 @@
+// POST /api/alignments/{id}/retry/: a failed or cancelled alignment runs again on the files and options it
+// was uploaded with. It is a new attempt, so it is counted like a new upload: one unit of today's quota,
+// taken in the same transaction that puts the row back in the queue (the failed attempt's own unit was
+// given back or not by the rule that applied to it).
+import { utcDay } from '../../clock.ts';
+import type { Db } from '../../db/database.ts';
+import { withJobTables } from '../../db/jobs-schema.ts';
+import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
+import { consumeQuota, findUserById } from '../../db/users.ts';
+import { createError } from '../../errors.ts';
+import { jobTimeoutMs } from '../../jobs/job-config.ts';
+import { presentQuota } from '../../accounts/present-user.ts';
+import type { FastifyInstance } from 'fastify';
+
+const RETRYABLE = new Set(['failed', 'cancelled']);
+
+export async function retryAlignment(app: FastifyInstance, row: FullAlignmentRow): Promise<FullAlignmentRow> {
+  if (!RETRYABLE.has(row.status)) throw createError('alignment_not_retryable', { status: row.status });
+  const db = withJobTables(app.deps.db);
+  const now = app.deps.clock.now();
+  const today = utcDay(now);
+  const nowIso = now.toISOString();
+  const fresh = await db.transaction().execute(async (trx) => {
+    if (!(await consumeQuota(trx as unknown as Db, row.user_id, today))) {
+      const user = (await findUserById(trx as unknown as Db, row.user_id))!;
+      throw createError('quota_exhausted', { limit: user.daily_limit }, { quota: presentQuota(user, now) });
+    }
+    // The status guard makes two retries pressed at once queue one job: the second matches no row.
+    const updated = await trx
+      .updateTable('alignments')
+      .set({
+        status: 'queued',
+        step: null,
+        progress: 0,
+        error_code: null,
+        error_params: null,
+        quota_day: today,
+        quota_refunded: 0,
+        completed_at: null,
+        updated_at: nowIso,
+      })
+      .where('id', '=', row.id)
+      .where('status', 'in', [...RETRYABLE])
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) throw createError('alignment_not_retryable', { status: 'queued' });
+    await app.jobs.queue.enqueue(trx, {
+      kind: 'align',
+      alignmentId: row.id,
+      timeoutMs: jobTimeoutMs(app.jobs.config, row.duration ?? 0),
+    });
+    return updated;
+  });
+  app.jobs.queue.wake();
+  return fresh;
+}

@@ -1,0 +1,138 @@
+// Rename, retry (failed or cancelled only) and delete one alignment: the same three actions on the
+// results page and in the lists, so they behave the same everywhere.
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { AlignmentSummary } from '@tazamun/contracts/alignments';
+import { PROFILE_QUERY_KEY } from '../../lib/auth.ts';
+import { deleteAlignment, renameAlignment, retryAlignment } from '../../lib/alignments.ts';
+import { toast, useUiStore } from '../../stores/ui-store.ts';
+import { Button } from '../ui/button.tsx';
+import { confirmAction } from '../ui/confirm.tsx';
+import { InputField } from '../ui/field.tsx';
+
+type Target = Pick<AlignmentSummary, 'id' | 'title' | 'status'>;
+
+function refresh(queryClient: QueryClient, id: string): void {
+  void queryClient.invalidateQueries({ queryKey: ['alignment', id] });
+  void queryClient.invalidateQueries({ queryKey: ['alignment-progress', id] });
+  void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+  void queryClient.invalidateQueries({ queryKey: ['projects'] });
+  void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+}
+
+function RenameForm({ target }: { target: Target }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const close = useUiStore((s) => s.closeModal);
+  const [title, setTitle] = useState(target.title);
+  const rename = useMutation({
+    mutationFn: (value: string) => renameAlignment(target.id, value),
+    onSuccess: () => {
+      refresh(queryClient, target.id);
+      toast.success(t('manage.renamed'));
+      close();
+    },
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (title.trim()) rename.mutate(title.trim());
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <InputField
+        label={t('manage.titleLabel')}
+        value={title}
+        maxLength={200}
+        dir="auto"
+        autoFocus
+        onChange={(e) => setTitle(e.target.value)}
+        error={!title.trim() ? t('manage.titleRequired') : rename.error ? rename.error.message : null}
+      />
+      <div className="mt-6 flex justify-end gap-2">
+        <Button variant="secondary" onClick={close}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" loading={rename.isPending} disabled={!title.trim()}>
+          {t('common.save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+interface AlignmentActionsProps {
+  alignment: Target;
+  /** After a delete, e.g. leave the results page of what no longer exists. */
+  onDeleted?: () => void;
+  size?: 'sm' | 'md';
+}
+
+export function AlignmentActions({ alignment, onDeleted, size = 'sm' }: AlignmentActionsProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const openModal = useUiStore((s) => s.openModal);
+  const retry = useMutation({
+    mutationFn: () => retryAlignment(alignment.id),
+    onSuccess: () => {
+      refresh(queryClient, alignment.id);
+      toast.info(t('manage.retried'));
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteAlignment(alignment.id),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ['alignment', alignment.id] });
+      refresh(queryClient, alignment.id);
+      toast.success(t('manage.deleted'));
+      onDeleted?.();
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const canRetry = alignment.status === 'failed' || alignment.status === 'cancelled';
+  return (
+    <div className="flex flex-wrap items-center gap-2" data-testid="alignment-actions">
+      {canRetry && (
+        <Button size={size} onClick={() => retry.mutate()} loading={retry.isPending}>
+          {t('manage.retry')}
+        </Button>
+      )}
+      <Button
+        size={size}
+        variant="secondary"
+        onClick={() =>
+          openModal({
+            title: t('manage.renameTitle'),
+            size: 'sm',
+            content: <RenameForm target={alignment} />,
+          })
+        }
+      >
+        {t('manage.rename')}
+      </Button>
+      <Button
+        size={size}
+        variant="ghost"
+        className="text-danger"
+        loading={remove.isPending}
+        onClick={() =>
+          confirmAction({
+            title: t('manage.deleteTitle'),
+            body: (
+              <>
+                {t('manage.deleteBody')} <bdi className="font-medium text-fg">{alignment.title}</bdi>
+              </>
+            ),
+            action: t('manage.delete'),
+            onConfirm: () => remove.mutateAsync().catch(() => undefined),
+          })
+        }
+      >
+        {t('manage.delete')}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+// A combobox for the alignment language: type a name (in the interface language, in English or the
+// language's own) or a code (ISO 639-1 or 639-3) and pick from the matches; the value is always the
+// ISO 639-3 code. ARIA 1.2 combobox pattern: focus stays in the input, arrows move the active option.
+import { useId, useMemo, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLanguages } from '../../lib/alignments.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { languageOptions, resolveLanguageText, searchLanguages } from '../../lib/language-search.ts';
+import type { LanguageOption } from '../../lib/language-search.ts';
+
+interface LanguagePickerProps {
+  label: string;
+  /** ISO 639-3 code, or '' while nothing is chosen. */
+  value: string;
+  onChange: (code: string) => void;
+  error?: string | null;
+}
+
+function optionText(o: LanguageOption): string {
+  return o.autonym && o.autonym !== o.label ? `${o.label} · ${o.autonym}` : o.label;
+}
+
+export function LanguagePicker({ label, value, onChange, error }: LanguagePickerProps) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const languages = useLanguages();
+  const options = useMemo(
+    () => languageOptions(languages.data?.results ?? [], i18n.language),
+    [languages.data, i18n.language],
+  );
+  const selected = options.find((o) => o.code === value) ?? null;
+  // What is typed; null while the field shows the chosen language.
+  const [query, setQuery] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const matches = useMemo(() => searchLanguages(options, query ?? ''), [options, query]);
+  const shown = query ?? (selected ? selected.label : value);
+
+  const choose = (o: LanguageOption) => {
+    onChange(o.code);
+    setQuery(null);
+    setOpen(false);
+  };
+  const commit = () => {
+    // Leaving the field with an exact code or name chooses it; anything else is kept for the error.
+    if (query === null) return;
+    const exact = resolveLanguageText(options, query);
+    if (exact) choose(exact);
+    else {
+      onChange(query.trim());
+      setOpen(false);
+    }
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (!open) setOpen(true);
+      else if (matches.length)
+        setActive((i) => (i + (e.key === 'ArrowDown' ? 1 : -1) + matches.length) % matches.length);
+    } else if (e.key === 'Enter' && open && matches[active]) {
+      e.preventDefault();
+      choose(matches[active]);
+    } else if (e.key === 'Escape' && open) {
+      e.preventDefault();
+      setOpen(false);
+    }
+  };
+
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const listId = `${id}-list`;
+  return (
+    <div className="relative space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-fg">
+        {label}
+      </label>
+      <input
+        id={id}
+        role="combobox"
+        aria-expanded={open && matches.length > 0}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={open && matches[active] ? `${listId}-${matches[active].code}` : undefined}
+        aria-describedby={error ? errorId : hintId}
+        aria-invalid={Boolean(error)}
+        autoComplete="off"
+        spellCheck={false}
+        dir="auto"
+        value={shown}
+        onFocus={(e) => e.currentTarget.select()}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+          setOpen(true);
+        }}
+        onBlur={commit}
+        onKeyDown={onKeyDown}
+        className="h-10 w-full rounded-lg border border-border bg-surface px-3 py-2 text-fg placeholder:text-muted/70 focus:border-accent focus:outline-none focus:ring-2 focus:ring-ring/30 aria-[invalid=true]:border-danger"
+      />
+      {open && matches.length > 0 && (
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label={label}
+          className="absolute inset-x-0 z-20 mt-1 max-h-72 overflow-y-auto rounded-lg border border-border bg-surface py-1 shadow-lg"
+        >
+          {matches.map((o, i) => (
+            <li
+              key={o.code}
+              id={`${listId}-${o.code}`}
+              role="option"
+              aria-selected={i === active}
+              // mousedown, not click: the input's blur would otherwise close the list first.
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(o);
+              }}
+              onMouseEnter={() => setActive(i)}
+              className={`flex cursor-pointer items-center justify-between gap-3 px-3 py-2 text-sm ${
+                i === active ? 'bg-accent-soft text-fg' : 'text-fg'
+              }`}
+            >
+              <bdi>{optionText(o)}</bdi>
+              <span className="shrink-0 font-mono text-xs text-muted" dir="ltr">
+                {o.iso1 ? `${o.iso1} · ${o.code}` : o.code}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error ? (
+        <p id={errorId} role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : (
+        <p id={hintId} className="text-xs text-muted" data-testid="language-hint">
+          {selected ? (
+            <>
+              <span dir="ltr" className="font-mono">
+                {selected.code}
+              </span>
+              {selected.nativeModel && <> · {t('upload.language.native')}</>}
+            </>
+          ) : (
+            t('upload.language.hint', { count: formatNumber(languages.data?.count ?? 0) })
+          )}
+        </p>
+      )}
+    </div>
+  );
+}

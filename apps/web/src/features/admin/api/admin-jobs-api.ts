@@ -1,0 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
+import { AdminJobAction, AdminJobList } from '@tazamun/contracts/admin-jobs';
+import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
+import { api } from '../../../lib/api-client.ts';
+
+/** undefined: the jobs that need an eye (waiting, running, failed), as the API lists by default. */
+export function useAdminJobs(status: AdminJobStatus | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin-jobs', status ?? 'open'],
+    queryFn: ({ signal }) =>
+      api(`/api/admin/jobs/${status ? `?status=${status}` : ''}`, { schema: AdminJobList, signal }),
+    enabled,
+    // a running job's worker and attempts move on their own
+    refetchInterval: 5000,
+  });
+}
+
+export function retryJob(id: string) {
+  return api(`/api/admin/jobs/${encodeURIComponent(id)}/retry/`, { method: 'POST', schema: AdminJobAction });
+}
+
+export function cancelJob(id: string) {
+  return api(`/api/admin/jobs/${encodeURIComponent(id)}/cancel/`, { method: 'POST', schema: AdminJobAction });
+}
