@@ -6,7 +6,7 @@ export type AdminJobStatus = (typeof ADMIN_JOB_STATUSES)[number];
 
 export const AdminJob = z.object({
   id: z.string(),
-  kind: z.enum(['align', 'video']),
+  kind: z.enum(['align', 'video', 'realign']),
   status: z.enum(ADMIN_JOB_STATUSES),
   alignment_id: z.string(),
   video_id: z.string().nullable(),

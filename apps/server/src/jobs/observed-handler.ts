@@ -148,5 +148,6 @@ export function observeHandlers(
   return {
     align: new ObservedHandler(handlers.align, db, log, metrics),
     video: new ObservedHandler(handlers.video, db, log, metrics),
+    realign: new ObservedHandler(handlers.realign, db, log, metrics),
   };
 }

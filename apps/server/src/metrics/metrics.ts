@@ -160,7 +160,7 @@ export class Metrics {
         depth.reset();
         // no figure rather than a stale one while the database is away; tazamun_database_up says why
         if (!counts.up) return;
-        for (const kind of ['align', 'video'])
+        for (const kind of ['align', 'video', 'realign'])
           for (const [status, name] of Object.entries(state))
             depth.set({ kind, state: name }, counts.depth.get(`${kind}:${status}`) ?? 0);
       },
