@@ -18,7 +18,10 @@ export interface AppDeps {
 
 export interface AuthContext {
   user: UserRow;
+  /** the session of a JWT; for a personal API token a value no session row has */
   sessionId: string;
+  /** set when the request came with a personal API token instead of a session's access token */
+  apiTokenId: string | null;
 }
 
 declare module 'fastify' {

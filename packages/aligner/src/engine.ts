@@ -4,7 +4,15 @@ import { performance } from 'node:perf_hooks';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
 import { JobBoundsError, assertJobBounds } from '@tazamun/contracts/job-bounds';
 import type { AlignmentResult, Segment, WordTiming } from '@tazamun/contracts/alignment-result';
-import type { AcousticBackend, Precision, Recognition, Unit, UnitSpan } from './acoustic/backend.ts';
+import { lexiconMap } from './acoustic/backend.ts';
+import type {
+  AcousticBackend,
+  LexiconEntry,
+  Precision,
+  Recognition,
+  Unit,
+  UnitSpan,
+} from './acoustic/backend.ts';
 import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
@@ -40,6 +48,8 @@ export interface AlignOptions {
   recognition?: boolean;
   /** let words be absent from the audio and extra speech be present (default true) */
   garbage?: boolean;
+  /** the user's own pronunciations (IPA), used before the model's dictionary and eSpeak (hmm engine) */
+  lexicon?: readonly LexiconEntry[];
   /** called now and then with the share of the work done, in [0, 1] (hmm engine) */
   onProgress?: (done: number) => void;
   /** 'none' leaves each word's confidence at its raw score (the calibration fit reads those) */
@@ -135,14 +145,22 @@ async function alignUnchecked(
     warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
 
   const backend = await selectBackend(lang3);
+  const lexicon = lexiconMap(options.lexicon);
   const norm = normalizeTranscript(text, options.lang, {
     normalize: options.normalize ?? true,
     numbersToWords: options.numbersToWords ?? true,
     removeFillers: options.removeFillers ?? false,
     inputKind,
-    hasWord: backend instanceof HmmBackend ? (w) => backend.hasWord(w, lang3) : undefined,
+    hasWord:
+      backend instanceof HmmBackend
+        ? (w) => lexicon.has(w.normalize('NFC').toLowerCase()) || backend.hasWord(w, lang3)
+        : undefined,
   });
-  const { units, route, warnings: pw } = await backend.pronounce(norm.tokens, options.lang, inputKind);
+  const {
+    units,
+    route,
+    warnings: pw,
+  } = await backend.pronounce(norm.tokens, options.lang, inputKind, lexicon);
   warnings.push(...pw);
 
   const recognition = options.recognition !== false;
@@ -171,8 +189,17 @@ async function alignUnchecked(
 
   const words: WordTiming[] = norm.words.map((w) => {
     const ss = byWord.get(w.index) ?? [];
-    const normalized = (unitsByWord.get(w.index) ?? []).map((u) => u.text).join(' ');
-    const base = { index: w.index, word: w.text, normalized, char_start: w.charStart, char_end: w.charEnd };
+    const wordUnits = unitsByWord.get(w.index) ?? [];
+    const normalized = wordUnits.map((u) => u.text).join(' ');
+    const base = {
+      index: w.index,
+      word: w.text,
+      normalized,
+      // a word split into several units (a number read out) takes its first unit's source
+      pronunciation_source: wordUnits.find((u) => u.source)?.source ?? null,
+      char_start: w.charStart,
+      char_end: w.charEnd,
+    };
     if (ss.length === 0) {
       return {
         ...base,

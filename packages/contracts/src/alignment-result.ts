@@ -21,6 +21,17 @@ export type PhoneTiming = z.infer<typeof PhoneTiming>;
 
 export const WordStatus = z.enum(['aligned', 'not_found']);
 
+/** Where a word's pronunciation came from, in the order the aligner tries them. */
+export const PRONUNCIATION_SOURCES = [
+  'user_lexicon',
+  'model_dictionary',
+  'espeak',
+  'rules',
+  'ipa_input',
+] as const;
+export const PronunciationSource = z.enum(PRONUNCIATION_SOURCES);
+export type PronunciationSource = z.infer<typeof PronunciationSource>;
+
 export const WordTiming = z.object({
   index: z.number().int().describe('position of the word in the original transcript (0-based)'),
   word: z.string().describe('the word exactly as written in the transcript'),
@@ -31,6 +42,9 @@ export const WordTiming = z.object({
   confidence: z.number().min(0).max(1),
   status: WordStatus,
   phones: z.array(PhoneTiming),
+  pronunciation_source: PronunciationSource.nullable()
+    .optional()
+    .describe('where the pronunciation came from; null when none was found; absent in older results'),
   char_start: z.number().int().describe('offset of the word in the original text (UTF-16 code units)'),
   char_end: z.number().int(),
 });

@@ -415,6 +415,103 @@ export const ERRORS = {
       ar: 'تعذّر إنشاء الفيديو. يرجى المحاولة مجددًا.',
     },
   },
+  // ---- Corpus work: batch uploads, personal tokens ----
+  quota_insufficient: {
+    status: 429,
+    messages: {
+      en: 'This batch needs {needed} alignments but only {remaining} fit in today’s quota ({limit} per day). Nothing was stored.',
+      fr: 'Ce lot demande {needed} alignements mais seuls {remaining} tiennent dans le quota du jour ({limit} par jour). Rien n’a été enregistré.',
+      ar: 'تحتاج هذه الدفعة إلى {needed} محاذاة لكن لا يتسع منها في حصة اليوم إلا {remaining} ({limit} في اليوم). لم يُحفظ شيء.',
+    },
+  },
+  archive_invalid: {
+    status: 400,
+    messages: {
+      en: 'The archive cannot be read as a zip file.',
+      fr: 'L’archive ne peut pas être lue comme un fichier zip.',
+      ar: 'لا يمكن قراءة الأرشيف كملف zip.',
+    },
+  },
+  archive_unsafe: {
+    status: 400,
+    messages: {
+      en: 'The archive was refused: {reason}.',
+      fr: 'L’archive a été refusée : {reason}.',
+      ar: 'رُفض الأرشيف: {reason}.',
+    },
+  },
+  archive_too_large: {
+    status: 413,
+    messages: {
+      en: 'The archive is too large (maximum {size}).',
+      fr: 'L’archive est trop volumineuse (maximum {size}).',
+      ar: 'الأرشيف كبير جدًا (الحد الأقصى {size}).',
+    },
+  },
+  batch_empty: {
+    status: 400,
+    messages: {
+      en: 'No recording with a matching transcript was found (audio and transcript must share a base name).',
+      fr: 'Aucun enregistrement avec une transcription correspondante (l’audio et la transcription doivent avoir le même nom de base).',
+      ar: 'لم يُعثر على تسجيل له نص مطابق (يجب أن يشترك الصوت والنص في الاسم الأساسي).',
+    },
+  },
+  corpus_no_transcript: {
+    status: 400,
+    messages: {
+      en: 'No transcript with the same base name (.lab, .txt or .TextGrid).',
+      fr: 'Aucune transcription du même nom de base (.lab, .txt ou .TextGrid).',
+      ar: 'لا يوجد نص بالاسم الأساسي نفسه (.lab أو .txt أو .TextGrid).',
+    },
+  },
+  corpus_no_recording: {
+    status: 400,
+    messages: {
+      en: 'No recording with the same base name.',
+      fr: 'Aucun enregistrement du même nom de base.',
+      ar: 'لا يوجد تسجيل بالاسم الأساسي نفسه.',
+    },
+  },
+  corpus_duplicate: {
+    status: 400,
+    messages: {
+      en: 'Another file with the same base name is used instead.',
+      fr: 'Un autre fichier du même nom de base est utilisé à sa place.',
+      ar: 'استُخدم بدلًا منه ملف آخر بالاسم الأساسي نفسه.',
+    },
+  },
+  corpus_not_corpus_file: {
+    status: 400,
+    messages: {
+      en: 'Neither a recording (WAV, MP3, M4A, OGG) nor a transcript (.lab, .txt, .TextGrid).',
+      fr: 'Ni un enregistrement (WAV, MP3, M4A, OGG) ni une transcription (.lab, .txt, .TextGrid).',
+      ar: 'ليس تسجيلًا (WAV أو MP3 أو M4A أو OGG) ولا نصًا (.lab أو .txt أو .TextGrid).',
+    },
+  },
+  textgrid_unreadable: {
+    status: 400,
+    messages: {
+      en: 'The TextGrid must hold the transcript in a single tier.',
+      fr: 'Le TextGrid doit contenir la transcription sur un seul niveau (tier).',
+      ar: 'يجب أن يحمل ملف TextGrid النص في طبقة واحدة.',
+    },
+  },
+  batch_too_many: {
+    status: 413,
+    messages: {
+      en: 'A batch holds at most {max} recordings; this one has {count}.',
+      fr: 'Un lot contient au plus {max} enregistrements ; celui-ci en a {count}.',
+      ar: 'تحتوي الدفعة على {max} تسجيل على الأكثر؛ وهذه فيها {count}.',
+    },
+  },
+  session_required: {
+    status: 403,
+    messages: {
+      en: 'Sign in to do this: a personal API token cannot manage tokens.',
+      fr: 'Connectez-vous pour faire ceci : un jeton d’API personnel ne peut pas gérer les jetons.',
+      ar: 'سجّل الدخول للقيام بهذا: لا يمكن لرمز API الشخصي إدارة الرموز.',
+    },
+  },
   // ---- Corrections (revisions) and re-alignment of a stretch ----
   revision_conflict: {
     status: 409,

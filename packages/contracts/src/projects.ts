@@ -1,5 +1,6 @@
 // Projects group a user's alignments; deleting one leaves its alignments unassigned.
 import { z } from 'zod';
+import { AlignmentSummary } from './alignments.ts';
 
 export const ProjectCreate = z
   .object({
@@ -30,3 +31,25 @@ export const ProjectList = z.object({ count: z.number().int(), results: z.array(
 
 export const MoveAlignments = z.object({ alignment_ids: z.array(z.string()).min(1).max(500) }).strict();
 export const MoveResult = z.object({ moved: z.number().int(), project: Project });
+
+/** A recording of a batch that was not queued, and why (a localised sentence). */
+export const BatchSkipped = z.object({ name: z.string(), reason: z.string() });
+export type BatchSkipped = z.infer<typeof BatchSkipped>;
+
+export const BatchResponse = z.object({
+  alignments: z.array(AlignmentSummary).describe('one per queued recording, in the order of their names'),
+  skipped: z.array(BatchSkipped),
+});
+export type BatchResponse = z.infer<typeof BatchResponse>;
+
+/** Limits of a batch upload's zip (docs/decisions/0024-corpus-batch-and-export.md). */
+export const BATCH_LIMITS = {
+  archiveMaxBytes: 500 * 1024 * 1024,
+  maxEntries: 2000,
+  /** recordings queued by one request */
+  maxRecordings: 200,
+  /** uncompressed bytes of all entries together */
+  maxUncompressedBytes: 2 * 1024 * 1024 * 1024,
+  /** an entry inflating more than this many times its stored size is a zip bomb, not audio or text */
+  maxCompressionRatio: 100,
+} as const;

@@ -13,6 +13,7 @@ import * as m0002 from './migrations/0002-alignment-jobs.ts';
 import * as m0003 from './migrations/0003-write-probe.ts';
 import * as m0004 from './migrations/0004-verdict.ts';
 import * as m0005 from './migrations/0005-revisions.ts';
+import * as m0006 from './migrations/0006-corpus.ts';
 import * as m0007 from './migrations/0007-job-retries-and-workers.ts';
 import * as m0008 from './migrations/0008-job-operations.ts';
 import { isPostgres, notePool, openPostgres } from './postgres.ts';
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-write-probe': m0003,
   '0004-verdict': m0004,
   '0005-revisions': m0005,
+  '0006-corpus': m0006,
   '0007-job-retries-and-workers': m0007,
   '0008-job-operations': m0008,
 };

@@ -110,6 +110,29 @@ export interface AlignmentsTable {
   completed_at: string | null;
 }
 
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  created_at: string;
+  /** null: the token lasts until revoked */
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface LexiconEntriesTable {
+  id: string;
+  user_id: string;
+  /** ISO 639-3 */
+  language: string;
+  word: string;
+  ipa: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   preferences: PreferencesTable;
@@ -121,6 +144,8 @@ export interface Database {
   password_resets: PasswordResetsTable;
   alignments: AlignmentsTable;
   write_probe: WriteProbeTable;
+  api_tokens: ApiTokensTable;
+  lexicon_entries: LexiconEntriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -129,3 +154,5 @@ export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type FeedbackRow = Selectable<FeedbackTable>;
 export type AlignmentRow = Selectable<AlignmentsTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type LexiconEntryRow = Selectable<LexiconEntriesTable>;

@@ -10,6 +10,7 @@ import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { alignmentFile, readUserText } from './alignment-files.ts';
+import { lexiconFor } from '../db/lexicon.ts';
 import { reasonOf } from './error-text.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
@@ -58,6 +59,7 @@ export class AlignJobHandler implements JobHandler {
     await this.setStep(row.id, 'preparation', 5, ctx);
     const options = JSON.parse(row.options ?? '{}') as AlignmentOptions;
     const text = await readUserText(this.files, row.user_id, row.text_file!);
+    const lexicon = await lexiconFor(this.db, row.user_id, row.language);
 
     await this.setStep(row.id, 'upload', 15, ctx);
     const audioKey = this.files.key(row.user_id, row.audio_file!);
@@ -75,7 +77,7 @@ export class AlignJobHandler implements JobHandler {
     };
     // The engine reads a path: the stored file itself on the local disk, a temp copy from S3.
     const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audioPath) =>
-      this.pool.run({ audioPath, text, language: row.language, options }, ctx.signal, onProgress),
+      this.pool.run({ audioPath, text, language: row.language, options, lexicon }, ctx.signal, onProgress),
     );
     await progressWrites;
     switch (outcome.type) {

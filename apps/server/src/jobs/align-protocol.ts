@@ -6,6 +6,8 @@ export interface AlignThreadRequest {
   text: string;
   language: string;
   options: AlignmentOptions;
+  /** the owner's lexicon entries for the language, read when the job starts */
+  lexicon?: { word: string; ipa: string }[];
   /** Re-align a stretch: only these seconds of the audio, times relative to `start`, no WER pass. */
   window?: { start: number; end: number };
   /**

@@ -75,6 +75,7 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
         removeFillers: req.options.remove_fillers,
         inputKind: req.options.input_kind,
         engine: req.options.engine,
+        lexicon: req.lexicon,
         // a stretch's WER would say nothing about the whole recording
         ...(req.window && { recognition: false }),
       });

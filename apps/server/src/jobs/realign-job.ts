@@ -1,6 +1,7 @@
 // The re-alignment of a stretch (kind 'realign'): the engine aligns that window of the audio alone and
 // the result replaces the stretch's words in the latest revision, stored as a new revision. The
 // alignment itself stays 'completed' throughout; the realignments row carries this job's state.
+import { lexiconFor } from '../db/lexicon.ts';
 import type { AlignmentOptions } from '@tazamun/contracts/alignments';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { AppError } from '../errors.ts';
@@ -48,6 +49,8 @@ export class RealignJobHandler implements JobHandler {
 
     const audioKey = this.files.key(row.user_id, row.audio_file!);
     const options = JSON.parse(row.options ?? '{}') as AlignmentOptions;
+    // the owner's pronunciations as they are now: a stretch is re-aligned with the corrected lexicon
+    const lexicon = await lexiconFor(this.db, row.user_id, row.language);
     const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audioPath) =>
       this.pool.run(
         {
@@ -55,6 +58,7 @@ export class RealignJobHandler implements JobHandler {
           text,
           language: row.language,
           options,
+          lexicon,
           window: { start: stretch.start, end: stretch.end },
         },
         ctx.signal,

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../context.ts';
 import { createError } from '../errors.ts';
 import { findSessionUser } from '../db/sessions.ts';
+import { isApiToken, verifyApiToken } from '../accounts/api-tokens.ts';
 
 export async function authenticate(request: FastifyRequest): Promise<AuthContext> {
   if (request.auth) return request.auth;
@@ -12,11 +13,17 @@ export async function authenticate(request: FastifyRequest): Promise<AuthContext
   const m = /^Bearer\s+(\S+)$/i.exec(header);
   if (!m) throw createError('token_invalid');
   const deps = request.server.deps;
+  if (isApiToken(m[1]!)) {
+    const found = await verifyApiToken(deps, m[1]!);
+    if (!found) throw createError('token_invalid');
+    request.auth = { user: found.user, sessionId: `api-token:${found.tokenId}`, apiTokenId: found.tokenId };
+    return request.auth;
+  }
   const claims = await deps.tokens.verifyAccess(m[1]!);
   if (!claims) throw createError('token_invalid');
   const user = await findSessionUser(deps.db, claims.sid, claims.sub, deps.clock.now().toISOString());
   if (!user) throw createError('token_invalid');
-  request.auth = { user, sessionId: claims.sid };
+  request.auth = { user, sessionId: claims.sid, apiTokenId: null };
   return request.auth;
 }
 
@@ -30,6 +37,12 @@ export async function requireApproved(request: FastifyRequest): Promise<void> {
   const { user } = await authenticate(request);
   if (user.role === 'admin' || user.status === 'approved') return;
   throw createError(user.status === 'rejected' ? 'account_rejected' : 'awaiting_approval');
+}
+
+/** Approved and signed in with a session, not a personal API token (token management itself). */
+export async function requireApprovedSession(request: FastifyRequest): Promise<void> {
+  await requireApproved(request);
+  if (request.auth!.apiTokenId) throw createError('session_required');
 }
 
 export async function requireAdmin(request: FastifyRequest): Promise<void> {

@@ -9,6 +9,7 @@ import { createError } from '../errors.ts';
 /** Routes that store files (uploads, avatars, rendered videos, demo media), method and full URL. */
 export const FILE_WRITING_ROUTES: readonly string[] = [
   'POST /api/alignments/',
+  'POST /api/projects/:id/batch/',
   'POST /api/alignments/:id/video/',
   'POST /api/auth/avatar/',
   'POST /api/admin/demos/',

@@ -2,6 +2,8 @@
 // into units it can score (pronunciations in its own unit set) and places those units in the audio. The
 // engine owns everything else: decoding, text processing, long-audio windowing, scores and the result.
 
+import type { PronunciationSource } from '@tazamun/contracts/alignment-result';
+
 export type Precision = 'standard' | 'high' | 'ultra';
 
 export interface Unit {
@@ -17,6 +19,19 @@ export interface Unit {
   ipa?: string[];
   /** the IPA of each lattice alternative (lattice[s][a] <- latticeIpa[s][a]) */
   latticeIpa?: string[][];
+  /** where the pronunciation came from (absent when there is none) */
+  source?: PronunciationSource;
+}
+
+/** A user's own pronunciation: consulted before the model's dictionary and eSpeak. */
+export interface LexiconEntry {
+  word: string;
+  ipa: string;
+}
+
+/** The lexicon as the back-ends look words up: lower-cased NFC word -> IPA. */
+export function lexiconMap(entries: readonly LexiconEntry[] = []): Map<string, string> {
+  return new Map(entries.map((e) => [e.word.normalize('NFC').toLowerCase(), e.ipa]));
 }
 
 export interface PhoneSpan {
@@ -65,6 +80,7 @@ export interface AcousticBackend {
     tokens: { text: string; wordIndex: number }[],
     lang: string,
     inputKind: 'orthography' | 'ipa',
+    lexicon?: ReadonlyMap<string, string>,
   ): Promise<{ units: Unit[]; route: string; warnings: string[] }>;
   /** Spans for the units found in the window, in order; units not found are absent. */
   alignWindow(req: WindowRequest): UnitSpan[];

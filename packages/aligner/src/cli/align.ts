@@ -20,6 +20,7 @@ export interface ManifestItem {
 export async function run(args: string[]): Promise<number> {
   const p = parseArgs(args);
   if (p.values.has('manifest')) return runBatch(p);
+  if (p.values.has('corpus')) return (await import('./align-corpus.ts')).runCorpus(p);
   const [audio, textFile] = p.positional;
   const lang = p.values.get('lang');
   if (!audio || !textFile || !lang) {

@@ -8,7 +8,18 @@ export interface ParsedArgs {
   flags: Set<string>;
 }
 
-const VALUED = new Set(['lang', 'format', 'o', 'out', 'precision', 'engine', 'manifest', 'out-dir', 'jobs']);
+const VALUED = new Set([
+  'lang',
+  'format',
+  'o',
+  'out',
+  'precision',
+  'engine',
+  'manifest',
+  'out-dir',
+  'jobs',
+  'corpus',
+]);
 
 export function parseArgs(args: string[]): ParsedArgs {
   const positional: string[] = [];

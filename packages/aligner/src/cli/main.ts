@@ -30,6 +30,8 @@ export function usage(): string {
     '              [--precision standard|high|ultra] [--ipa] [--engine auto|hmm|mms]',
     '              [--no-normalize] [--no-numbers] [--remove-fillers] [--no-recognition]',
     'tazamun align --manifest FILE.jsonl --out-dir DIR [--jobs N] [same options]',
+    'tazamun align --corpus DIR --out-dir DIR --lang CODE [--format F] [same options]',
+    '              (MFA layout: spk/utt.wav + spk/utt.lab|.txt|.TextGrid; writes summary.csv)',
     'tazamun languages [--json]',
   ].join('\n');
 }

@@ -3,7 +3,6 @@
 // moved into the file store (a rename on the local disk, an upload to S3), and only then are the quota
 // unit, the row and the job written in one transaction. Any failure removes the temp file and the
 // alignment's stored files, so a refused upload leaves nothing behind.
-import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
@@ -17,21 +16,18 @@ import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignme
 import { errorMessage } from '@tazamun/contracts/errors';
 import { checkJobBounds } from '@tazamun/contracts/job-bounds';
 import { LIMITS, MB } from '@tazamun/contracts/limits';
-import { utcDay } from '../../clock.ts';
-import type { Db } from '../../db/database.ts';
 import { withJobTables } from '../../db/jobs-schema.ts';
 import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
-import { consumeQuota, findUserById } from '../../db/users.ts';
+import { findUserById } from '../../db/users.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
-import { alignmentFile, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
-import { moveIntoStore, tempPath } from '../../storage/local-copy.ts';
-import { jobTimeoutMs } from '../../jobs/job-config.ts';
-import { AUDIO_MIME, SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
+import { tempPath } from '../../storage/local-copy.ts';
+import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { decodeTranscript, normaliseTranscript } from '../../media/text-decode.ts';
 import { checkLanguage } from '@tazamun/contracts/language-check';
 import { presentQuota } from '../../accounts/present-user.ts';
 import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
+import { createAlignment } from '../../commands/create-alignment.ts';
 import type { ProbeGate } from './probe-gate.ts';
 
 const FORMATS = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
@@ -44,7 +40,7 @@ interface Received {
   fields: Record<string, string>;
 }
 
-function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_format_invalid', params = {}) {
+export function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_format_invalid', params = {}) {
   const messages = {
     audio_required: 'This field is required.',
     audio_too_large: `The audio file is too large (maximum ${mb(LIMITS.audioMaxBytes)}).`,
@@ -128,7 +124,7 @@ async function receive(request: FastifyRequest, tmp: string): Promise<Received> 
 
 const BOOL = /^(true|false|1|0|on|off)$/;
 
-function parseOptions(fields: Record<string, string>): UploadOptionsT {
+export function parseOptions(fields: Record<string, string>): UploadOptionsT {
   const language = fields.language?.trim() ?? '';
   if (!language) throw createError('language_required', {}, { language: ['This field is required.'] });
   if (!LANGUAGE_CODE.test(language))
@@ -180,7 +176,7 @@ function parseOptions(fields: Record<string, string>): UploadOptionsT {
   return parsed.data;
 }
 
-async function checkAudio(
+export async function checkAudio(
   audio: NonNullable<Received['audio']>,
   gate: ProbeGate,
 ): Promise<{ format: SniffedFormat; duration: number; sampleRate: number }> {
@@ -209,7 +205,7 @@ async function checkAudio(
  * What the job would cost (contracts' job-bounds.ts): checked before the quota transaction, so a
  * refused upload takes no unit. The field message is the English catalogue text, as for the others.
  */
-function checkBounds(duration: number, sampleRate: number, text: string, maxAudioSeconds: number): void {
+export function checkBounds(duration: number, sampleRate: number, text: string, maxAudioSeconds: number): void {
   const v = checkJobBounds({ durationSeconds: duration, sampleRate, text, maxAudioSeconds });
   if (!v) return;
   const field = v.code === 'transcript_too_long' ? 'text' : 'audio';
@@ -225,16 +221,13 @@ export async function acceptUpload(
   const { deps } = app;
   const db = withJobTables(deps.db);
   const now = deps.clock.now();
-  const today = utcDay(now);
 
   const user = (await findUserById(deps.db, userId))!;
   const quota = presentQuota(user, now);
   if (quota.used_today >= quota.daily_limit)
     throw createError('quota_exhausted', { limit: user.daily_limit }, { quota });
 
-  const id = randomUUID();
   const tmp = await tempPath(deps.files.tmpDir, '.upload');
-  let stored = false;
   try {
     const got = await receive(request, tmp);
     if (!got.audio) throw audioError('audio_required');
@@ -252,81 +245,17 @@ export async function acceptUpload(
         .executeTakeFirst();
       if (!project) throw fieldError({ project_id: ['This value is invalid: no such project.'] });
     }
-    const audioFile = alignmentFile(id, `audio.${format}`);
-    const textFile = alignmentFile(id, 'text.txt');
-    stored = true;
-    await moveIntoStore(deps.files.store, deps.files.key(userId, audioFile), got.audio.tmp, {
-      contentType: AUDIO_MIME[format],
+    return await createAlignment(app, userId, options, {
+      requestId: request.id,
+      tmp: got.audio.tmp,
+      fileName: got.audio.fileName,
+      size: got.audio.size,
+      format,
+      duration,
+      text,
     });
-    await deps.files.store.put(deps.files.key(userId, textFile), Buffer.from(text), {
-      contentType: 'text/plain; charset=utf-8',
-    });
-
-    const nowIso = now.toISOString();
-    const { title, project_id, language, ...alignOptions } = options;
-    const row = await db.transaction().execute(async (trx) => {
-      if (!(await consumeQuota(trx as unknown as Db, userId, today))) {
-        const fresh = (await findUserById(trx as unknown as Db, userId))!;
-        throw createError(
-          'quota_exhausted',
-          { limit: fresh.daily_limit },
-          { quota: presentQuota(fresh, now) },
-        );
-      }
-      const inserted = await trx
-        .insertInto('alignments')
-        .values({
-          id,
-          user_id: userId,
-          project_id: project_id ?? null,
-          title: title ?? got.audio!.fileName,
-          language,
-          // known from the text alone: shown while the job runs; the result confirms it
-          detected_language: checkLanguage(text, language, alignOptions.input_kind).detected,
-          status: 'queued',
-          step: null,
-          progress: 0,
-          duration,
-          confidence: null,
-          wer: null,
-          cer: null,
-          words: null,
-          coverage: null,
-          processing_time: null,
-          file_name: got.audio!.fileName,
-          file_size: got.audio!.size,
-          options: JSON.stringify(alignOptions),
-          audio_file: audioFile,
-          audio_format: format,
-          text_file: textFile,
-          result_file: null,
-          processed_text: null,
-          engine: null,
-          error_code: null,
-          error_params: null,
-          quota_day: today,
-          quota_refunded: 0,
-          search_text: text.slice(0, 20_000).toLowerCase(),
-          // the job's log lines name the request that created it (what a user quotes to support)
-          request_id: request.id,
-          created_at: nowIso,
-          updated_at: nowIso,
-          completed_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await app.jobs.queue.enqueue(trx, {
-        kind: 'align',
-        alignmentId: id,
-        timeoutMs: jobTimeoutMs(app.jobs.config, duration),
-      });
-      return inserted;
-    });
-    app.jobs.queue.wake();
-    return row;
   } catch (err) {
     await rm(tmp, { force: true });
-    if (stored) await removeAlignmentFiles(deps.files, userId, id).catch(() => undefined);
     if (err instanceof AppError) throw err;
     if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
       throw err;

@@ -58,6 +58,15 @@ test('the OpenAPI document lists every route and /docs renders', async (t) => {
     '/api/admin/users/{id}/reject/',
     '/api/admin/users/{id}/quota/',
     '/api/admin/feedback/',
+    '/api/auth/tokens/',
+    '/api/auth/tokens/{id}/',
+    '/api/projects/{id}/batch/',
+    '/api/projects/{id}/export/{format}/',
+    '/api/lexicon/',
+    '/api/lexicon/{id}/',
+    '/api/lexicon/import/',
+    '/api/lexicon/export/',
+    '/api/lexicon/preview/',
   ]) {
     assert.ok(paths.includes(p), `missing ${p}`);
   }

@@ -119,6 +119,7 @@ export class HmmBackend implements AcousticBackend {
     tokens: { text: string; wordIndex: number }[],
     lang: string,
     inputKind: 'orthography' | 'ipa',
+    lexicon: ReadonlyMap<string, string> = new Map(),
   ) {
     const info = inputKind === 'ipa' ? resolveIpaLanguage(lang) : resolveLanguage(lang);
     const family = this.decoder.spec.family;
@@ -132,14 +133,22 @@ export class HmmBackend implements AcousticBackend {
     }));
     const needIpa: number[] = [];
     for (const u of units) {
+      const own = inputKind === 'ipa' ? undefined : lexicon.get(u.text.normalize('NFC').toLowerCase());
       if (inputKind === 'ipa') {
         u.prons = [ipaToModelPhones(u.text, family)].filter((p) => p.length > 0);
         u.ipa = [u.text];
+        u.source = 'ipa_input';
         routes.add('ipa-input');
+      } else if (own !== undefined && ipaToModelPhones(own, family).length) {
+        u.prons = [ipaToModelPhones(own, family)];
+        u.ipa = [own];
+        u.source = 'user_lexicon';
+        routes.add('user-lexicon');
       } else if (this.sameLanguage(info.iso3) && this.decoder.lookup(u.text.toLowerCase()).length) {
         u.prons = this.decoder
           .lookup(u.text.toLowerCase())
           .filter((p) => p.every((ph) => this.decoder.phones.has(ph)));
+        u.source = 'model_dictionary';
         routes.add('dictionary');
       } else if (info.routes[0] === 'arabic-rules' && /[\u0600-\u06FF]/.test(u.text)) {
         // Letter rules with optional short vowels: the search picks the vowels unvowelled text leaves out.
@@ -147,6 +156,7 @@ export class HmmBackend implements AcousticBackend {
         u.lattice = u.latticeIpa.map((slot) =>
           slot.map((alt) => (alt === '' ? [] : ipaToModelPhones(alt, family))),
         );
+        u.source = 'rules';
         routes.add('arabic-rules');
       } else {
         needIpa.push(u.tokenIndex);
@@ -163,6 +173,7 @@ export class HmmBackend implements AcousticBackend {
         if (mapped.length) {
           units[ui]!.prons = [mapped];
           units[ui]!.ipa = [source];
+          units[ui]!.source = 'espeak';
         }
       });
       routes.add('espeak-ipa');

@@ -174,4 +174,36 @@ describe('upload studio', () => {
     });
     expect(screen.queryByTestId('language-warning')).toBeNull();
   });
+
+  it('previews the words pronounced by eSpeak and saves a corrected IPA to the lexicon', async () => {
+    api.route('POST', '/api/lexicon/preview/', () => ({
+      status: 200,
+      body: { language: 'eng', words: [{ word: 'zorblax', source: 'espeak', ipa: 'z ɔːɹ b l æ k s' }] },
+    }));
+    api.route('POST', '/api/lexicon/', () => ({
+      status: 201,
+      body: {
+        id: 'e1',
+        language: 'eng',
+        word: 'zorblax',
+        ipa: 'zɔrblaks',
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      },
+    }));
+    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+    const text = await screen.findByLabelText('Text spoken in the recording');
+    await userEvent.type(text, 'Zorblax spoke');
+    await userEvent.click(screen.getByRole('button', { name: 'Check pronunciations' }));
+    const ipa = await screen.findByLabelText('IPA of zorblax');
+    expect((ipa as HTMLInputElement).value).toBe('z ɔːɹ b l æ k s');
+    expect(screen.getByText('eSpeak').tagName).toBe('TD');
+    await userEvent.clear(ipa);
+    await userEvent.type(ipa, 'zɔrblaks');
+    await userEvent.click(screen.getByRole('button', { name: 'Save to my lexicon' }));
+    expect(await screen.findByText('“zorblax” saved to your lexicon.')).toBeTruthy();
+    const sent = api.requests.filter((r) => r.path === '/api/lexicon/' && r.method === 'POST');
+    expect(sent.map((r) => r.body)).toEqual([{ language: 'ara', word: 'zorblax', ipa: 'zɔrblaks' }]);
+    expect(screen.queryByLabelText('IPA of zorblax')).toBeNull();
+  });
 });

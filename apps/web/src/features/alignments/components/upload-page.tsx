@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
+import { PronunciationPreview } from './pronunciation-preview.tsx';
 import type { DragEvent, FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -283,6 +284,7 @@ export function UploadPage() {
                 </span>
               )}
             </p>
+            <PronunciationPreview language={language} text={text} />
           </Card>
         </div>
 

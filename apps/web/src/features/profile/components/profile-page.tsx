@@ -9,6 +9,7 @@ import { AccountSection, PasswordSection } from './account-section.tsx';
 import { AlignmentsSection, UsageSection } from './usage-section.tsx';
 import { NotificationsSection, PreferencesSection } from './preferences-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
+import { ApiTokensSection } from './api-tokens-section.tsx';
 import { DangerZone, ExportSection } from './data-section.tsx';
 
 const TABS = ['account', 'security', 'usage', 'preferences', 'sessions', 'data'] as const;
@@ -67,6 +68,7 @@ export function ProfilePage() {
           </Tabs.Content>
           <Tabs.Content value="sessions" className="space-y-6">
             <SessionsSection />
+            <ApiTokensSection />
           </Tabs.Content>
           <Tabs.Content value="data" className="space-y-6">
             <ExportSection />

@@ -15,6 +15,7 @@ import { AlignmentActions } from '../../../components/alignment/alignment-action
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { createProject, deleteProject, listProjects, moveToProject } from '../api/projects-api.ts';
+import { ProjectBatch } from './project-batch.tsx';
 
 const PROJECTS_KEY = ['projects'] as const;
 
@@ -159,6 +160,7 @@ export function ProjectsPage() {
               })}
             </p>
           )}
+          {current && <ProjectBatch key={current.id} projectId={current.id} projectName={current.name} />}
           <InputField
             label={t('projects.search')}
             type="search"

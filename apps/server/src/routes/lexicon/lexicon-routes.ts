@@ -1,0 +1,223 @@
+// /api/lexicon/: the caller's own pronunciations, used by the aligner before the model's dictionary and
+// eSpeak. Import and export use the Montreal Forced Aligner's dictionary layout: one word per line, a
+// tab, then its phones separated by spaces (MFA's optional probability columns are read and ignored).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ISO_639_3 } from '@tazamun/contracts/alignments';
+import {
+  LEXICON_IMPORT_MAX_BYTES,
+  LEXICON_MAX_ENTRIES,
+  LexiconEntry,
+  LexiconEntryCreate,
+  LexiconImportResult,
+  LexiconList,
+  LexiconQuery,
+  PronunciationPreview,
+  PronunciationPreviewRequest,
+} from '@tazamun/contracts/lexicon';
+import { previewPronunciations } from '@tazamun/aligner/text/pronunciation-preview';
+import { resolveLanguage } from '@tazamun/aligner/text/languages';
+import { ipaToPhones } from '@tazamun/aligner/text/g2p';
+import {
+  countLexicon,
+  deleteLexiconEntry,
+  lexiconFor,
+  listLexicon,
+  upsertLexiconEntry,
+} from '../../db/lexicon.ts';
+import type { LexiconEntryRow } from '../../db/schema.ts';
+import { createError, fieldError } from '../../errors.ts';
+import { contentDisposition } from '../../media/send-file.ts';
+import { auth, requireApproved } from '../../plugins/auth-guard.ts';
+
+const present = (r: LexiconEntryRow): LexiconEntry => ({
+  id: r.id,
+  language: r.language,
+  word: r.word,
+  ipa: r.ipa,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+const LanguageQuery = z.object({ language: z.string().regex(ISO_639_3) });
+
+/** One MFA dictionary line: word, optional numeric columns, phones. */
+export function parseDictionaryLine(line: string): { word: string; ipa: string } | string | null {
+  const trimmed = line.replace(/\r$/, '');
+  if (!trimmed.trim() || trimmed.startsWith('#')) return null;
+  const cols = trimmed.includes('\t') ? trimmed.split('\t') : trimmed.trim().split(/\s+(.*)/s);
+  const word = cols[0]?.trim() ?? '';
+  const rest = cols.slice(1).filter((c) => !/^\s*\d+(\.\d+)?\s*$/.test(c));
+  const ipa = rest.join(' ').trim();
+  if (!word || /\s/.test(word)) return 'expected a word, a tab and its phones';
+  if (!ipa) return 'no pronunciation after the word';
+  if (word.length > 100 || ipa.length > 200) return 'the word or its pronunciation is too long';
+  return { word, ipa };
+}
+
+export const lexiconRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+  // the import's body is the dictionary itself
+  app.addContentTypeParser(
+    ['text/tab-separated-values', 'text/plain'],
+    { parseAs: 'string', bodyLimit: LEXICON_IMPORT_MAX_BYTES },
+    (_req, body, done) => done(null, body),
+  );
+
+  const roomFor = async (userId: string, adding: number) => {
+    if ((await countLexicon(deps.db, userId)) + adding > LEXICON_MAX_ENTRIES)
+      throw fieldError({
+        non_field_errors: [`This value is invalid: a lexicon holds at most ${LEXICON_MAX_ENTRIES} entries.`],
+      });
+  };
+
+  app.get(
+    '/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['lexicon'],
+        summary: 'The caller’s lexicon, by language and word',
+        querystring: LexiconQuery,
+        response: { 200: LexiconList },
+      },
+    },
+    async (request) => {
+      const rows = await listLexicon(deps.db, auth(request).user.id, request.query.language);
+      return { count: rows.length, results: rows.map(present) };
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['lexicon'],
+        summary: 'Add a word’s pronunciation (IPA), or replace the one it has',
+        body: LexiconEntryCreate,
+        response: { 201: LexiconEntry },
+      },
+    },
+    async (request, reply) => {
+      const userId = auth(request).user.id;
+      if (ipaToPhones(request.body.ipa).length === 0)
+        throw fieldError({ ipa: ['This value is invalid: no IPA phone in it.'] });
+      await roomFor(userId, 1);
+      const row = await upsertLexiconEntry(deps.db, userId, request.body, deps.clock.now().toISOString());
+      return reply.code(201).send(present(row));
+    },
+  );
+
+  app.delete(
+    '/:id/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['lexicon'],
+        summary: 'Remove an entry',
+        params: z.object({ id: z.string().min(1).max(64) }),
+      },
+    },
+    async (request, reply) => {
+      if ((await deleteLexiconEntry(deps.db, auth(request).user.id, request.params.id)) === 0)
+        throw createError('not_found');
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/export/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['lexicon'],
+        summary: 'The lexicon of one language as an MFA dictionary (word TAB phones)',
+        querystring: LanguageQuery,
+      },
+    },
+    async (request, reply) => {
+      const { language } = request.query;
+      const rows = await listLexicon(deps.db, auth(request).user.id, language);
+      const body = rows.map((r) => `${r.word}\t${ipaToPhones(r.ipa).join(' ')}\n`).join('');
+      return reply
+        .type('text/tab-separated-values; charset=utf-8')
+        .header('content-disposition', contentDisposition(`lexicon-${language}.dict`))
+        .send(body);
+    },
+  );
+
+  app.post(
+    '/import/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['lexicon'],
+        summary: 'Add the words of an MFA dictionary (body: text/tab-separated-values) to one language',
+        querystring: LanguageQuery,
+        response: { 200: LexiconImportResult },
+      },
+    },
+    async (request) => {
+      const userId = auth(request).user.id;
+      if (typeof request.body !== 'string')
+        throw createError(
+          'bad_request',
+          {},
+          { non_field_errors: ['Send the dictionary as text/tab-separated-values.'] },
+        );
+      const entries = new Map<string, string>();
+      const skipped: { line: number; reason: string }[] = [];
+      request.body.split('\n').forEach((line, k) => {
+        const got = parseDictionaryLine(line);
+        if (got === null) return;
+        if (typeof got === 'string') skipped.push({ line: k + 1, reason: got });
+        else if (ipaToPhones(got.ipa).length === 0)
+          skipped.push({ line: k + 1, reason: 'no IPA phone in it' });
+        // MFA lists a word once per pronunciation; the aligner takes one: the first
+        else if (!entries.has(got.word.toLowerCase())) entries.set(got.word.toLowerCase(), got.ipa);
+      });
+      await roomFor(userId, entries.size);
+      const nowIso = deps.clock.now().toISOString();
+      for (const [word, ipa] of entries)
+        await upsertLexiconEntry(deps.db, userId, { language: request.query.language, word, ipa }, nowIso);
+      return { imported: entries.size, skipped };
+    },
+  );
+
+  app.post(
+    '/preview/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['lexicon'],
+        summary: 'The words of a transcript the aligner would pronounce by rule or by eSpeak, with their IPA',
+        description:
+          'Runs the aligner’s pronunciation step on the text only (no audio, no acoustic model): each ' +
+          'distinct word pronounced by the Arabic letter rules (`rules`) or by eSpeak (`espeak`), with the ' +
+          'IPA it would use. Words of the caller’s lexicon or of the model’s dictionary are left out.',
+        body: PronunciationPreviewRequest,
+        response: { 200: PronunciationPreview },
+      },
+    },
+    async (request) => {
+      const { language, text, input_kind } = request.body;
+      let iso3: string;
+      try {
+        iso3 = resolveLanguage(language).iso3;
+      } catch {
+        throw createError(
+          'language_unsupported',
+          { code: language },
+          { language: ['This value is invalid.'] },
+        );
+      }
+      const lexicon = await lexiconFor(deps.db, auth(request).user.id, iso3);
+      const words = await previewPronunciations(text, iso3, { lexicon, inputKind: input_kind });
+      return {
+        language: iso3,
+        words: words.filter((w) => w.source === 'espeak' || w.source === 'rules'),
+      };
+    },
+  );
+};

@@ -1,0 +1,148 @@
+// GET /api/projects/{id}/export/{format}/: the project's completed alignments as one zip, each file named
+// after its source (spk0/utt0.wav -> spk0/utt0.TextGrid), with the single export's options and a CSV
+// summary. yazl pulls one entry at a time (addReadStreamLazy), so only one alignment's export is ever
+// in memory, whatever the size of the project.
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import yazl from 'yazl';
+import { ExportQuery, FileExportFormat } from '@tazamun/contracts/exports';
+import type { ExportFormat } from '@tazamun/aligner/formats/export';
+import { withJobTables } from '../../db/jobs-schema.ts';
+import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
+import { createError } from '../../errors.ts';
+import { readResult } from '../../jobs/alignment-files.ts';
+import { AUDIO_MIME } from '../../media/audio-sniff.ts';
+import type { SniffedFormat } from '../../media/audio-sniff.ts';
+import { contentDisposition, safeBaseName } from '../../media/send-file.ts';
+import { auth, requireApproved } from '../../plugins/auth-guard.ts';
+import { readStoredBytes } from '../../storage/local-copy.ts';
+import { IdParams } from '../alignments/alignment-routes.ts';
+import { buildExport } from '../exports/export-file.ts';
+
+const EXTENSIONS: Record<ExportFormat, (q: ExportQuery) => string> = {
+  json: () => 'json',
+  textgrid: () => 'TextGrid',
+  vtt: () => 'vtt',
+  srt: () => 'srt',
+  csv: (q) => (q.separator === 'tab' ? 'tsv' : 'csv'),
+  eaf: () => 'eaf',
+};
+
+/** The source's path without its extension, each folder kept, nothing that could climb or hide. */
+export function exportBase(row: Pick<FullAlignmentRow, 'file_name' | 'title' | 'id'>): string {
+  const source = row.file_name || row.title || row.id;
+  const segments = source
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((s) => s && s !== '.' && s !== '..');
+  const last = (segments.pop() ?? '').replace(/\.[A-Za-z0-9]{2,4}$/, '');
+  const clean = (s: string) =>
+    s
+      // eslint-disable-next-line no-control-regex
+      .replace(/[:*?"<>|\u0000-\u001F]/g, '_')
+      .trim()
+      .slice(0, 80) || '_';
+  return [...segments, last].map(clean).join('/');
+}
+
+/** Names unique within the zip: a second utt0.TextGrid becomes utt0 (2).TextGrid. */
+function uniqueNames(rows: FullAlignmentRow[], ext: string): string[] {
+  const taken = new Set<string>(['summary.csv']);
+  return rows.map((r) => {
+    const base = exportBase(r);
+    let name = `${base}.${ext}`;
+    for (let k = 2; taken.has(name.toLowerCase()); k++) name = `${base} (${k}).${ext}`;
+    taken.add(name.toLowerCase());
+    return name;
+  });
+}
+
+const num = (x: number | null, digits: number): string =>
+  x === null ? '' : String(Math.round(x * 10 ** digits) / 10 ** digits);
+const csvCell = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+export function summaryCsv(rows: FullAlignmentRow[], names: string[]): string {
+  const lines = ['file,duration,words,coverage,confidence,wer'];
+  rows.forEach((r, k) =>
+    lines.push(
+      [
+        csvCell(names[k]!),
+        num(r.duration, 3),
+        r.words === null ? '' : String(r.words),
+        num(r.coverage, 4),
+        num(r.confidence, 4),
+        num(r.wer, 4),
+      ].join(','),
+    ),
+  );
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+export const projectExportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+  const db = withJobTables(deps.db);
+
+  app.get(
+    '/:id/export/:format/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['projects'],
+        summary: 'Download every completed alignment of the project as one zip, with summary.csv',
+        description:
+          'One file per completed alignment, named after its source file (spk0/utt0.wav -> ' +
+          'spk0/utt0.TextGrid), made with the options of GET /api/alignments/{id}/export/{format}/; ' +
+          'summary.csv lists file, duration, words, coverage, confidence and WER.',
+        params: IdParams.extend({ format: FileExportFormat }),
+        querystring: ExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const userId = auth(request).user.id;
+      const project = await db
+        .selectFrom('projects')
+        .selectAll()
+        .where('id', '=', request.params.id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!project) throw createError('not_found');
+      const rows = await db
+        .selectFrom('alignments')
+        .selectAll()
+        .where('project_id', '=', project.id)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'completed')
+        .orderBy('file_name')
+        .orderBy('id')
+        .execute();
+      const { format } = request.params;
+      const names = uniqueNames(rows, EXTENSIONS[format](request.query));
+      const zip = new yazl.ZipFile();
+      rows.forEach((row, k) => {
+        zip.addReadStreamLazy(names[k]!, (cb) => {
+          void (async () => {
+            const result = await readResult(deps.files, row.user_id, row.result_file);
+            if (!result) throw new Error(`alignment ${row.id} has no stored result`);
+            const file = await buildExport(result, format, request.query, {
+              read: () => readStoredBytes(deps.files.store, deps.files.key(row.user_id, row.audio_file!)),
+              mimeType: AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
+            });
+            return Readable.from([Buffer.from(file.content)]);
+          })().then(
+            (stream) => cb(null, stream),
+            (err: unknown) => cb(err as Error, undefined as never),
+          );
+        });
+      });
+      zip.addBuffer(Buffer.from(summaryCsv(rows, names)), 'summary.csv');
+      zip.end();
+      zip.on('error', (err: Error) =>
+        request.log.error({ err, project: project.id }, 'project export failed'),
+      );
+      return reply
+        .type('application/zip')
+        .header('content-disposition', contentDisposition(`${safeBaseName(project.name)}-${format}.zip`))
+        .send(zip.outputStream);
+    },
+  );
+};

@@ -1,0 +1,80 @@
+// The pronunciation step without audio: which source the aligner would take for each word of a
+// transcript, in the hmm back-end's order (ipa input, the user's lexicon, the model's dictionary, the
+// Arabic rules, eSpeak), and the IPA of the words worth checking (by rule or by eSpeak). Reads the
+// model's dictionary file into a word set once; loads no acoustic model.
+import { readFileSync } from 'node:fs';
+import type { PronunciationSource } from '@tazamun/contracts/alignment-result';
+import { lexiconMap } from '../acoustic/backend.ts';
+import type { LexiconEntry } from '../acoustic/backend.ts';
+import { resolveHmmModel } from '../acoustic/hmm/models.ts';
+import { arabicPronunciationLattice, espeakIpa, ipaToPhones } from './g2p.ts';
+import { resolveLanguage } from './languages.ts';
+import { normalizeTranscript } from './normalize.ts';
+
+export interface PreviewWord {
+  word: string;
+  source: PronunciationSource;
+  /** phones separated by spaces; for the Arabic rules, the first reading of each slot */
+  ipa: string;
+}
+
+const dictionaries = new Map<string, Set<string>>();
+
+/** Words of the hmm model's dictionary for a language it was trained on (eng, fra), else null. */
+function dictionaryWords(lang3: string): Set<string> | null {
+  const family = lang3 === 'eng' ? 'en' : lang3 === 'fra' ? 'fr' : null;
+  if (!family) return null;
+  let words = dictionaries.get(family);
+  if (!words) {
+    words = new Set();
+    for (const line of readFileSync(resolveHmmModel(family).dict, 'utf8').split('\n')) {
+      const w = line.split(/\s/, 1)[0]?.replace(/\(\d+\)$/, '');
+      if (w) words.add(w);
+    }
+    dictionaries.set(family, words);
+  }
+  return words;
+}
+
+/** Every distinct token once, in the order of the text, with its source; IPA for rule and eSpeak words. */
+export async function previewPronunciations(
+  text: string,
+  lang: string,
+  options: { lexicon?: readonly LexiconEntry[]; inputKind?: 'orthography' | 'ipa' } = {},
+): Promise<PreviewWord[]> {
+  const info = resolveLanguage(lang);
+  const lexicon = lexiconMap(options.lexicon);
+  const dict = dictionaryWords(info.iso3);
+  const inputKind = options.inputKind ?? 'orthography';
+  const { tokens } = normalizeTranscript(text, lang, {
+    inputKind,
+    hasWord: dict ? (w) => lexicon.has(w.toLowerCase()) || dict.has(w.toLowerCase()) : undefined,
+  });
+  const seen = new Map<string, PreviewWord>();
+  const needEspeak: PreviewWord[] = [];
+  for (const t of tokens) {
+    const key = t.text.normalize('NFC').toLowerCase();
+    if (seen.has(key)) continue;
+    const own = lexicon.get(key);
+    let w: PreviewWord;
+    if (inputKind === 'ipa') w = { word: t.text, source: 'ipa_input', ipa: ipaToPhones(t.text).join(' ') };
+    else if (own !== undefined) w = { word: t.text, source: 'user_lexicon', ipa: ipaToPhones(own).join(' ') };
+    else if (dict?.has(key)) w = { word: t.text, source: 'model_dictionary', ipa: '' };
+    else if (info.routes[0] === 'arabic-rules' && /[\u0600-\u06FF]/.test(t.text)) {
+      const first = arabicPronunciationLattice(t.text).map((slot) => slot.find((alt) => alt !== '') ?? '');
+      w = { word: t.text, source: 'rules', ipa: first.filter(Boolean).join(' ') };
+    } else {
+      w = { word: t.text, source: 'espeak', ipa: '' };
+      needEspeak.push(w);
+    }
+    seen.set(key, w);
+  }
+  if (needEspeak.length && info.espeakVoice) {
+    const ipa = await espeakIpa(
+      needEspeak.map((w) => w.word),
+      info.iso3,
+    );
+    needEspeak.forEach((w, k) => (w.ipa = (ipa[k] ?? []).join(' ')));
+  }
+  return [...seen.values()];
+}
