@@ -60,7 +60,10 @@ test('admin jobs: a timed-out job is listed with its error and retried; refusals
   }
   // the default list holds what needs an eye: here the two failed jobs
   const open = AdminJobList.parse((await app.inject({ url: '/api/admin/jobs/', headers: h })).json()).jobs;
-  assert.deepEqual(open.map((j) => j.status), ['failed', 'failed']);
+  assert.deepEqual(
+    open.map((j) => j.status),
+    ['failed', 'failed'],
+  );
   expectError(
     await app.inject({ url: '/api/admin/jobs/?status=stuck', headers: h }),
     400,

@@ -24,7 +24,6 @@ import { tempPath } from '../../storage/local-copy.ts';
 import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { decodeTranscript, normaliseTranscript } from '../../media/text-decode.ts';
-import { checkLanguage } from '@tazamun/contracts/language-check';
 import { presentQuota } from '../../accounts/present-user.ts';
 import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
 import { createAlignment } from '../../commands/create-alignment.ts';
@@ -205,7 +204,12 @@ export async function checkAudio(
  * What the job would cost (contracts' job-bounds.ts): checked before the quota transaction, so a
  * refused upload takes no unit. The field message is the English catalogue text, as for the others.
  */
-export function checkBounds(duration: number, sampleRate: number, text: string, maxAudioSeconds: number): void {
+export function checkBounds(
+  duration: number,
+  sampleRate: number,
+  text: string,
+  maxAudioSeconds: number,
+): void {
   const v = checkJobBounds({ durationSeconds: duration, sampleRate, text, maxAudioSeconds });
   if (!v) return;
   const field = v.code === 'transcript_too_long' ? 'text' : 'audio';
