@@ -11,7 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { ffmpegPath } from './audio/decode.ts';
 import { EngineError } from './errors.ts';
-import { moduleGenerations } from './acoustic/hmm/decoder.ts';
+import { MAX_GRAMMAR_ARCS, MAX_GRAMMAR_STATES, moduleGenerations } from './acoustic/hmm/decoder.ts';
+import { loadDecoder } from './acoustic/hmm/backend.ts';
+import { JobBoundsError } from '@tazamun/contracts/job-bounds';
 
 const EVAL = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/eval');
 const UTT = join(EVAL, 'timit-dev', 'dr1-fvmh0_sa1');
@@ -184,17 +186,40 @@ test('a transcript far too long for its audio is refused as an input error; the 
   await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
   const generation = moduleGenerations();
   const words = ref.text.split(/\s+/);
-  // 30,000 words for 3 s of audio: about 270,000 arcs, past the ceiling (about 300 MB of WASM heap).
+  // 30,000 words for 3 s of audio: refused by the job bounds at the engine's entry (contracts'
+  // job-bounds.ts), before any grammar is built, with the catalogue's code and numbers
   const huge = Array.from({ length: 30_000 }, (_, i) => words[i % words.length]).join(' ');
   await assert.rejects(
     align(`${UTT}.wav`, huge, { lang: 'en', recognition: false }),
     (e: unknown) =>
+      e instanceof JobBoundsError &&
+      e.code === 'transcript_too_long' &&
+      /^The transcript is far longer than the audio can hold: 3\.\d s of audio fit at most \d+ words and \d+ characters\.$/.test(
+        e.message,
+      ),
+  );
+  const res = await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
+  assert.equal(res.metrics.coverage, 1);
+  assert.equal(moduleGenerations(), generation, 'the refusal did not retire the module');
+});
+
+test('a search graph past the ceiling is refused before the module is touched; the next search runs', async () => {
+  const ref = reference();
+  await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
+  const generation = moduleGenerations();
+  const decoder = await loadDecoder('en');
+  // a chain of empty transitions one state past the ceiling: what a window of text far longer than
+  // its audio would build if the bounds let it through (a lattice of unvowelled Arabic, say)
+  const states = MAX_GRAMMAR_STATES + 1;
+  const arcs = Array.from({ length: states - 1 }, (_, i) => ({ from: i, to: i + 1, word: null, prob: 1 }));
+  assert.throws(
+    () => decoder.run(new Float32Array(48_000), { states, start: 0, final: states - 1, arcs }),
+    (e: unknown) =>
       e instanceof EngineError &&
       e.code === 'grammar_too_large' &&
       e.input &&
-      /^the transcript is far longer than the audio can hold: its search graph for 3\.\d s of audio has 30001 states and \d+ arcs \(at most 50000 and 200000\)$/.test(
-        e.message,
-      ),
+      e.message ===
+        `the transcript is far longer than the audio can hold: its search graph for 3.0 s of audio has ${states} states and ${states - 1} arcs (at most ${MAX_GRAMMAR_STATES} and ${MAX_GRAMMAR_ARCS})`,
   );
   const res = await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
   assert.equal(res.metrics.coverage, 1);
