@@ -985,6 +985,8 @@ export const ar: LocaleMessages = {
       verdict: 'الحكم',
       coverage: 'التغطية',
       confidence: 'الثقة',
+      retryFailed: 'إعادة التسجيلات التي فشلت ({count})',
+      retried: 'أُعيد إلى الانتظار: {count}.',
     },
   },
   manage: {

@@ -991,6 +991,8 @@ export const en = {
       verdict: 'Verdict',
       coverage: 'Coverage',
       confidence: 'Confidence',
+      retryFailed: 'Retry the failed recordings ({count})',
+      retried: '{count} recordings queued again.',
     },
   },
   manage: {

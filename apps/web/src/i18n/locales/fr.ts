@@ -1021,6 +1021,8 @@ export const fr: LocaleMessages = {
       verdict: 'Verdict',
       coverage: 'Couverture',
       confidence: 'Confiance',
+      retryFailed: 'Relancer les enregistrements en échec ({count})',
+      retried: 'Enregistrements remis en file : {count}.',
     },
   },
   manage: {

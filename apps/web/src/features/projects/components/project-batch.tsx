@@ -3,7 +3,9 @@ import type { DragEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchResponse } from '@tazamun/contracts/projects';
+import { retryAlignment } from '../../../lib/alignments.ts';
 import { saveBlob } from '../../../lib/download.ts';
+import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { formatPercent } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
@@ -74,6 +76,22 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
   });
   const list = rows.data?.results ?? [];
   const completed = list.filter((a) => a.status === 'completed').length;
+  const failed = list.filter((a) => a.status === 'failed' || a.status === 'cancelled');
+  // one retry per failed recording, same files and options, one quota unit each (as an upload)
+  const retry = useMutation({
+    mutationFn: async (ids: string[]) => {
+      for (const id of ids) await retryAlignment(id);
+      return ids.length;
+    },
+    onSuccess: (count) => {
+      toast.success(t('projects.batch.retried', { count }));
+      void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+    },
+    onError: (e) => {
+      toast.error(e.message);
+      void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+    },
+  });
 
   return (
     <section aria-label={t('projects.batch.title')} className="mb-6 space-y-3">
@@ -157,6 +175,17 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
           </ul>
         </Alert>
       )}
+      {failed.length > 0 && (
+        <Button
+          variant="secondary"
+          size="sm"
+          loading={retry.isPending}
+          onClick={() => retry.mutate(failed.map((a) => a.id))}
+          data-testid="batch-retry-failed"
+        >
+          {t('projects.batch.retryFailed', { count: failed.length })}
+        </Button>
+      )}
       {list.length > 0 && (
         <table className="w-full text-sm" data-testid="batch-table">
           <thead>
@@ -177,7 +206,9 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
                     {a.file_name}
                   </td>
                   <td className="py-1">{t(`results.status.${a.status}`)}</td>
-                  <td className="py-1">{a.error?.detail ?? '—'}</td>
+                  <td className="py-1">
+                    {a.verdict ? <VerdictBadge verdict={a.verdict} /> : (a.error?.detail ?? '—')}
+                  </td>
                   <td className="py-1 text-end tabular-nums">
                     {a.coverage === null ? '—' : formatPercent(a.coverage)}
                   </td>
