@@ -322,7 +322,7 @@ export const ar: LocaleMessages = {
     },
     tokens: {
       title: 'رموز API الشخصية',
-      body: 'للبرامج النصية: أرسل الرمز في «Authorization: Bearer <الرمز>». يعمل باسمك حتى تنتهي صلاحيته أو تلغيه.',
+      body: 'للبرامج النصية: أرسل الرمز في «Authorization: Bearer <token>». يعمل باسمك حتى تنتهي صلاحيته أو تلغيه.',
       name: 'اسم الرمز',
       lifetime: 'صالح لمدة',
       days: '{count} يومًا',

@@ -336,7 +336,7 @@ export const fr: LocaleMessages = {
     },
     tokens: {
       title: 'Jetons d’API personnels',
-      body: 'Pour les scripts : envoyez un jeton dans « Authorization: Bearer <jeton> ». Il agit en votre nom jusqu’à son expiration ou sa révocation.',
+      body: 'Pour les scripts : envoyez un jeton dans « Authorization: Bearer <token> ». Il agit en votre nom jusqu’à son expiration ou sa révocation.',
       name: 'Nom du jeton',
       lifetime: 'Valable',
       days: '{count} jours',

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '../../../test/render-app.tsx';
 import { makeUser, serveShell, startTestApi } from '../../../test/test-api.ts';
@@ -160,7 +160,8 @@ describe('upload studio', () => {
     fireEvent.change(text, {
       target: { value: 'The birch canoe slid on the smooth planks and the boy was there when the sun rose.' },
     });
-    expect(screen.getByTestId('detected-language').textContent).toContain('anglais');
+    // the names come with the language list, which may still be on its way
+    await waitFor(() => expect(screen.getByTestId('detected-language').textContent).toContain('anglais'));
     expect(screen.queryByTestId('language-warning')).toBeNull();
     // the same English text with Arabic chosen: a warning before submitting
     fireEvent.change(language, { target: { value: 'ara' } });

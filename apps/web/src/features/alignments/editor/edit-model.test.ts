@@ -106,8 +106,8 @@ describe('labels, splits and merges, and the save body', () => {
         {
           word_index: 3,
           phones: [
-            { phone: 'D', start: 2, end: 2.2 },
-            { phone: 'D', start: 2.2, end: 2.5 },
+            { phone: 'D', model_phone: 'D', start: 2, end: 2.2 },
+            { phone: 'D', model_phone: 'D', start: 2.2, end: 2.5 },
           ],
         },
       ],
@@ -117,7 +117,7 @@ describe('labels, splits and merges, and the save body', () => {
 
   it('merges two phones into one and refuses a split outside the phone', () => {
     const m = mergePhones(result, 0, 0)!;
-    expect(m.words[0]!.phones).toEqual([{ phone: 'AB', start: 0.5, end: 1 }]);
+    expect(m.words[0]!.phones).toEqual([{ phone: 'AB', model_phone: 'A B', start: 0.5, end: 1 }]);
     expect(mergePhones(result, 1, 0)).toBeNull();
     expect(splitPhone(result, 0, 0, 0.9)).toBeNull();
   });
