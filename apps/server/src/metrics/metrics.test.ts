@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
+import { alignmentFile } from '../jobs/alignment-files.ts';
 import { loadJobConfig } from '../jobs/job-config.ts';
 import { approvedUser, expectError } from '../testing/test-app.ts';
 import {
@@ -77,6 +78,13 @@ test('queue depth and job outcomes move as jobs run', { timeout: 300_000 }, asyn
     await send(clip.wav, clip.text),
     await send(join(media, 'silence.wav'), 'nothing to hear'),
   ];
+  // the third recording is damaged in storage before any worker reads it: its job fails (silence
+  // itself completes with a no_speech verdict)
+  await api.deps.files.store.put(
+    api.deps.files.key(user.id, alignmentFile(ids[2]!, 'audio.wav')),
+    Buffer.from('RIFF this is not audio'),
+    { contentType: 'audio/wav' },
+  );
   const before = await scrape(api);
   assert.equal(value(before, 'tazamun_queue_jobs', { kind: 'align', state: 'waiting' }), 3);
   assert.equal(value(before, 'tazamun_queue_jobs', { kind: 'align', state: 'running' }), 0);
