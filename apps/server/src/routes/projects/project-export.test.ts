@@ -5,6 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app.ts';
+import { ManualClock } from '../../clock.ts';
+import { alignmentFile } from '../../jobs/alignment-files.ts';
+import { loadJobConfig } from '../../jobs/job-config.ts';
 import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
 import { readZip } from '../../testing/zip-reader.ts';
 import { writeZip } from '../../testing/zip-writer.ts';
@@ -30,7 +34,8 @@ const exportZip = (app: FastifyInstance, access: string, pid: string, format: st
   app.inject({ url: `/api/projects/${pid}/export/${format}/${query}`, headers: bearer(access) });
 
 test('the project export: one file per completed alignment named after its source, and a CSV summary', async (t) => {
-  const { app } = await createJobsTestApp(t, { concurrency: 1 });
+  // this app only enqueues; a worker joins once the third recording is damaged in storage
+  const { app, config } = await createJobsTestApp(t, { concurrency: 0 });
   const u = await approvedUser(app);
   const pid = (
     await app.inject({
@@ -64,6 +69,20 @@ test('the project export: one file per completed alignment named after its sourc
   });
   assert.equal(res.statusCode, 202, res.body);
   const ids = res.json().alignments.map((x: { id: string }) => x.id) as string[];
+  // the quiet recording's file is damaged before any worker reads it, so its job fails and the export
+  // leaves it out (silence itself completes with a no_speech verdict)
+  await app.deps.files.store.put(
+    app.deps.files.key(u.id, alignmentFile(ids[2]!, 'audio.wav')),
+    Buffer.from('RIFF this is not audio'),
+    { contentType: 'audio/wav' },
+  );
+  const worker = await buildApp(config, {
+    clock: new ManualClock(new Date().toISOString()),
+    logger: false,
+    jobs: { ...loadJobConfig({}, []), concurrency: 1, leaseMs: 5000, pollMs: 200, demoMediaDir: null },
+  });
+  t.after(() => worker.close());
+  await worker.ready();
   const statuses = [];
   for (const id of ids) statuses.push((await waitForStatus(app, u.access, id)).status);
   assert.deepEqual(statuses, ['completed', 'completed', 'failed']);
