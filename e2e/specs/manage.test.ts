@@ -19,7 +19,8 @@ before(async () => {
   if (!existsSync(join(MEDIA, 'audio.wav')))
     throw new Error(`${MEDIA} is missing: the test needs its recording`);
   scratch = mkdtempSync(join(tmpdir(), 'tazamun-e2e-media-'));
-  server = await startServer({ DEMO_MEDIA_DIR: '' });
+  // one worker: a job sent while another runs waits in the queue (the retry below relies on it)
+  server = await startServer({ DEMO_MEDIA_DIR: '', WORKER_CONCURRENCY: '1' });
 });
 after(async () => {
   await server?.stop();
@@ -111,8 +112,9 @@ test(
       await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
       await page.getByRole('heading', { name: 'Austen, renamed' }).waitFor();
 
-      // A recording with nothing to hear fails on the audio (no refund); retry runs it again on the
-      // same files and options, which uses one more unit.
+      // A take cancelled while it waits can be run again with the same files and options. The one
+      // worker (WORKER_CONCURRENCY=1) is kept busy by a second copy of the recording sent through the
+      // API, so the silent take waits behind it and is cancelled from its page before it starts.
       const silence = join(scratch, 'silence.wav');
       execFileSync('ffmpeg', [
         '-nostdin',
@@ -127,6 +129,27 @@ test(
         '2',
         silence,
       ]);
+      const token = await page.evaluate("localStorage.getItem('access_token')");
+      const authorization = `Bearer ${String(token)}`;
+      const api = async (path: string) =>
+        (await fetch(`${server.url}${path}`, { headers: { authorization } })).json() as Promise<
+          Record<string, unknown>
+        >;
+      const usedToday = async () =>
+        ((await api('/api/auth/quota/')).quota as { used_today: number }).used_today;
+      const form = new FormData();
+      form.set('language', 'eng');
+      form.set('title', 'Austen, again');
+      form.set('text', transcript);
+      form.set('audio', new Blob([readFileSync(join(MEDIA, 'audio.wav'))]), 'audio.wav');
+      const sent = await fetch(`${server.url}/api/alignments/`, {
+        method: 'POST',
+        headers: { authorization },
+        body: form,
+      });
+      assert.equal(sent.status, 202);
+      const blockerId = ((await sent.json()) as { id: string }).id;
+
       await page.goto(`${server.url}/upload`);
       await page.getByRole('combobox', { name: 'Language' }).fill('English');
       await page.getByRole('combobox', { name: 'Language' }).press('Tab');
@@ -136,27 +159,31 @@ test(
       await page.getByRole('button', { name: 'Start the alignment' }).click();
       await page.waitForURL(/\/results\/[^/]+$/);
       const silentId = page.url().split('/').pop()!;
-      await page.getByTestId('alignment-status').filter({ hasText: 'Failed' }).waitFor({ timeout: 120_000 });
-      const token = await page.evaluate("localStorage.getItem('access_token')");
-      const api = async (path: string) =>
-        (
-          await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${String(token)}` } })
-        ).json() as Promise<Record<string, unknown>>;
-      assert.equal(((await api('/api/auth/quota/')).quota as { used_today: number }).used_today, 2);
-      // The quota tells the retry ran: the outcome is the same failure, one more unit used.
+      await page.getByTestId('alignment-status').filter({ hasText: 'Waiting' }).waitFor();
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await page
+        .getByTestId('alignment-status')
+        .filter({ hasText: 'Cancelled' })
+        .waitFor({ timeout: 60_000 });
+      const beforeRetry = await usedToday();
+      // The quota tells the retry ran: one more unit, then the take completes behind the other job
+      // (silence completes, with a no_speech verdict).
       await page.getByRole('button', { name: 'Retry' }).click();
-      for (;;) {
-        const used = ((await api('/api/auth/quota/')).quota as { used_today: number }).used_today;
-        const detail = await api(`/api/alignments/${silentId}/`);
-        if (used === 3 && detail.status === 'failed') break;
-        await new Promise((r) => setTimeout(r, 300));
-      }
-      await page.getByTestId('alignment-status').filter({ hasText: 'Failed' }).waitFor({ timeout: 120_000 });
+      await page
+        .getByTestId('alignment-status')
+        .filter({ hasText: 'Completed' })
+        .waitFor({ timeout: 300_000 });
+      assert.equal(await usedToday(), beforeRetry + 1);
       const detail = await api(`/api/alignments/${silentId}/`);
       assert.deepEqual(
-        [detail.title, detail.language, (detail.error as { code: string }).code],
-        ['Silent take', 'eng', 'audio_silent'],
+        [detail.title, detail.language, detail.status, detail.verdict],
+        ['Silent take', 'eng', 'completed', 'no_speech'],
       );
+      const removed = await fetch(`${server.url}/api/alignments/${blockerId}/`, {
+        method: 'DELETE',
+        headers: { authorization },
+      });
+      assert.equal(removed.status, 204);
 
       // Delete asks first; cancelling keeps it, confirming removes it and leaves the page.
       await page.goto(austenUrl);

@@ -2,6 +2,7 @@
 // it names the signed-in user (the user id an operator matches with a complaint), the route template and
 // the status. Load-balancer probes and scrapes (/api/health/, /api/ready/, /metrics) log at debug, as
 // they arrive every few seconds and say nothing on their own. The same hook feeds the HTTP metrics.
+import { redactUrl } from '../reliability/log-redaction.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics/metrics.ts';
 
@@ -18,7 +19,8 @@ export function logRequests(app: FastifyInstance, metrics: Metrics): void {
     if (status >= 500) metrics.httpErrors.inc(labels);
     const line = {
       method: request.method,
-      url: request.url.replace(/([?&]access_token=)[^&]*/, '$1***'),
+      // every secret a URL can carry (?access_token=, ?sig=, share tokens), as the request serializer does
+      url: redactUrl(request.url),
       route,
       status,
       ms: Math.round(reply.elapsedTime),

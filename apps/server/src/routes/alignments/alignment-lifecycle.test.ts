@@ -67,7 +67,7 @@ test('an alignment from upload to deletion, seen only by its owner', async (t) =
   assert.equal(detail.title, 'Dark suit — TIMIT');
   assert.equal(detail.original_text, clip.text);
   assert.equal(typeof detail.processed_text, 'string');
-  assert.equal(detail.detected_language, null);
+  assert.equal(detail.detected_language, 'eng');
   assert.equal(detail.words, detail.result.words.length);
   assert.ok(Math.abs(detail.duration - clip.duration) < 0.05, `duration ${detail.duration}`);
   for (const k of ['confidence', 'coverage', 'alignment_time', 'processing_speed'])
