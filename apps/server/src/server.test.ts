@@ -70,11 +70,13 @@ test('with no configuration it generates a secret, listens, answers and stops on
   assert.ok(existsSync(join(dir, 'tazamun.sqlite')));
   const health = (await (await fetch(`${url}/api/health/`)).json()) as { status: string; db: string };
   assert.deepEqual([health.status, health.db], ['ok', 'ok']);
-  // The log line reaches our pipe asynchronously after the response: wait for it (bounded), then check it.
-  for (let i = 0; i < 200 && !out.includes('"url":"/api/health/"'); i++) {
+  // Probes log at debug; an ordinary request logs one "request completed" line at info. It reaches our
+  // pipe asynchronously after the response: wait for it (bounded), then check it.
+  assert.equal((await fetch(`${url}/api/config/`)).status, 200);
+  for (let i = 0; i < 200 && !out.includes('"url":"/api/config/"'); i++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const logs = out.split('\n').filter((l) => l.includes('"url":"/api/health/"'));
+  const logs = out.split('\n').filter((l) => l.includes('"url":"/api/config/"'));
   assert.ok(
     logs.length > 0 && logs.every((l) => /"reqId":"[0-9a-f-]{36}"/.test(l)),
     'request logs carry the request id',

@@ -120,7 +120,11 @@ test('the aligner uses the lexicon before the model’s dictionary and says wher
     ).json();
     return d.result as {
       engine: { route: string };
-      words: { word: string; pronunciation_source: string; phones: { phone: string }[] }[];
+      words: {
+        word: string;
+        pronunciation_source: string;
+        phones: { phone: string; model_phone: string }[];
+      }[];
     };
   };
 
@@ -143,8 +147,9 @@ test('the aligner uses the lexicon before the model’s dictionary and says wher
   );
   assert.equal(withLexicon.engine.route, 'dictionary+user-lexicon');
   const greasy = withLexicon.words[6]!;
+  // the model aligned exactly the phones of the user's IPA; the phone tier shows that IPA
   assert.deepEqual(
-    greasy.phones.map((p) => p.phone),
+    greasy.phones.map((p) => p.model_phone),
     ipaToModelPhones(own, 'en'),
   );
 
