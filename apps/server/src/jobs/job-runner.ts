@@ -5,6 +5,7 @@
 // wins. A failure the handler marks `retry` (an engine fault) is run once more after a backoff.
 // db-job-queue.ts polls the rows for ids, bull-job-queue.ts receives them from BullMQ; neither writes
 // a job row itself.
+import { isDiskFull } from '../plugins/error-handler.ts';
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -314,6 +315,14 @@ export class JobRunner {
       if (await this.handBack(job, { giveAttemptBack: true, runAfter: null })) await handler.requeued(job);
       return { end: 'handed_back', runAfter: null };
     }
+    if (entry.reason === null && diskFullIn(err)) {
+      // the disk (or the database's) is full: not the job's fault nor the engine's. The job waits in
+      // the queue, its attempt given back, and runs again once space returns (readiness says why).
+      const runAfter = Date.now() + this.config.retryBackoffMs * 5;
+      this.log.warn({ job: job.id, err, retry_at: iso(runAfter) }, 'job hit a full disk: handed back');
+      if (await this.handBack(job, { giveAttemptBack: true, runAfter })) await handler.requeued(job);
+      return { end: 'handed_back', runAfter };
+    }
     const failure = failureOf(entry.reason, err);
     if (failure.options.refund) this.runs.failed += 1;
     const ctx = { job: job.id, alignment: job.alignment_id, code: failure.code, err: failure.cause ?? err };
@@ -443,4 +452,11 @@ export class JobRunner {
     }
     return 'requested';
   }
+}
+
+/** A full disk anywhere in the error's cause chain (a handler may wrap the file system's error). */
+function diskFullIn(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (isDiskFull(e)) return true;
+  return false;
 }
