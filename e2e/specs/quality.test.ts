@@ -53,7 +53,8 @@ test(
       await page.goto(`${server.url}/upload`);
       await page.getByTestId('audio-input').setInputFiles(join(TIMIT, 'dr1-fvmh0_sa1.wav'));
       await page.getByLabel('Text spoken in the recording').fill(other.text);
-      await page.getByLabel('Language (ISO 639-3)').fill('eng');
+      await page.getByRole('combobox', { name: 'Language' }).fill('eng');
+      await page.getByRole('combobox', { name: 'Language' }).press('Tab');
       await page.getByLabel('Title').fill('Wrong transcript');
       await page.getByRole('button', { name: 'Start the alignment' }).click();
 
