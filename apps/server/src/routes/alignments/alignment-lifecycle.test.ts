@@ -211,8 +211,10 @@ test('an alignment from upload to deletion, seen only by its owner', async (t) =
       await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(owner.access) })
     ).json();
     assert.equal(listed.shared, true);
+    // read-only: the public path has no write method (405 with Allow, issue 12)
     const write = await app.inject({ method: 'DELETE', url: `/api/share/${token}/` });
-    assert.equal(write.statusCode, 404);
+    assert.equal(write.statusCode, 405);
+    assert.match(String(write.headers.allow), /\bGET\b/);
   });
 
   const project = await app.inject({
