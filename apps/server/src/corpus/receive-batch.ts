@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { LIMITS, MB } from '@tazamun/contracts/limits';
 import { BATCH_LIMITS } from '@tazamun/contracts/projects';
 import { createError } from '../errors.ts';
+import { readTextFilePart } from '../routes/alignments/upload.ts';
 import { tempPath } from '../storage/local-copy.ts';
 
 export interface ReceivedBatch {
@@ -79,21 +80,10 @@ export async function receiveBatch(
       await pipeline(part.file, cap, createWriteStream(tmp));
       out.audio.push({ name: cleanName(part.filename || `audio-${out.audio.length + 1}`), tmp, size });
     } else if (part.fieldname === 'text_file') {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of part.file as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > LIMITS.textFileMaxBytes)
-          throw createError(
-            'text_too_large',
-            { size: mb(LIMITS.textFileMaxBytes) },
-            { text_file: ['too large'] },
-          );
-        chunks.push(chunk);
-      }
+      const bytes = await readTextFilePart(part.file as AsyncIterable<Buffer>);
       out.text.push({
         name: cleanName(part.filename || `text-${out.text.length + 1}.txt`),
-        bytes: Buffer.concat(chunks),
+        bytes,
       });
     } else {
       part.file.resume();

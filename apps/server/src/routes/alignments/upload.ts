@@ -39,6 +39,23 @@ interface Received {
   fields: Record<string, string>;
 }
 
+/** A text_file part, read whole under the transcript size cap (single and batch uploads). */
+export async function readTextFilePart(file: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of file) {
+    size += chunk.length;
+    if (size > LIMITS.textFileMaxBytes)
+      throw createError(
+        'text_too_large',
+        { size: mb(LIMITS.textFileMaxBytes) },
+        { text_file: ['too large'] },
+      );
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 export function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_format_invalid', params = {}) {
   const messages = {
     audio_required: 'This field is required.',
@@ -94,19 +111,7 @@ async function receive(request: FastifyRequest, tmp: string): Promise<Received> 
       if (part.file.truncated) throw audioError('audio_too_large', { size: mb(LIMITS.audioMaxBytes) });
       out.audio = { tmp, size, head: head.subarray(0, SNIFF_BYTES), fileName: part.filename || 'audio' };
     } else if (part.fieldname === 'text_file' && out.text === null) {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of part.file as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > LIMITS.textFileMaxBytes)
-          throw createError(
-            'text_too_large',
-            { size: mb(LIMITS.textFileMaxBytes) },
-            { text_file: ['too large'] },
-          );
-        chunks.push(chunk);
-      }
-      const text = decodeTranscript(Buffer.concat(chunks));
+      const text = decodeTranscript(await readTextFilePart(part.file));
       if (text === null) throw createError('text_encoding_invalid', {}, { text_file: ['invalid UTF-8'] });
       out.text = text;
     } else {
