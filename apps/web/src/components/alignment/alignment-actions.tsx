@@ -23,6 +23,24 @@ function refresh(queryClient: QueryClient, id: string): void {
   void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
 }
 
+/**
+ * After a delete: stop whatever is in flight for that alignment and refresh the lists. Its own queries
+ * are left to expire unused (never invalidated, never removed): a query removed while the page that
+ * reads it is still mounted (the router keeps it during the navigation) is rebuilt, fetched and 404s.
+ */
+function forget(queryClient: QueryClient, id: string): void {
+  for (const key of [
+    ['alignment', id],
+    ['alignment-progress', id],
+    ['alignment-audio-url', id],
+    ['video', id],
+  ])
+    void queryClient.cancelQueries({ queryKey: key });
+  void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+  void queryClient.invalidateQueries({ queryKey: ['projects'] });
+  void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+}
+
 function RenameForm({ target }: { target: Target }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -85,10 +103,9 @@ export function AlignmentActions({ alignment, onDeleted, size = 'sm' }: Alignmen
   const remove = useMutation({
     mutationFn: () => deleteAlignment(alignment.id),
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['alignment', alignment.id] });
-      refresh(queryClient, alignment.id);
-      toast.success(t('manage.deleted'));
+      forget(queryClient, alignment.id);
       onDeleted?.();
+      toast.success(t('manage.deleted'));
     },
     onError: (e) => toast.error(e.message),
   });
