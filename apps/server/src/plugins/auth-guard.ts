@@ -39,6 +39,15 @@ export async function requireApproved(request: FastifyRequest): Promise<void> {
   throw createError(user.status === 'rejected' ? 'account_rejected' : 'awaiting_approval');
 }
 
+/**
+ * Signed in with a session, not a personal API token: what would let a leaked token take the account
+ * over or hide itself (the password, the account's deletion, the sessions list).
+ */
+export async function requireSession(request: FastifyRequest): Promise<void> {
+  const { apiTokenId } = await authenticate(request);
+  if (apiTokenId) throw createError('session_required');
+}
+
 /** Approved and signed in with a session, not a personal API token (token management itself). */
 export async function requireApprovedSession(request: FastifyRequest): Promise<void> {
   await requireApproved(request);

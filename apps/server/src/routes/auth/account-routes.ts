@@ -7,12 +7,16 @@ import { DeleteAccountRequest, PasswordResetConfirm, PasswordResetRequest } from
 import { confirmPasswordReset, deleteAccount, requestPasswordReset } from '../../accounts/commands.ts';
 import { presentUser } from '../../accounts/present-user.ts';
 import { describeDevice } from '../../accounts/sessions.ts';
+import { presentApiToken } from '../../accounts/api-tokens.ts';
 import { listUserAlignments } from '../../db/alignments.ts';
+import { listApiTokens } from '../../db/api-tokens.ts';
+import { listLexicon } from '../../db/lexicon.ts';
+import { listUserProjects, listUserRevisions, listUserShares } from '../../db/personal-data.ts';
 import { listFeedback } from '../../db/feedback.ts';
 import { getPreferences } from '../../db/preferences.ts';
 import { listUserSessions } from '../../db/sessions.ts';
 import { BODY_LIMITS } from '../../reliability/body-limits.ts';
-import { auth, requireUser } from '../../plugins/auth-guard.ts';
+import { auth, requireSession, requireUser } from '../../plugins/auth-guard.ts';
 
 const Detail = z.object({ detail: z.string() });
 
@@ -24,7 +28,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     '/account/',
     {
       bodyLimit: BODY_LIMITS.credentials,
-      onRequest: requireUser,
+      onRequest: requireSession,
       schema: {
         tags: ['account'],
         summary: 'Delete the account, its rows and its files (password + SUPPRIMER / DELETE / حذف)',
@@ -74,6 +78,25 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       zip.addBuffer(json(await getPreferences(deps.db, user.id)), 'preferences.json', { mtime });
       zip.addBuffer(json(await listFeedback(deps.db, user.id)), 'feedback.json', { mtime });
       zip.addBuffer(json(await listUserAlignments(deps.db, user.id)), 'alignments.json', { mtime });
+      zip.addBuffer(json(await listUserProjects(deps.db, user.id)), 'projects.json', { mtime });
+      zip.addBuffer(json(await listUserRevisions(deps.db, user.id)), 'revisions.json', { mtime });
+      zip.addBuffer(json(await listUserShares(deps.db, user.id)), 'shares.json', { mtime });
+      zip.addBuffer(json((await listApiTokens(deps.db, user.id)).map(presentApiToken)), 'api-tokens.json', {
+        mtime,
+      });
+      zip.addBuffer(
+        json(
+          (await listLexicon(deps.db, user.id)).map((e) => ({
+            language: e.language,
+            word: e.word,
+            ipa: e.ipa,
+            created_at: e.created_at,
+            updated_at: e.updated_at,
+          })),
+        ),
+        'lexicon.json',
+        { mtime },
+      );
       // Opened one at a time as the zip reaches them, so a big account never holds many streams open.
       for (const f of await deps.files.list(user.id))
         zip.addReadStreamLazy(`files/${f.path}`, { mtime, size: f.size }, (cb) => {

@@ -195,6 +195,14 @@ test('the personal data export is a zip of the user’s rows and files', async (
     headers: bearer(u.access),
     payload: { type: 'suggestion', subject: 'Dark mode', message: 'More contrast please' },
   });
+  const post = (url: string, payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url, headers: bearer(u.access), payload });
+  const project = (await post('/api/projects/', { name: 'Fieldwork', description: 'Tunis 2026' })).json();
+  const token = (await post('/api/auth/tokens/', { name: 'corpus script' })).json();
+  assert.equal(
+    (await post('/api/lexicon/', { language: 'eng', word: 'Tazamun', ipa: 'tazaːmun' })).statusCode,
+    201,
+  );
   const res = await app.inject({ url: '/api/auth/export/', headers: bearer(u.access) });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'application/zip');
@@ -206,7 +214,18 @@ test('the personal data export is a zip of the user’s rows and files', async (
   const names = [...zip.keys()].sort();
   assert.deepEqual(
     names.filter((n) => !n.startsWith('files/')),
-    ['alignments.json', 'feedback.json', 'preferences.json', 'profile.json', 'sessions.json'],
+    [
+      'alignments.json',
+      'api-tokens.json',
+      'feedback.json',
+      'lexicon.json',
+      'preferences.json',
+      'profile.json',
+      'projects.json',
+      'revisions.json',
+      'sessions.json',
+      'shares.json',
+    ],
   );
   assert.ok(
     names.some((n) => /^files\/avatar\/[a-f0-9]{24}\.webp$/.test(n)),
@@ -218,6 +237,24 @@ test('the personal data export is a zip of the user’s rows and files', async (
   assert.equal(JSON.parse(zip.get('feedback.json')!.toString())[0].subject, 'Dark mode');
   assert.equal(JSON.parse(zip.get('sessions.json')!.toString())[0].current, true);
   assert.deepEqual(JSON.parse(zip.get('alignments.json')!.toString()), []);
+  const projects = JSON.parse(zip.get('projects.json')!.toString());
+  assert.deepEqual(
+    projects.map((p: { id: string; name: string; description: string }) => [p.id, p.name, p.description]),
+    [[project.id, 'Fieldwork', 'Tunis 2026']],
+  );
+  const tokens = JSON.parse(zip.get('api-tokens.json')!.toString());
+  assert.deepEqual(
+    tokens.map((x: { name: string; prefix: string }) => [x.name, x.prefix]),
+    [['corpus script', token.prefix]],
+  );
+  assert.equal(res.rawPayload.includes(Buffer.from(token.token.slice(4))), false, 'no token secret');
+  const lexicon = JSON.parse(zip.get('lexicon.json')!.toString());
+  assert.deepEqual(
+    lexicon.map((e: { language: string; word: string; ipa: string }) => [e.language, e.word, e.ipa]),
+    [['eng', 'tazamun', 'tazaːmun']],
+  );
+  assert.deepEqual(JSON.parse(zip.get('revisions.json')!.toString()), []);
+  assert.deepEqual(JSON.parse(zip.get('shares.json')!.toString()), []);
 });
 
 test('password reset: always 200, mails a token, the token sets a new password once', async (t) => {

@@ -133,3 +133,33 @@ test('a token acts for its user on the product routes, and deleting the user end
   await app.deps.db.deleteFrom('users').where('id', '=', u.id).execute();
   expectError(await profile(app, token), 401, 'token_invalid');
 });
+
+test('a token cannot take the account over: password, deletion and sessions need a session', async (t) => {
+  const { app } = await createTestApp(t);
+  const u = await approvedUser(app);
+  const token = (await create(app, u.access, { name: 'script' })).json().token as string;
+  const asToken = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+    app.inject({ method, url, headers: bearer(token), ...(payload && { payload }) });
+
+  const refused = [
+    await asToken('POST', '/api/auth/change-password/', {
+      current_password: u.password,
+      new_password: 'An0ther-long-passphrase!',
+      new_password_confirm: 'An0ther-long-passphrase!',
+    }),
+    await asToken('DELETE', '/api/auth/account/', { password: u.password, confirmation: 'DELETE' }),
+    await asToken('GET', '/api/auth/sessions/'),
+    await asToken('POST', '/api/auth/sessions/revoke-others/'),
+  ];
+  for (const res of refused) expectError(res, 403, 'session_required');
+  // Nothing changed: the session still works, the account and its password are as they were.
+  assert.equal((await profile(app, u.access)).statusCode, 200);
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login/',
+    payload: { email: u.email, password: u.password },
+  });
+  assert.equal(login.statusCode, 200, login.body);
+  // What a script is for still works with the token.
+  assert.equal((await profile(app, token)).statusCode, 200);
+});

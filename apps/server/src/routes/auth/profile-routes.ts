@@ -20,7 +20,7 @@ import { userStats } from '../../db/alignments.ts';
 import { getPreferences, savePreferences } from '../../db/preferences.ts';
 import { consumeQuota, findUserById, resetQuota, updateUser } from '../../db/users.ts';
 import { BODY_LIMITS } from '../../reliability/body-limits.ts';
-import { auth, requireApproved, requireUser } from '../../plugins/auth-guard.ts';
+import { auth, requireApproved, requireSession, requireUser } from '../../plugins/auth-guard.ts';
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
@@ -81,7 +81,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/change-password/',
     {
       bodyLimit: BODY_LIMITS.credentials,
-      onRequest: requireUser,
+      onRequest: requireSession,
       schema: {
         tags: ['profile'],
         summary: 'Change the password; every other session is revoked, the current one kept',

@@ -18,7 +18,7 @@ import { closeSessionByRefresh, describeDevice, refreshSession } from '../../acc
 import { createError } from '../../errors.ts';
 import { deleteSession, deleteUserSessions, listUserSessions } from '../../db/sessions.ts';
 import { BODY_LIMITS } from '../../reliability/body-limits.ts';
-import { auth, authenticate, clientInfo, requireUser } from '../../plugins/auth-guard.ts';
+import { auth, authenticate, clientInfo, requireSession } from '../../plugins/auth-guard.ts';
 
 const Detail = z.object({ detail: z.string() });
 
@@ -107,7 +107,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/sessions/',
     {
-      onRequest: requireUser,
+      onRequest: requireSession,
       schema: {
         tags: ['sessions'],
         summary: 'Signed-in devices of the caller',
@@ -136,7 +136,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/sessions/:id/',
     {
-      onRequest: requireUser,
+      onRequest: requireSession,
       schema: {
         tags: ['sessions'],
         summary: 'Revoke one of the caller’s sessions',
@@ -156,7 +156,7 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/sessions/revoke-others/',
     {
       bodyLimit: BODY_LIMITS.token,
-      onRequest: requireUser,
+      onRequest: requireSession,
       schema: {
         tags: ['sessions'],
         summary: 'Revoke every session but the current one',

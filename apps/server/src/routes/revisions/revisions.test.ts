@@ -10,6 +10,7 @@ import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { WordTiming } from '@tazamun/contracts/alignment-result';
 import { RealignStatus, RevisionCreated, RevisionList } from '@tazamun/contracts/revisions';
 import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
+import { readZip } from '../../testing/zip-reader.ts';
 import { createJobsTestApp, evalClip, upload, waitForStatus } from '../alignments/test-support.ts';
 
 const ms = (x: number): number => Math.round(x * 1000) / 1000;
@@ -387,4 +388,34 @@ test('corrections are revisions: saved, checked, exported and re-aligned', async
     );
     assert.equal(after.metrics.words_total, 12);
   });
+
+  await t.test(
+    'the personal data export lists the revisions and the share link, with their files',
+    async () => {
+      const res = await app.inject({ url: '/api/auth/export/', headers: bearer(owner.access) });
+      assert.equal(res.statusCode, 200);
+      const zip = readZip(res.rawPayload);
+      const revisions = JSON.parse(zip.get('revisions.json')!.toString()) as {
+        alignment_id: string;
+        revision: number;
+        author: string;
+        file: string;
+      }[];
+      // the saved revisions the API lists (revision 1, the engine's own result, is no row)
+      const listed = RevisionList.parse(
+        (await app.inject({ url: `/api/alignments/${id}/revisions/`, headers: bearer(owner.access) })).json(),
+      ).filter((r) => r.revision > 1);
+      assert.ok(listed.length >= 4, `the saves and re-alignments above made revisions: ${listed.length}`);
+      assert.deepEqual(
+        revisions.map((r) => [r.alignment_id, r.revision, r.author]),
+        listed.map((r) => [id, r.revision, r.author]).sort((a, b) => Number(a[1]) - Number(b[1])),
+      );
+      for (const r of revisions) assert.ok(zip.has(`files/${r.file}`), `files/${r.file} is in the export`);
+      const shares = JSON.parse(zip.get('shares.json')!.toString()) as { alignment_id: string }[];
+      assert.deepEqual(
+        shares.map((x) => x.alignment_id),
+        [id],
+      );
+    },
+  );
 });
