@@ -29,6 +29,13 @@ export function negotiateLanguage(query: unknown, acceptLanguage: string | undef
   return 'en';
 }
 
+/**
+ * Read from the request's own URL, not `request.query`: a route's query schema drops the keys it does
+ * not name, and `lang` is named by none.
+ */
 export function requestLanguage(request: FastifyRequest): UiLanguage {
-  return negotiateLanguage(request.query, request.headers['accept-language']);
+  const url = request.raw.url ?? request.url;
+  const at = url.indexOf('?');
+  const lang = at < 0 ? null : new URLSearchParams(url.slice(at + 1)).get('lang');
+  return negotiateLanguage(lang === null ? {} : { lang }, request.headers['accept-language']);
 }
