@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AudioError, decodeAudio, ffmpegPath, probeAudio } from './decode.ts';
+import { AudioError, decodeAudio, decodeWithFfmpeg, ffmpegPath, probeAudio } from './decode.ts';
+import { readWavAtRate } from './wav.ts';
 import { assertAlignable, measureAudio } from './measure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tz-audio-'));
@@ -85,4 +86,83 @@ test('digital silence is refused as silent', async () => {
     () => assertAlignable(stats),
     (e: unknown) => e instanceof AudioError && e.code === 'silent',
   );
+});
+
+/** A 1.3 s file at `rate` whose channels differ (a tone on the first, pink noise on the second). */
+function makeMixed(name: string, channels: 1 | 2 | 3, codec: string, rate = 16_000): string {
+  const out = join(dir, name);
+  const inputs = ['-f', 'lavfi', '-i', `sine=frequency=220:sample_rate=${rate}:duration=1.3`];
+  for (let c = 1; c < channels; c++)
+    inputs.push('-f', 'lavfi', '-i', `anoisesrc=d=1.3:c=pink:r=${rate}:a=0.${c + 2}`);
+  const mix =
+    channels === 1
+      ? []
+      : [
+          '-filter_complex',
+          `${[...Array(channels).keys()].map((c) => `[${c}]`).join('')}amerge=inputs=${channels}`,
+        ];
+  const r = spawnSync(ffmpegPath(), [
+    '-v',
+    'error',
+    '-y',
+    ...inputs,
+    ...mix,
+    '-c:a',
+    codec,
+    '-ar',
+    String(rate),
+    out,
+  ]);
+  assert.equal(r.status, 0, `ffmpeg failed to make ${name}: ${r.stderr?.toString()}`);
+  return out;
+}
+
+test('16 kHz WAVs are read in-process to exactly the samples ffmpeg gives, others go through ffmpeg', async () => {
+  const cases = [
+    ['m16.wav', 1, 'pcm_s16le'],
+    ['s16.wav', 2, 'pcm_s16le'],
+    ['m8.wav', 1, 'pcm_u8'],
+    ['m24.wav', 1, 'pcm_s24le'],
+    ['s32.wav', 2, 'pcm_s32le'],
+    ['mf32.wav', 1, 'pcm_f32le'],
+    ['sf64.wav', 2, 'pcm_f64le'],
+  ] as const;
+  for (const [name, channels, codec] of cases) {
+    const file = makeMixed(name, channels, codec);
+    const inProcess = readWavAtRate(file, 16_000);
+    assert.ok(inProcess, `${name} is read in-process`);
+    const viaFfmpeg = await decodeWithFfmpeg(file);
+    assert.deepEqual(inProcess.probe, viaFfmpeg.probe, name);
+    assert.equal(inProcess.samples.length, viaFfmpeg.samples.length, name);
+    assert.deepEqual(Buffer.from(inProcess.samples.buffer), Buffer.from(viaFfmpeg.samples.buffer), name);
+    assert.deepEqual((await decodeAudio(file)).samples, viaFfmpeg.samples, name);
+  }
+  // another rate, more channels than two, a compressed codec: not read here, decoded by ffmpeg
+  for (const file of [
+    makeMixed('m44.wav', 1, 'pcm_s16le', 44_100),
+    makeMixed('t16.wav', 3, 'pcm_s16le'),
+    makeMixed('alaw.wav', 1, 'pcm_alaw'),
+  ]) {
+    assert.equal(readWavAtRate(file, 16_000), null, file);
+    const { samples, probe } = await decodeAudio(file);
+    assert.equal(samples.length, Math.round(1.3 * 16_000), file);
+    assert.deepEqual(samples, (await decodeWithFfmpeg(file)).samples, file);
+    assert.ok(probe.codec.length > 0);
+  }
+});
+
+test('a WAV header that lies about its data is still decoded (streamed WAV), a truncated one is refused', async () => {
+  const file = makeMixed('streamed.wav', 1, 'pcm_s16le');
+  const bytes = readFileSync(file);
+  const dataAt = bytes.indexOf('data', 12, 'latin1');
+  const streamed = Buffer.from(bytes);
+  streamed.writeUInt32LE(0xffffffff, dataAt + 4);
+  const streamedFile = join(dir, 'streamed-ff.wav');
+  writeFileSync(streamedFile, streamed);
+  assert.deepEqual(readWavAtRate(streamedFile, 16_000)?.samples, readWavAtRate(file, 16_000)?.samples);
+  // a header alone: no samples, so the ffmpeg path decides (and refuses it)
+  const headerOnly = join(dir, 'header-only.wav');
+  writeFileSync(headerOnly, bytes.subarray(0, dataAt + 8));
+  assert.equal(readWavAtRate(headerOnly, 16_000), null);
+  await assert.rejects(decodeAudio(headerOnly), (e: unknown) => e instanceof AudioError);
 });

@@ -4,6 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { readWavAtRate } from './wav.ts';
 
 export const SAMPLE_RATE = 16000;
 
@@ -114,8 +115,16 @@ export async function probeAudio(path: string): Promise<ProbeInfo> {
   };
 }
 
-/** Decodes to 16 kHz mono float in [-1, 1]. */
+/**
+ * Decodes to 16 kHz mono float in [-1, 1]: a mono or stereo PCM/float WAV already at 16 kHz is read
+ * in-process (audio/wav.ts, the same samples bit for bit), anything else through ffprobe and ffmpeg.
+ */
 export async function decodeAudio(path: string): Promise<{ samples: Float32Array; probe: ProbeInfo }> {
+  return readWavAtRate(path, SAMPLE_RATE) ?? decodeWithFfmpeg(path);
+}
+
+/** The ffmpeg path of decodeAudio, for every input (tests compare the two paths with it). */
+export async function decodeWithFfmpeg(path: string): Promise<{ samples: Float32Array; probe: ProbeInfo }> {
   const probe = await probeAudio(path);
   const child = spawn(
     ffmpegPath(),

@@ -1,0 +1,160 @@
+// Reading plain PCM and float WAV files that are already at the engine's rate in-process, without the
+// two child processes (ffprobe, then ffmpeg) that any other input costs. Most research recordings are such
+// files (TIMIT, Buckeye, most corpora are 16 kHz mono PCM). The samples are converted exactly as ffmpeg's
+// `-f f32le -ac 1` path converts them, and read in chunks so a long file never exists twice in memory as
+// bytes and floats. Anything else (another rate, a compressed codec, an odd header) returns null and goes
+// through ffmpeg as before.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { ProbeInfo } from './decode.ts';
+
+const PCM = 1;
+const IEEE_FLOAT = 3;
+const EXTENSIBLE = 0xfffe;
+const CHUNK_BYTES = 1 << 20;
+
+interface WavFormat {
+  encoding: 'int' | 'float';
+  bits: 8 | 16 | 24 | 32 | 64;
+  channels: number;
+  sampleRate: number;
+  dataOffset: number;
+  dataBytes: number;
+}
+
+/** ffprobe's codec names, so a WAV read here is described exactly as one read through ffmpeg. */
+function codecName(f: WavFormat): string {
+  if (f.encoding === 'float') return f.bits === 64 ? 'pcm_f64le' : 'pcm_f32le';
+  return f.bits === 8 ? 'pcm_u8' : `pcm_s${f.bits}le`;
+}
+
+function readAt(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  const n = readSync(fd, buf, 0, length, offset);
+  return buf.subarray(0, n);
+}
+
+/** Walks the RIFF chunks to `fmt ` and `data`; null when the file is not a WAV this reader handles. */
+function readFormat(fd: number, fileSize: number): WavFormat | null {
+  const head = readAt(fd, 0, 12);
+  if (
+    head.length < 12 ||
+    head.toString('latin1', 0, 4) !== 'RIFF' ||
+    head.toString('latin1', 8, 12) !== 'WAVE'
+  )
+    return null;
+  let offset = 12;
+  let fmt: Omit<WavFormat, 'dataOffset' | 'dataBytes'> | null = null;
+  while (offset + 8 <= fileSize) {
+    const h = readAt(fd, offset, 8);
+    if (h.length < 8) return null;
+    const id = h.toString('latin1', 0, 4);
+    const size = h.readUInt32LE(4);
+    const body = offset + 8;
+    if (id === 'fmt ') {
+      if (size < 16) return null;
+      const b = readAt(fd, body, Math.min(size, 40));
+      let tag = b.readUInt16LE(0);
+      const channels = b.readUInt16LE(2);
+      const sampleRate = b.readUInt32LE(4);
+      const blockAlign = b.readUInt16LE(12);
+      const bits = b.readUInt16LE(14);
+      if (tag === EXTENSIBLE) {
+        if (b.length < 40) return null;
+        // the sub-format GUID starts with the plain format tag
+        tag = b.readUInt16LE(24);
+        const validBits = b.readUInt16LE(18);
+        if (validBits !== 0 && validBits !== bits) return null;
+      }
+      const encoding = tag === PCM ? 'int' : tag === IEEE_FLOAT ? 'float' : null;
+      if (!encoding || channels < 1 || sampleRate < 1) return null;
+      const okBits = encoding === 'int' ? [8, 16, 24, 32] : [32, 64];
+      if (!okBits.includes(bits) || blockAlign !== (channels * bits) / 8) return null;
+      fmt = { encoding, bits: bits as WavFormat['bits'], channels, sampleRate };
+    } else if (id === 'data') {
+      if (!fmt) return null;
+      // Streamed WAVs carry 0 or 0xFFFFFFFF here: the data runs to the end of the file.
+      const available = fileSize - body;
+      const declared = size === 0 || size === 0xffffffff ? available : Math.min(size, available);
+      const frame = (fmt.channels * fmt.bits) / 8;
+      return { ...fmt, dataOffset: body, dataBytes: declared - (declared % frame) };
+    }
+    offset = body + size + (size % 2);
+  }
+  return null;
+}
+
+/**
+ * Decodes `path` when it is a mono or stereo PCM (8, 16, 24, 32-bit) or float (32, 64-bit) WAV at `rate`,
+ * to the mono float samples ffmpeg would give; null for every other file (the caller uses ffmpeg).
+ */
+export function readWavAtRate(
+  path: string,
+  rate: number,
+): { samples: Float32Array; probe: ProbeInfo } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const fileSize = fstatSync(fd).size;
+    const f = readFormat(fd, fileSize);
+    // Mono, or stereo mixed down as ffmpeg's `-ac 1` does (each channel times 1/sqrt(2)); ffmpeg's
+    // matrices for more channels depend on the layout, so those files still go through ffmpeg.
+    if (!f || f.sampleRate !== rate || f.dataBytes === 0 || f.channels > 2) return null;
+    const bytesPerSample = f.bits / 8;
+    const frameBytes = bytesPerSample * f.channels;
+    const frames = f.dataBytes / frameBytes;
+    const samples = new Float32Array(frames);
+    const read = sampleReader(f);
+    const chunkFrames = Math.max(1, Math.floor(CHUNK_BYTES / frameBytes));
+    // in float32 arithmetic (double for 64-bit files), as ffmpeg's rematrix does, so both paths give the
+    // same samples bit for bit
+    const gain = Math.fround(Math.SQRT1_2);
+    const f32 = Math.fround;
+    for (let start = 0; start < frames; start += chunkFrames) {
+      const count = Math.min(chunkFrames, frames - start);
+      const buf = readAt(fd, f.dataOffset + start * frameBytes, count * frameBytes);
+      const got = Math.floor(buf.length / frameBytes);
+      for (let i = 0; i < got; i++) {
+        const at = i * frameBytes;
+        if (f.channels === 1) samples[start + i] = read(buf, at);
+        else if (f.bits === 64)
+          samples[start + i] = read(buf, at) * Math.SQRT1_2 + read(buf, at + bytesPerSample) * Math.SQRT1_2;
+        else
+          samples[start + i] = f32(
+            f32(f32(read(buf, at)) * gain) + f32(f32(read(buf, at + bytesPerSample)) * gain),
+          );
+      }
+      if (got < count) return null;
+    }
+    return {
+      samples,
+      probe: {
+        format: 'wav',
+        duration: frames / f.sampleRate,
+        sampleRate: f.sampleRate,
+        channels: f.channels,
+        codec: codecName(f),
+      },
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function sampleReader(f: WavFormat): (buf: Buffer, at: number) => number {
+  if (f.encoding === 'float')
+    return f.bits === 64 ? (b, at) => b.readDoubleLE(at) : (b, at) => b.readFloatLE(at);
+  switch (f.bits) {
+    case 8:
+      return (b, at) => (b[at]! - 128) / 128;
+    case 16:
+      return (b, at) => b.readInt16LE(at) / 32768;
+    case 24:
+      return (b, at) => b.readIntLE(at, 3) / 8388608;
+    default:
+      return (b, at) => b.readInt32LE(at) / 2147483648;
+  }
+}
