@@ -16,9 +16,14 @@ export class BatchThread {
   private dead: string | null = null;
 
   constructor(args: string[]) {
-    // Workers do not inherit tsx's loader: the bootstrap registers it, then imports the worker module.
-    const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./align-worker.ts', import.meta.url).href)}); });`;
-    this.worker = new Worker(boot, { eval: true, workerData: { args } });
+    if (import.meta.url.endsWith('.mjs')) {
+      // the compiled CLI (dist/main.mjs): its worker was compiled beside it
+      this.worker = new Worker(new URL('./align-worker.mjs', import.meta.url), { workerData: { args } });
+    } else {
+      // Workers do not inherit tsx's loader: the bootstrap registers it, then imports the worker module.
+      const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./align-worker.ts', import.meta.url).href)}); });`;
+      this.worker = new Worker(boot, { eval: true, workerData: { args } });
+    }
     this.worker.on('message', (r: WorkerReply) => this.settle(r));
     // A thread that throws outside an item or exits has died: what it was doing is an engine fault.
     this.worker.on('error', (err) => this.die(`the worker thread failed: ${err.message}`));

@@ -184,3 +184,30 @@ test('an IPA transcript aligns with any ISO 639-3 code (--lang ace); the engine 
   );
   for (const out of [mms.stderr, hmm.stderr, ipaMms.stderr]) assert.doesNotMatch(out, /\w\(\)/);
 });
+
+test('the CLI runs compiled (dist/, built from the sources when stale) and aligns as the sources do', () => {
+  const txt = textFile();
+  const compiled = tazamun('align', `${UTT}.wav`, txt, '--lang', 'eng', '--no-recognition');
+  assert.equal(compiled.status, 0, compiled.stderr);
+  assert.doesNotMatch(compiled.stderr, /running from the sources/);
+  const dist = resolve(here, '../../dist');
+  assert.ok(existsSync(join(dist, 'main.mjs')) && existsSync(join(dist, 'align-worker.mjs')));
+  const sources = spawnSync(
+    process.execPath,
+    [BIN, 'align', `${UTT}.wav`, txt, '--lang', 'eng', '--no-recognition'],
+    {
+      encoding: 'utf8',
+      cwd: dir,
+      env: { ...process.env, TAZAMUN_CLI_SOURCES: '1' },
+    },
+  );
+  assert.equal(sources.status, 0, sources.stderr);
+  const words = (out: string) =>
+    (JSON.parse(out) as { words: { word: string; start: number; end: number }[] }).words.map((w) => [
+      w.word,
+      w.start,
+      w.end,
+    ]);
+  assert.equal(words(compiled.stdout).length, 11);
+  assert.deepEqual(words(compiled.stdout), words(sources.stdout));
+});
