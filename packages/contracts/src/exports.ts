@@ -47,6 +47,16 @@ export const VideoRequest = z
     font_size: z.number().int().min(12).max(160).optional().describe('pixels; default scales with height'),
     show_processed_text: z.boolean().default(false),
     show_waveform: z.boolean().default(true),
+    fps: z
+      .union([z.literal(30), z.literal(60)])
+      .optional()
+      .describe(
+        'frames per second; default from the preference "frames per second" (standard 30, smooth 60)',
+      ),
+    watermark: z
+      .boolean()
+      .optional()
+      .describe('"Tazamun" in a corner; default from the preference "watermark"'),
   })
   .strict();
 export type VideoRequest = z.infer<typeof VideoRequest>;

@@ -106,6 +106,8 @@ export function buildKaraokeAss(result: AlignmentResult, o: AssOptions): string 
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
     `Style: Karaoke,${o.fontName},${fontSize},${COLOURS.spoken},${COLOURS.pending},&H00000000&,&H80000000&,0,0,0,0,100,100,0,0,1,2,0,${alignment},${Math.round(o.width * 0.06)},${Math.round(o.width * 0.06)},${marginV},-1`,
+    // semi-transparent white, in the top corner unless the words are at the top (then the bottom one)
+    `Style: Watermark,Noto Sans,${small},&H60FFFFFF&,&H60FFFFFF&,&H00000000&,&H00000000&,1,0,0,0,100,100,0,0,1,0,0,${o.position === 'top' ? 3 : 9},0,${Math.round(o.width * 0.03)},${Math.round(o.height * 0.04)},-1`,
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
@@ -136,5 +138,7 @@ export function buildKaraokeAss(result: AlignmentResult, o: AssOptions): string 
       events.push(`Dialogue: 0,${assTime(from)},${assTime(to)},Karaoke,,0,0,0,,${text}`);
     }
   }
+  if (o.watermark)
+    events.push(`Dialogue: 1,${assTime(0)},${assTime(result.audio.duration)},Watermark,,0,0,0,,Tazamun`);
   return `${[...header, ...events].join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
-// The MP4 export: a dark background, optional waveform, karaoke subtitles burnt in by libass, H.264 +
-// AAC at 30 fps. ffmpeg runs as a child process (its own threads do the heavy work); progress comes
+// The MP4 export: a dark background, optional waveform, karaoke subtitles burnt in by libass, an
+// optional watermark, H.264 + AAC at 30 or 60 fps. ffmpeg runs as a child process (its own threads do the heavy work); progress comes
 // from its -progress output and an abort signal kills it.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -54,8 +54,14 @@ export async function renderKaraokeVideo(input: RenderInput): Promise<void> {
   const waveH = Math.round(height / 4 / 2) * 2;
   const waveY =
     input.options.position === 'center' ? height - waveH - Math.round(height * 0.05) : (height - waveH) / 2;
+  const fps = input.options.fps ?? VIDEO_FPS;
+  // Speech peaks well below full scale and mostly sits far lower: the waveform is drawn from the audio
+  // raised so its peak reaches full scale (at most +30 dB), on a square-root scale, so normal speech
+  // fills its band instead of drawing a nearly flat line. The audio track itself is not changed.
+  const gainDb = Math.min(30, Math.max(0, -(input.result.audio.peak_dbfs ?? 0)));
   const graph = input.options.show_waveform
-    ? `[1:a]aformat=channel_layouts=mono,showwaves=s=${width}x${waveH}:mode=cline:rate=${VIDEO_FPS}:colors=0x3B82F6[w];` +
+    ? `[1:a]aformat=channel_layouts=mono,volume=${gainDb.toFixed(2)}dB,` +
+      `showwaves=s=${width}x${waveH}:mode=cline:scale=sqrt:rate=${fps}:colors=0x3B82F6[w];` +
       `[0:v][w]overlay=0:${waveY}:eof_action=pass[b];[b]${subs}[v]`
     : `[0:v]${subs}[v]`;
   const args = [
@@ -68,7 +74,7 @@ export async function renderKaraokeVideo(input: RenderInput): Promise<void> {
     '-f',
     'lavfi',
     '-i',
-    `color=c=${BACKGROUND}:s=${width}x${height}:r=${VIDEO_FPS}:d=${duration.toFixed(3)}`,
+    `color=c=${BACKGROUND}:s=${width}x${height}:r=${fps}:d=${duration.toFixed(3)}`,
     '-i',
     input.audioPath,
     '-filter_complex',
@@ -86,7 +92,7 @@ export async function renderKaraokeVideo(input: RenderInput): Promise<void> {
     '-pix_fmt',
     'yuv420p',
     '-r',
-    String(VIDEO_FPS),
+    String(fps),
     '-c:a',
     'aac',
     '-b:a',

@@ -23,7 +23,8 @@ import { VIDEO_FPS } from '../../media/render-video.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { contentDisposition, safeBaseName, sendStoredFile } from '../../media/send-file.ts';
-import { requireApproved } from '../../plugins/auth-guard.ts';
+import { auth, requireApproved } from '../../plugins/auth-guard.ts';
+import { getPreferences } from '../../db/preferences.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
 import { buildExport } from './export-file.ts';
@@ -39,7 +40,7 @@ function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
     options,
     width,
     height,
-    fps: VIDEO_FPS,
+    fps: options.fps ?? VIDEO_FPS,
     file_size: v.file_size,
     render_time: v.render_time === null ? null : Math.round(v.render_time * 100) / 100,
     error: v.error_code
@@ -109,7 +110,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireApproved,
       schema: {
         tags: ['exports'],
-        summary: 'Render the karaoke MP4 (H.264 + AAC, 30 fps) as a job; poll GET …/video/',
+        summary: 'Render the karaoke MP4 (H.264 + AAC, 30 or 60 fps) as a job; poll GET …/video/',
         params: IdParams,
         body: VideoRequest.optional(),
         response: { 202: VideoStatus },
@@ -118,7 +119,14 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const row = await ownedOr404(db, request, request.params.id);
       if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
-      const options = VideoRequest.parse(request.body ?? {});
+      const asked = VideoRequest.parse(request.body ?? {});
+      // what the request leaves out comes from the user's preferences (frames per second, watermark)
+      const prefs = await getPreferences(deps.db, auth(request).user.id);
+      const options = {
+        ...asked,
+        fps: asked.fps ?? (prefs.fps === 'smooth' ? 60 : VIDEO_FPS),
+        watermark: asked.watermark ?? prefs.watermark,
+      };
       const lang = requestLanguage(request);
       const current = await latestVideo(row.id);
       if (current && (current.status === 'queued' || current.status === 'processing')) {

@@ -2,6 +2,8 @@
 // duration) and by looking at a frame for drawn text; then downloaded again and removed with the
 // alignment.
 import { test } from 'node:test';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -110,15 +112,62 @@ test(
     }
     assert.ok(accent > 20, `highlighted word pixels: ${accent}`);
 
+    // The preferences decide what the request leaves out: smooth video (60 fps) and the watermark.
+    const prefs = await app.inject({
+      method: 'PATCH',
+      url: '/api/auth/preferences/',
+      headers: bearer(u.access),
+      payload: { fps: 'smooth', watermark: true },
+    });
+    assert.equal(prefs.statusCode, 200, prefs.body);
+    const smooth = await renderVideo(app, u.access, id, { resolution: 'sd', show_waveform: true });
+    assert.deepEqual(
+      [smooth.status.fps, smooth.status.options.fps, smooth.status.options.watermark],
+      [60, 60, true],
+    );
+    assert.equal(probeVideo(smooth.file, t).avg_frame_rate, '60/1');
+    const frame = frameAt(smooth.file, t, at);
+    // the waveform (bottom position: the middle quarter of the height) spans much of its band for
+    // normal speech levels, not a flat line
+    const waveH = 60;
+    const top = (480 - waveH) / 2;
+    const rows: number[] = [];
+    for (let y = top; y < top + waveH; y++)
+      for (let x = 0; x < 854; x++) {
+        const i = (y * 854 + x) * 3;
+        if (frame[i + 2]! > 150 && frame[i + 2]! - frame[i]! > 100) {
+          rows.push(y);
+          break;
+        }
+      }
+    const span = rows.length === 0 ? 0 : (Math.max(...rows) - Math.min(...rows) + 1) / waveH;
+    assert.ok(span >= 0.4, `the waveform spans ${(span * 100).toFixed(0)} % of its band`);
+    // the watermark: light pixels in the top right corner, where nothing else is drawn
+    let light = 0;
+    for (let y = 0; y < 60; y++)
+      for (let x = 854 - 200; x < 854; x++) {
+        const i = (y * 854 + x) * 3;
+        if (frame[i]! > 90 && frame[i + 1]! > 90 && frame[i + 2]! > 90) light++;
+      }
+    assert.ok(light > 20, `watermark pixels: ${light}`);
+    // and the first video, rendered at 30 fps without a watermark, had none there
+    let before = 0;
+    for (let y = 0; y < 60; y++)
+      for (let x = 854 - 200; x < 854; x++) {
+        const i = (y * 854 + x) * 3;
+        if (rgb[i]! > 90 && rgb[i + 1]! > 90 && rgb[i + 2]! > 90) before++;
+      }
+    assert.equal(before, 0);
+
     const again = await app.inject({
-      url: status.download_url,
+      url: smooth.status.download_url,
       headers: { ...bearer(u.access), range: 'bytes=4-7' },
     });
     assert.equal(again.statusCode, 206);
     assert.equal(again.body, 'ftyp');
 
     const folder = join(dir, 'files', 'users', u.id, 'alignments', id);
-    assert.ok(existsSync(join(folder, `video-${status.id}.mp4`)));
+    assert.ok(existsSync(join(folder, `video-${smooth.status.id}.mp4`)));
     assert.equal(
       (await app.inject({ method: 'DELETE', url: `/api/alignments/${id}/`, headers: bearer(u.access) }))
         .statusCode,
@@ -127,3 +176,62 @@ test(
     assert.equal(existsSync(folder), false);
   },
 );
+
+async function renderVideo(
+  app: FastifyInstance,
+  access: string,
+  id: string,
+  payload: Record<string, unknown>,
+) {
+  const post = await app.inject({
+    method: 'POST',
+    url: `/api/alignments/${id}/video/`,
+    headers: bearer(access),
+    payload,
+  });
+  assert.equal(post.statusCode, 202, post.body);
+  let status = post.json();
+  while (status.status === 'queued' || status.status === 'processing') {
+    await new Promise((r) => setTimeout(r, 200));
+    status = (await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(access) })).json();
+  }
+  assert.equal(status.status, 'completed', JSON.stringify(status));
+  const file = await app.inject({ url: status.download_url, headers: bearer(access) });
+  assert.equal(file.statusCode, 200);
+  return { status, file: file.rawPayload };
+}
+
+function probeVideo(bytes: Buffer, t: TestContext): Record<string, string | number> {
+  const out = join(tempDir(t), 'probe.mp4');
+  writeFileSync(out, bytes);
+  const probe = JSON.parse(
+    execFileSync('/usr/bin/ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', out], {
+      encoding: 'utf8',
+    }),
+  ) as { streams: Record<string, string | number>[] };
+  return probe.streams.find((s) => s.codec_type === 'video')!;
+}
+
+function frameAt(bytes: Buffer, t: TestContext, at: number): Buffer {
+  const out = join(tempDir(t), 'frame.mp4');
+  writeFileSync(out, bytes);
+  return execFileSync(
+    '/usr/bin/ffmpeg',
+    [
+      '-v',
+      'error',
+      '-ss',
+      at.toFixed(3),
+      '-i',
+      out,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+}

@@ -314,6 +314,9 @@ export const ar: LocaleMessages = {
       levels: { low: 'منخفضة', medium: 'متوسطة', high: 'مرتفعة' },
       animations: 'الحركات في الواجهة',
       compact: 'الوضع المضغوط',
+      fps: 'معدل إطارات الفيديو (MP4)',
+      fpsLevels: { standard: 'عادي (30 إطارًا/ث)', smooth: 'سلس (60 إطارًا/ث)' },
+      watermark: 'إضافة علامة «تزامن» المائية إلى الفيديوهات',
     },
     notifications: {
       title: 'الإشعارات',

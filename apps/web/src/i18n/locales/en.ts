@@ -312,6 +312,9 @@ export const en = {
       levels: { low: 'Low', medium: 'Medium', high: 'High' },
       animations: 'Interface animations',
       compact: 'Compact mode',
+      fps: 'Video (MP4) frame rate',
+      fpsLevels: { standard: 'Standard (30 fps)', smooth: 'Smooth (60 fps)' },
+      watermark: 'Put a "Tazamun" watermark on videos',
     },
     notifications: {
       title: 'Notifications',

@@ -328,6 +328,9 @@ export const fr: LocaleMessages = {
       levels: { low: 'Bas', medium: 'Moyen', high: 'Élevé' },
       animations: 'Animations de l’interface',
       compact: 'Mode compact',
+      fps: 'Fréquence d’images des vidéos (MP4)',
+      fpsLevels: { standard: 'Standard (30 i/s)', smooth: 'Fluide (60 i/s)' },
+      watermark: 'Ajouter un filigrane « Tazamun » aux vidéos',
     },
     notifications: {
       title: 'Notifications',

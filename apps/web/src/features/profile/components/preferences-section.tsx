@@ -39,6 +39,8 @@ export function PreferencesSection({ user }: { user: User }) {
       confidence_threshold: prefs.confidence_threshold,
       animations: prefs.animations,
       compact_mode: prefs.compact_mode,
+      fps: prefs.fps,
+      watermark: prefs.watermark,
     });
   };
   return (
@@ -60,7 +62,20 @@ export function PreferencesSection({ user }: { user: User }) {
           <option value="medium">{t('profile.preferences.levels.medium')}</option>
           <option value="high">{t('profile.preferences.levels.high')}</option>
         </SelectField>
+        <SelectField
+          label={t('profile.preferences.fps')}
+          value={prefs.fps}
+          onChange={(e) => set('fps', e.target.value as Preferences['fps'])}
+        >
+          <option value="standard">{t('profile.preferences.fpsLevels.standard')}</option>
+          <option value="smooth">{t('profile.preferences.fpsLevels.smooth')}</option>
+        </SelectField>
         <div className="space-y-3 sm:col-span-2">
+          <Checkbox
+            label={t('profile.preferences.watermark')}
+            checked={prefs.watermark}
+            onChange={(e) => set('watermark', e.target.checked)}
+          />
           <Checkbox
             label={t('profile.preferences.animations')}
             checked={prefs.animations}
