@@ -21,9 +21,9 @@ import { startRedis } from '../testing/redis-server.ts';
 import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
 import { evalClip, longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
 import { BULL_QUEUE_NAME } from './bull-job-queue.ts';
-import { loadJobConfig } from './job-config.ts';
 import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
 import type { EngineFaultHook } from './thread-pool.ts';
+import { loadConfig } from '../config.ts';
 
 /** Closers run last-in first-out in one hook, so the apps let go of Redis before it stops. */
 function closers(t: TestContext): (close: () => Promise<unknown> | void) => void {
@@ -56,7 +56,7 @@ async function app(
     logger: false,
     redisUrl,
     jobs: {
-      ...loadJobConfig({}, []),
+      ...loadConfig({}).jobs,
       concurrency,
       leaseMs: 3000,
       retryBackoffMs: 300,

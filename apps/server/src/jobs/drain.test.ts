@@ -11,7 +11,7 @@ import { ManualClock } from '../clock.ts';
 import { withJobTables } from '../db/jobs-schema.ts';
 import { approvedUser, testConfig } from '../testing/test-app.ts';
 import { longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
-import { loadJobConfig } from './job-config.ts';
+import { loadConfig } from '../config.ts';
 
 async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number) {
   const dir = mkdtempSync(join(tmpdir(), 'tazamun-drain-'));
@@ -21,7 +21,7 @@ async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number)
     clock: new ManualClock(new Date().toISOString()),
     logger: false,
     jobs: {
-      ...loadJobConfig({}, []),
+      ...loadConfig({}).jobs,
       concurrency: 1,
       leaseMs: 3000,
       pollMs: 200,
@@ -45,7 +45,7 @@ async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number)
   await app.close();
   const after = await buildApp(testConfig(dir, { database: config.database }), {
     logger: false,
-    jobs: { ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null },
+    jobs: { ...loadConfig({}).jobs, concurrency: 0, demoMediaDir: null },
   });
   t.after(() => after.close());
   const adb = withJobTables(after.deps.db);

@@ -13,7 +13,6 @@ import { Queue } from 'bullmq';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
 import { startPostgres } from '../testing/postgres-server.ts';
 import { startRedis } from '../testing/redis-server.ts';
 import { approvedUser, bearer, testConfig, testDatabase } from '../testing/test-app.ts';
@@ -29,12 +28,13 @@ import { withJobTables } from '../db/jobs-schema.ts';
 import { jobRowsFinal } from '../testing/job-rows.ts';
 import { BULL_QUEUE_NAME } from '../jobs/bull-job-queue.ts';
 import { pcmWav } from '../testing/wav.ts';
+import { loadConfig } from '../config.ts';
 
 function wav(seconds: number): Buffer {
   return pcmWav(seconds, (i) => 5000 * Math.sin(i / 7));
 }
 
-const noWorkers = () => ({ ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null, seedDemos: false });
+const noWorkers = () => ({ ...loadConfig({}).jobs, concurrency: 0, demoMediaDir: null, seedDemos: false });
 
 test('PostgreSQL terminates every backend mid-run: requests recover without a restart', async (t) => {
   const server = await startPostgres();

@@ -21,7 +21,8 @@ import {
   upload,
   waitForStatus,
 } from '../routes/alignments/test-support.ts';
-import { S3FileStore, s3ConfigFromEnv } from './s3-file-store.ts';
+import { loadConfig } from '../config.ts';
+import { S3FileStore } from './s3-file-store.ts';
 
 function walkFiles(dir: string): string[] {
   try {
@@ -47,14 +48,14 @@ async function s3rver(t: TestContext) {
     await server.close();
     rmSync(directory, { recursive: true, force: true });
   });
-  const config = s3ConfigFromEnv({
+  const config = loadConfig({
     S3_BUCKET: 'tazamun-pipeline',
     S3_ENDPOINT: `http://127.0.0.1:${port}`,
     S3_FORCE_PATH_STYLE: 'true',
     S3_ACCESS_KEY_ID: 'S3RVER',
     S3_SECRET_ACCESS_KEY: 'S3RVER',
     S3_PREFIX: 'tazamun',
-  })!;
+  }).s3!;
   return config;
 }
 

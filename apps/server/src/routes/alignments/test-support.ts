@@ -11,9 +11,9 @@ import { buildApp } from '../../app.ts';
 import type { BuildOptions } from '../../app.ts';
 import { ManualClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { loadJobConfig } from '../../jobs/job-config.ts';
 import type { JobConfig } from '../../jobs/job-config.ts';
 import { testConfig, bearer } from '../../testing/test-app.ts';
+import { loadConfig } from '../../config.ts';
 
 export const EVAL_DIR = '/work/shared/eval';
 export const TIMIT_WAV = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.wav');
@@ -49,7 +49,7 @@ export async function createJobsTestApp(
   const config = testConfig(dir, overrides);
   const clock = new ManualClock(new Date().toISOString());
   const jobConfig: JobConfig = {
-    ...loadJobConfig({}, []),
+    ...loadConfig({}).jobs,
     concurrency: 1,
     leaseMs: 5000,
     pollMs: 200,
