@@ -51,7 +51,6 @@ import { probeGateFor } from './routes/alignments/probe-gate.ts';
 import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import type { EngineFaultHook } from './jobs/thread-pool.ts';
-import { withJobTables } from './db/jobs-schema.ts';
 import { seedDemos } from './demos/seed-demos.ts';
 import { underSeedLock } from './demos/seed-lock.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
@@ -148,13 +147,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const metrics = new Metrics('api');
   app.decorate('metrics', metrics);
-  metrics.watchDatabase(withJobTables(db), () => clock.now().toISOString());
+  metrics.watchDatabase(db, () => clock.now().toISOString());
   logRequests(app, metrics);
 
   // REDIS_URL: BullMQ dispatches the jobs, and wake-ups and progress reach the other processes at once
   const redisUrl = options.redisUrl !== undefined ? options.redisUrl : config.redisUrl;
   const jobs = createJobsRuntime(
-    withJobTables(db),
+    db,
     deps.files,
     jobConfig,
     app.log,

@@ -6,7 +6,6 @@ import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { UserFiles, createFileStore } from './storage/user-files.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { withJobTables } from './db/jobs-schema.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import { RedisSignals } from './queue/redis-signals.ts';
 import { installProcessGuards } from './reliability/process-guards.ts';
@@ -39,7 +38,7 @@ async function main(): Promise<void> {
   const { redisUrl } = config;
   const metrics = new Metrics('worker');
   const runtime = createJobsRuntime(
-    withJobTables(db),
+    db,
     new UserFiles(config.dataDir, createFileStore(config.dataDir, config.s3)),
     jobConfig,
     log,

@@ -16,7 +16,6 @@ import { TokenService } from '../accounts/tokens.ts';
 import { UserFiles, createFileStore } from '../storage/user-files.ts';
 import { ADMIN_JOB_STATUSES } from '@tazamun/contracts/admin-jobs';
 import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { findJob, listJobs, retryJob } from '../jobs/job-admin.ts';
 import { createJobsRuntime } from '../jobs/jobs-runtime.ts';
 
@@ -112,7 +111,7 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
       const status = values.status as AdminJobStatus | undefined;
       if (status !== undefined && !ADMIN_JOB_STATUSES.includes(status))
         throw new UsageError(`--status is one of ${ADMIN_JOB_STATUSES.join(', ')}`);
-      const jobs = await listJobs(withJobTables(deps.db), status);
+      const jobs = await listJobs(deps.db, status);
       const lines = jobs.map((j) =>
         [
           j.id,
@@ -135,13 +134,13 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
     }
     case 'retry-job': {
       if (!positionals[0]) throw new UsageError('retry-job needs a job ID');
-      const job = await retryJob(withJobTables(deps.db), deps.config.jobs, positionals[0]);
+      const job = await retryJob(deps.db, deps.config.jobs, positionals[0]);
       // running workers find the queued row by their poll (database queue) or reconciler (BullMQ)
       return `job ${job.id} queued again (alignment ${job.alignment_id})`;
     }
     case 'cancel-job': {
       if (!positionals[0]) throw new UsageError('cancel-job needs a job ID');
-      const db = withJobTables(deps.db);
+      const db = deps.db;
       const before = await findJob(db, positionals[0]);
       // the queue's own cancel: the quota unit of a job that never ran comes back, as from the API
       const runtime = createJobsRuntime(

@@ -15,7 +15,6 @@ import { Queue } from 'bullmq';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { jobRowsFinal } from '../testing/job-rows.ts';
 import { startRedis } from '../testing/redis-server.ts';
 import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
@@ -82,7 +81,7 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
   assert.equal(api.jobs.kind, 'bullmq');
   const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
   onClose(() => bull.close());
-  const db = withJobTables(api.deps.db);
+  const db = api.deps.db;
 
   const u = await approvedUser(api);
   const clip = evalClip();
@@ -234,7 +233,7 @@ test('BullMQ worker: an engine fault retires the thread, the job is retried once
   const worker = await app(onClose, { ...config }, redis.url, 1, hook);
   const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
   onClose(() => bull.close());
-  const db = withJobTables(api.deps.db);
+  const db = api.deps.db;
   const u = await approvedUser(api);
   const clip = evalClip();
   const send = async (text: string) => {

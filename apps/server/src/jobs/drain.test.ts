@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { approvedUser, testConfig } from '../testing/test-app.ts';
 import { longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
 import { loadConfig } from '../config.ts';
@@ -48,7 +47,7 @@ async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number)
     jobs: { ...loadConfig({}).jobs, concurrency: 0, demoMediaDir: null },
   });
   t.after(() => after.close());
-  const adb = withJobTables(after.deps.db);
+  const adb = after.deps.db;
   const job = await adb
     .selectFrom('jobs')
     .select(['status', 'attempts', 'worker_id'])

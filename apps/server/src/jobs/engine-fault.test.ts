@@ -5,7 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { approvedUser, bearer } from '../testing/test-app.ts';
 import { jobRowsFinal } from '../testing/job-rows.ts';
 import { createJobsTestApp, evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
@@ -30,7 +29,7 @@ test('an engine fault retires the thread and retries the job once; a second faul
     {},
     { engineFaultHook: hook, logger: { level: 'info', stream } },
   );
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   const u = await approvedUser(app);
   const clip = evalClip();
   const send = async (text: string) => {

@@ -3,17 +3,18 @@
 // hand back or renew that job: the row belongs to the new holder. Two runners share one real database
 // (SQLite, or PostgreSQL with TAZAMUN_TEST_DB=postgres), as two worker processes would.
 import { test } from 'node:test';
+import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
-import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import { approvedUser, createTestApp } from '../testing/test-app.ts';
 import { JobRunner } from './job-runner.ts';
 import { insertJobRow, iso } from './job-rows.ts';
 import type { JobConfig } from './job-config.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler, JobKind } from './job-queue.ts';
+import type { Db } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 
 function signalled(): { promise: Promise<void>; resolve: () => void } {
   let resolve = (): void => undefined;
@@ -61,16 +62,16 @@ class GatedHandler implements JobHandler {
 
 const silent = pino({ level: 'silent' });
 
-function runner(db: JDb, config: JobConfig, handler: GatedHandler): JobRunner {
+function runner(db: Db, config: JobConfig, handler: GatedHandler): JobRunner {
   const handlers = { align: handler, video: handler, realign: handler } satisfies Record<JobKind, JobHandler>;
   return new JobRunner(db, config, handlers, silent);
 }
 
-async function setup(t: import('node:test').TestContext) {
+async function setup(t: TestContext) {
   // no runner of the app's own: the two below are the only ones
   const jobs: JobConfig = { ...loadConfig({}).jobs, concurrency: 0, demoMediaDir: null, leaseMs: 60_000 };
   const { app } = await createTestApp(t, { jobs });
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   const u = await approvedUser(app);
   const now = iso();
   await db
@@ -103,7 +104,7 @@ async function setup(t: import('node:test').TestContext) {
 }
 
 /** A's lease runs out while it is stalled; B finds the expired row, queues it again and claims it. */
-async function takeOver(db: JDb, jobId: string, b: JobRunner): Promise<JobRow> {
+async function takeOver(db: Db, jobId: string, b: JobRunner): Promise<JobRow> {
   await db
     .updateTable('jobs')
     .set({ lease_until: iso(Date.now() - 1000) })

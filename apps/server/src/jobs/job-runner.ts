@@ -11,12 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import type { JobConfig } from './job-config.ts';
 import { failureOf, iso } from './job-rows.ts';
 import type { AbortReason } from './job-rows.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobHandler, JobKind, JobUpdate } from './job-queue.ts';
+import type { Db } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 
 /** Runs of a job after an engine failure: one retry, then the failure is the job's. */
 export const MAX_RETRIES = 1;
@@ -47,7 +48,7 @@ export class JobRunner {
   private stopping = false;
 
   constructor(
-    private readonly db: JDb,
+    private readonly db: Db,
     private readonly config: JobConfig,
     private readonly handlers: Record<JobKind, JobHandler>,
     private readonly log: FastifyBaseLogger,

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_USER_ID, seedDemos } from '../demos/seed-demos.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { approvedUser, bearer, expectError } from '../testing/test-app.ts';
 import { jobRowsFinal } from '../testing/job-rows.ts';
 import { pcmWav } from '../testing/wav.ts';
@@ -53,7 +52,7 @@ test(
       {},
       { engineFaultHook: hook },
     );
-    const db = withJobTables(app.deps.db);
+    const db = app.deps.db;
     const u = await approvedUser(app);
     await db.updateTable('users').set({ daily_limit: 100 }).where('id', '=', u.id).execute();
     const used = async () =>

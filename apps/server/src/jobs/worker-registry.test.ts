@@ -5,7 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { approvedUser, bearer, expectError, makeAdmin } from '../testing/test-app.ts';
 import { createJobsTestApp, evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
 import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
@@ -58,7 +57,7 @@ test('live workers are counted from their heartbeats, with their runs; a stopped
   );
 
   // a process that died a minute ago: listed, not live
-  const db = withJobTables(api.app.deps.db);
+  const db = api.app.deps.db;
   const minuteAgo = new Date(Date.now() - 60_000).toISOString();
   await db
     .insertInto('workers')

@@ -24,7 +24,6 @@ import {
   upload,
   waitForStatus,
 } from '../routes/alignments/test-support.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { jobRowsFinal } from '../testing/job-rows.ts';
 import { BULL_QUEUE_NAME } from '../jobs/bull-job-queue.ts';
 import { pcmWav } from '../testing/wav.ts';
@@ -202,7 +201,7 @@ for (const persist of [false, true])
       for (const id of [running, during])
         assert.equal((await waitForStatus(app, u.access, id)).status, 'completed', id);
       // the handler completes the alignment, then the queue its job row: wait for the rows too
-      const jdb = withJobTables(app.deps.db);
+      const jdb = app.deps.db;
       const ids = (await jdb.selectFrom('jobs').select('id').execute()).map((j) => j.id);
       assert.equal(ids.length, 2, 'one job row per upload');
       const jobs = await jobRowsFinal(jdb, ids);

@@ -1,9 +1,9 @@
+import type { Db } from '../db/database.ts';
 // Waits for job rows to be final. A handler completes its alignment before the queue records the job's
 // end, so a test that saw the alignment completed must still wait for the row.
-import type { JDb } from '../db/jobs-schema.ts';
 
 /** The rows once none is queued or processing; the deadline only turns a hang into a failure. */
-export async function jobRowsFinal(db: JDb, ids: string[]) {
+export async function jobRowsFinal(db: Db, ids: string[]) {
   const giveUp = Date.now() + 120_000;
   for (;;) {
     const rows = await db

@@ -14,9 +14,7 @@ import {
   SignedAudioQuery,
 } from '@tazamun/contracts/alignments';
 import { RevisionQuery } from '@tazamun/contracts/revisions';
-import { findOwnedAlignment, latestJob, listAlignments, sharedIds } from '../../db/alignment-records.ts';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { FullAlignmentRow, JDb } from '../../db/jobs-schema.ts';
+import { findOwnedAlignment, latestJob, listAlignments, sharedIds } from '../../db/alignments.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
 import { readUserText, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
 import type { JobUpdate } from '../../jobs/job-queue.ts';
@@ -29,6 +27,8 @@ import { readRevision } from '../../revisions/revision-store.ts';
 import { presentAlignment, presentProgress } from './present-alignment.ts';
 import { retryAlignment } from './retry.ts';
 import { acceptUpload } from './upload.ts';
+import type { Db } from '../../db/database.ts';
+import type { AlignmentRow } from '../../db/schema.ts';
 
 export const IdParams = z.object({ id: z.string().min(1).max(64) });
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -37,13 +37,13 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 export const AUDIO_URL_TTL_SECONDS = 60 * 60;
 
 /** The row, or 404 for ids that do not exist and for other users' ids alike. */
-export async function ownedOr404(db: JDb, request: FastifyRequest, id: string): Promise<FullAlignmentRow> {
+export async function ownedOr404(db: Db, request: FastifyRequest, id: string): Promise<AlignmentRow> {
   const row = await findOwnedAlignment(db, auth(request).user.id, id);
   if (!row) throw createError('not_found');
   return row;
 }
 
-async function isShared(db: JDb, id: string): Promise<boolean> {
+async function isShared(db: Db, id: string): Promise<boolean> {
   return (await sharedIds(db, [id])).has(id);
 }
 
@@ -54,8 +54,8 @@ async function tokenFromQuery(request: FastifyRequest): Promise<void> {
     request.headers.authorization = `Bearer ${t}`;
 }
 
-export async function deleteAlignment(app: FastifyInstance, row: FullAlignmentRow): Promise<void> {
-  const db = withJobTables(app.deps.db);
+export async function deleteAlignment(app: FastifyInstance, row: AlignmentRow): Promise<void> {
+  const db = app.deps.db;
   const active = await db
     .selectFrom('jobs')
     .select('id')
@@ -69,7 +69,7 @@ export async function deleteAlignment(app: FastifyInstance, row: FullAlignmentRo
 
 export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
   const gate = app.probeGate;
 
   app.post(
@@ -423,7 +423,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment or its owner's approval is gone. */
-  async function signedOr404(id: string, sig?: string, exp?: string): Promise<FullAlignmentRow> {
+  async function signedOr404(id: string, sig?: string, exp?: string): Promise<AlignmentRow> {
     if (!sig || !exp || !deps.tokens.verifyAudio(id, exp, sig)) throw createError('token_invalid');
     // a signature outlives nothing: once the owner is rejected it opens no more audio
     const row = await db

@@ -13,8 +13,6 @@ import {
 } from '@tazamun/contracts/demos';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import type { Verdict } from '@tazamun/contracts/alignment-result';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { JDb } from '../../db/jobs-schema.ts';
 import { createError, fieldError } from '../../errors.ts';
 import { readResult, readUserText } from '../../jobs/alignment-files.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
@@ -23,8 +21,9 @@ import { sendStoredFile } from '../../media/send-file.ts';
 import { auth, requireAdmin } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
+import type { Db } from '../../db/database.ts';
 
-function completedDemos(db: JDb) {
+function completedDemos(db: Db) {
   return db
     .selectFrom('demos')
     .innerJoin('alignments', 'alignments.id', 'demos.alignment_id')
@@ -71,7 +70,7 @@ const present = (r: DemoRowJoined, lang: UiLanguage): Demo => ({
 
 export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
   const one = async (id: string): Promise<DemoRowJoined> => {
     const r = await completedDemos(db).where('demos.id', '=', id).executeTakeFirst();
@@ -167,7 +166,7 @@ export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
 /** Under /api/admin. */
 export const adminDemoRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
   app.post(
     '/demos/',

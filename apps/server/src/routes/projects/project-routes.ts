@@ -10,13 +10,13 @@ import {
   ProjectList,
   ProjectUpdate,
 } from '@tazamun/contracts/projects';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { JDb, ProjectRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
+import type { Db } from '../../db/database.ts';
+import type { ProjectRow } from '../../db/schema.ts';
 
-async function withTotals(db: JDb, rows: ProjectRow[]) {
+async function withTotals(db: Db, rows: ProjectRow[]) {
   if (rows.length === 0) return [];
   const totals = await db
     .selectFrom('alignments')
@@ -53,7 +53,7 @@ async function withTotals(db: JDb, rows: ProjectRow[]) {
 
 export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
   const owned = async (userId: string, id: string): Promise<ProjectRow> => {
     const p = await db

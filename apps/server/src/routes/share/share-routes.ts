@@ -5,8 +5,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ShareResponse, SharedAlignment } from '@tazamun/contracts/alignments';
 import type { Verdict } from '@tazamun/contracts/alignment-result';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
 import { readUserText } from '../../jobs/alignment-files.ts';
 import { readRevision } from '../../revisions/revision-store.ts';
@@ -15,13 +13,14 @@ import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { sendStoredFile } from '../../media/send-file.ts';
 import { requireApproved } from '../../plugins/auth-guard.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
+import type { AlignmentRow } from '../../db/schema.ts';
 
 const TokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
 /** Owner side, under /api/alignments. */
 export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
   const present = (token: string, created_at: string) => ({
     token,
@@ -97,9 +96,9 @@ export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
 /** Public side, under /api/share. */
 export const publicShareRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
-  const byToken = async (token: string): Promise<FullAlignmentRow> => {
+  const byToken = async (token: string): Promise<AlignmentRow> => {
     const row = await db
       .selectFrom('shares')
       .innerJoin('alignments', 'alignments.id', 'shares.alignment_id')

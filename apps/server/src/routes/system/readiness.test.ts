@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withJobTables } from '../../db/jobs-schema.ts';
 import { startRedis } from '../../testing/redis-server.ts';
 import { approvedUser } from '../../testing/test-app.ts';
 import { createJobsTestApp, evalClip, upload } from '../alignments/test-support.ts';
@@ -61,7 +60,7 @@ test('readiness: Redis frozen or down is degraded (200), a stalled backlog is de
   });
 
   // the upload has waited for two minutes and no worker took it: no live worker
-  await withJobTables(app.deps.db)
+  await app.deps.db
     .updateTable('jobs')
     .set({ created_at: new Date(Date.now() - 120_000).toISOString() })
     .execute();
