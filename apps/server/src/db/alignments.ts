@@ -136,3 +136,48 @@ export function listUserAlignments(db: Db, userId: string): Promise<AlignmentRow
     .orderBy('created_at')
     .execute();
 }
+
+/** The alignment, when its owner is approved: a rejected owner's signed audio URLs open nothing more. */
+export function findAlignmentOfApprovedOwner(db: Db, id: string): Promise<AlignmentRow | undefined> {
+  return db
+    .selectFrom('alignments')
+    .innerJoin('users', 'users.id', 'alignments.user_id')
+    .selectAll('alignments')
+    .where('alignments.id', '=', id)
+    .where('users.status', '=', 'approved')
+    .executeTakeFirst();
+}
+
+/** Renames the alignment or moves it to a project (null: unassigned); absent fields stay. */
+export async function updateAlignment(
+  db: Db,
+  id: string,
+  fields: { title?: string; project_id?: string | null },
+  nowIso: string,
+): Promise<void> {
+  await db
+    .updateTable('alignments')
+    .set({
+      ...(fields.title !== undefined && { title: fields.title }),
+      ...(fields.project_id !== undefined && { project_id: fields.project_id }),
+      updated_at: nowIso,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The alignment's jobs that are queued or running. */
+export async function activeJobIds(db: Db, alignmentId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('alignment_id', '=', alignmentId)
+    .where('status', 'in', ['queued', 'processing'])
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Deletes the row; its jobs, shares, revisions, videos and demo go with it (cascade). */
+export async function deleteAlignmentRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('alignments').where('id', '=', id).execute();
+}
