@@ -18,9 +18,15 @@ import type { Config } from '../config.ts';
 import { jobRowsFinal } from '../testing/job-rows.ts';
 import { startRedis } from '../testing/redis-server.ts';
 import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
-import { evalClip, longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import {
+  engineFaultUploads,
+  evalClip,
+  longClip,
+  tempDir,
+  upload,
+  waitForStatus,
+} from '../routes/alignments/test-support.ts';
 import { BULL_QUEUE_NAME } from './bull-job-queue.ts';
-import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
 import type { EngineFaultHook } from './thread-pool.ts';
 import { loadConfig } from '../config.ts';
 
@@ -235,47 +241,24 @@ test('BullMQ worker: an engine fault retires the thread, the job is retried once
   onClose(() => bull.close());
   const db = api.deps.db;
   const u = await approvedUser(api);
-  const clip = evalClip();
-  const send = async (text: string) => {
-    const res = await upload(api, u.access, [
-      { name: 'language', value: 'eng' },
-      { name: 'text', value: text },
-      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
-    ]);
-    assert.equal(res.statusCode, 202, res.body);
-    const id = res.json().id as string;
-    const job = await db
-      .selectFrom('jobs')
-      .select('id')
-      .where('alignment_id', '=', id)
-      .executeTakeFirstOrThrow();
-    return { id, job: job.id };
-  };
-  const used = async () =>
-    (await api.inject({ url: '/api/auth/quota/', headers: bearer(u.access) })).json().quota
-      .used_today as number;
-  const row = (id: string) =>
-    db
-      .selectFrom('jobs')
-      .select(['status', 'attempts', 'failures', 'worker_id'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+  const { send, used, jobRow: row } = engineFaultUploads(api, u.access);
   const workerId = worker.jobs.queue.workerId;
 
   hook.faults = 1;
-  const once = await send(`${ENGINE_FAULT_MARKER}${clip.text}`);
+  const once = await send(true);
   assert.equal((await waitForStatus(api, u.access, once.id)).status, 'completed');
   await jobRowsFinal(db, [once.job]);
   assert.deepEqual(await row(once.job), {
     status: 'completed',
     attempts: 2,
     failures: 1,
+    run_after: null,
     worker_id: workerId,
   });
   assert.deepEqual(worker.jobs.pool.stats, { started: 2, retired: 1 });
 
   hook.faults = 2;
-  const twice = await send(`${ENGINE_FAULT_MARKER}${clip.text}`);
+  const twice = await send(true);
   const failed = await waitForStatus(api, u.access, twice.id);
   assert.equal(failed.status, 'failed');
   assert.deepEqual(failed.error, {
@@ -285,10 +268,16 @@ test('BullMQ worker: an engine fault retires the thread, the job is retried once
     quota_refunded: true,
   });
   await jobRowsFinal(db, [twice.job]);
-  assert.deepEqual(await row(twice.job), { status: 'failed', attempts: 2, failures: 2, worker_id: workerId });
+  assert.deepEqual(await row(twice.job), {
+    status: 'failed',
+    attempts: 2,
+    failures: 2,
+    run_after: null,
+    worker_id: workerId,
+  });
   assert.deepEqual(worker.jobs.pool.stats, { started: 3, retired: 3 });
 
-  const next = await send(clip.text);
+  const next = await send(false);
   assert.equal((await waitForStatus(api, u.access, next.id)).status, 'completed');
   assert.deepEqual(worker.jobs.pool.stats, { started: 4, retired: 3 });
   assert.equal(await used(), 2, 'the reported failure gave its unit back');

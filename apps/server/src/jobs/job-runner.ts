@@ -5,12 +5,12 @@
 // wins. A failure the handler marks `retry` (an engine fault) is run once more after a backoff.
 // db-job-queue.ts polls the rows for ids, bull-job-queue.ts receives them from BullMQ; neither writes
 // a job row itself.
-import { isDiskFull } from '../plugins/error-handler.ts';
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import { diskFullIn } from '../reliability/disk-space.ts';
 import type { JobConfig } from './job-config.ts';
 import { failureOf, iso } from './job-rows.ts';
 import type { AbortReason } from './job-rows.ts';
@@ -453,11 +453,4 @@ export class JobRunner {
     }
     return 'requested';
   }
-}
-
-/** A full disk anywhere in the error's cause chain (a handler may wrap the file system's error). */
-function diskFullIn(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
-    if (isDiskFull(e)) return true;
-  return false;
 }

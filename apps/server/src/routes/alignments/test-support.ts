@@ -14,6 +14,7 @@ import type { Config } from '../../config.ts';
 import type { JobConfig } from '../../jobs/job-config.ts';
 import { testConfig, bearer } from '../../testing/test-app.ts';
 import { loadConfig } from '../../config.ts';
+import { ENGINE_FAULT_MARKER } from '../../jobs/thread-pool.ts';
 
 export const EVAL_DIR = '/work/shared/eval';
 export const TIMIT_WAV = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.wav');
@@ -149,4 +150,39 @@ export function longClip(dir: string): { wav: string; text: string } {
   const wav = join(dir, 'long.wav');
   ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', wav]);
   return { wav, text: texts.join('\n') };
+}
+
+/**
+ * The engine-fault tests' uploads (jobs/engine-fault.test.ts on the database queue,
+ * jobs/bull-job-queue.test.ts on BullMQ): the eval clip sent with the fault marker, so the thread
+ * pool's test hook trips the engine on it as often as `hook.faults` says; plain for the jobs after.
+ */
+export function engineFaultUploads(app: FastifyInstance, access: string) {
+  const clip = evalClip();
+  const db = app.deps.db;
+  const send = async (faulty: boolean): Promise<{ id: string; job: string }> => {
+    const res = await upload(app, access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: faulty ? `${ENGINE_FAULT_MARKER}${clip.text}` : clip.text },
+      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    const id = res.json().id as string;
+    const job = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('alignment_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { id, job: job.id };
+  };
+  const used = async () =>
+    (await app.inject({ url: '/api/auth/quota/', headers: bearer(access) })).json().quota
+      .used_today as number;
+  const jobRow = (id: string) =>
+    db
+      .selectFrom('jobs')
+      .select(['status', 'attempts', 'failures', 'run_after', 'worker_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  return { send, used, jobRow };
 }
