@@ -249,18 +249,10 @@ function given(env: NodeJS.ProcessEnv): Record<string, string> {
 const problemsOf = (error: z.ZodError): string[] =>
   error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
 
-const S3_KEYS = [
-  'S3_BUCKET',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_FORCE_PATH_STYLE',
-  'S3_PREFIX',
-  'S3_ACCESS_KEY_ID',
-  'S3_SECRET_ACCESS_KEY',
-] as const;
+type S3Key = Extract<EnvKey, `S3_${string}`>;
 
 /** The S3 rules that span variables; on raw values, so they are listed even beside schema problems. */
-function s3Problems(v: { [K in (typeof S3_KEYS)[number]]?: string | null | boolean }): string[] {
+function s3Problems(v: { [K in S3Key]?: string | null | boolean }): string[] {
   if (!v.S3_BUCKET) return [];
   const problems: string[] = [];
   if (!v.S3_ACCESS_KEY_ID !== !v.S3_SECRET_ACCESS_KEY)
@@ -276,7 +268,7 @@ function s3Problems(v: { [K in (typeof S3_KEYS)[number]]?: string | null | boole
 }
 
 /** S3_BUCKET switches files to S3; the rest is optional. Returns null when S3 is not configured. */
-function s3ConfigOf(e: Pick<Env, (typeof S3_KEYS)[number]>): S3StoreConfig | null {
+function s3ConfigOf(e: Pick<Env, S3Key>): S3StoreConfig | null {
   if (!e.S3_BUCKET) return null;
   const problems = s3Problems(e);
   if (problems.length) throw new ConfigError(problems);
