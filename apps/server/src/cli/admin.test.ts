@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildApp } from '../app.ts';
-import { approvedUser, testConfig } from '../testing/test-app.ts';
-import { evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import { approvedUser, testConfig } from '@tazamun/server/testing/test-app';
+import { evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { loadConfig } from '../config.ts';
 
 const run = promisify(execFile);

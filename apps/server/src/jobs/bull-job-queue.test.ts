@@ -15,9 +15,9 @@ import { Queue } from 'bullmq';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { jobRowsFinal } from '../testing/job-rows.ts';
-import { startRedis } from '../testing/redis-server.ts';
-import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
+import { jobRowsFinal } from '@tazamun/server/testing/job-rows';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { approvedUser, bearer, testConfig } from '@tazamun/server/testing/test-app';
 import {
   engineFaultUploads,
   evalClip,
@@ -25,10 +25,11 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
 import { BULL_QUEUE_NAME } from './bull-job-queue.ts';
 import type { EngineFaultHook } from './thread-pool.ts';
 import { loadConfig } from '../config.ts';
+import { until } from '@tazamun/server/testing/until';
 
 /** Closers run last-in first-out in one hook, so the apps let go of Redis before it stops. */
 function closers(t: TestContext): (close: () => Promise<unknown> | void) => void {
@@ -40,13 +41,6 @@ function closers(t: TestContext): (close: () => Promise<unknown> | void) => void
 }
 
 /** Waits for a condition driven by the apps; the deadline only turns a hang into a failure. */
-async function until(what: string, cond: () => Promise<boolean>, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function app(
   onClose: (close: () => Promise<unknown>) => void,

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { approvedUser, testConfig } from '../testing/test-app.ts';
-import { longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import { approvedUser, testConfig } from '@tazamun/server/testing/test-app';
+import { longClip, tempDir, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { loadConfig } from '../config.ts';
 
 async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number) {

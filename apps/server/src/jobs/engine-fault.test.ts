@@ -4,9 +4,9 @@
 // log. The hook leaves a faulted thread broken, so a pool that kept it would fail every later job.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { approvedUser, bearer } from '../testing/test-app.ts';
-import { jobRowsFinal } from '../testing/job-rows.ts';
-import { createJobsTestApp, engineFaultUploads, waitForStatus } from '../routes/alignments/test-support.ts';
+import { approvedUser, bearer } from '@tazamun/server/testing/test-app';
+import { jobRowsFinal } from '@tazamun/server/testing/job-rows';
+import { createJobsTestApp, engineFaultUploads, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import type { EngineFaultHook } from './thread-pool.ts';
 
 interface LogLine {

@@ -7,7 +7,7 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
-import { approvedUser, createTestApp } from '../testing/test-app.ts';
+import { approvedUser, createTestApp } from '@tazamun/server/testing/test-app';
 import { JobRunner } from './job-runner.ts';
 import { insertJobRow, iso } from './job-rows.ts';
 import type { JobConfig } from './job-config.ts';

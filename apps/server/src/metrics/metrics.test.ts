@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { alignmentFile } from '../jobs/alignment-files.ts';
-import { approvedUser, expectError } from '../testing/test-app.ts';
+import { approvedUser, expectError } from '@tazamun/server/testing/test-app';
 import {
   createJobsTestApp,
   evalClip,
@@ -18,7 +18,7 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
 import { loadConfig } from '../config.ts';
 
 const TOKEN = 'scrape-token-0123456789abcdef';

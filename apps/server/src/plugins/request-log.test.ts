@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
-import { evalClip, multipart, waitForStatus } from '../routes/alignments/test-support.ts';
+import { approvedUser, bearer, testConfig } from '@tazamun/server/testing/test-app';
+import { evalClip, multipart, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { loadConfig } from '../config.ts';
 
 test('request lines carry the user id; job lines carry alignment, request id, duration, outcome', async (t) => {

@@ -14,8 +14,15 @@ import sharp from 'sharp';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { approvedUser, bearer, expectError, login, TEST_DB, testConfig } from '../testing/test-app.ts';
-import { evalClip, multipart, waitForStatus } from '../routes/alignments/test-support.ts';
+import {
+  approvedUser,
+  bearer,
+  expectError,
+  login,
+  TEST_DB,
+  testConfig,
+} from '@tazamun/server/testing/test-app';
+import { evalClip, multipart, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { freeBytes } from './disk-space.ts';
 import { loadConfig } from '../config.ts';
 

@@ -13,9 +13,9 @@ import { Queue } from 'bullmq';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { startPostgres } from '../testing/postgres-server.ts';
-import { startRedis } from '../testing/redis-server.ts';
-import { approvedUser, bearer, testConfig, testDatabase } from '../testing/test-app.ts';
+import { startPostgres } from '@tazamun/server/testing/postgres-server';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { approvedUser, bearer, testConfig, testDatabase } from '@tazamun/server/testing/test-app';
 import {
   evalClip,
   longClip,
@@ -23,11 +23,12 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
-import { jobRowsFinal } from '../testing/job-rows.ts';
+} from '@tazamun/server/testing/jobs-test-app';
+import { jobRowsFinal } from '@tazamun/server/testing/job-rows';
 import { BULL_QUEUE_NAME } from '../jobs/bull-job-queue.ts';
-import { pcmWav } from '../testing/wav.ts';
+import { pcmWav } from '@tazamun/server/testing/wav';
 import { loadConfig } from '../config.ts';
+import { until } from '@tazamun/server/testing/until';
 
 function wav(seconds: number): Buffer {
   return pcmWav(seconds, (i) => 5000 * Math.sin(i / 7));
@@ -223,10 +224,9 @@ for (const persist of [false, true])
       // and BullMQ keeps nothing of them once they are final
       const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
       closers.push(() => bull.close());
-      const giveUp = Date.now() + 60_000;
-      while ((await Promise.all(ids.map((id) => bull.getJob(id)))).some(Boolean)) {
-        if (Date.now() > giveUp) throw new Error('BullMQ still holds a finished job');
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await until(
+        'BullMQ to let go of the finished jobs',
+        async () => !(await Promise.all(ids.map((id) => bull.getJob(id)))).some(Boolean),
+      );
     },
   );

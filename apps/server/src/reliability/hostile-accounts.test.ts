@@ -19,8 +19,8 @@ import {
   login,
   makeAdmin,
   registerUser,
-} from '../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+} from '@tazamun/server/testing/test-app';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { contentDisposition, safeBaseName } from '../media/send-file.ts';
 import { sourceFiles } from '../routes/source/source-archive.ts';
 

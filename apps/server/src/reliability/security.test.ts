@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { approvedUser, createTestApp, expectError, login, testConfig } from '../testing/test-app.ts';
+import {
+  approvedUser,
+  createTestApp,
+  expectError,
+  login,
+  testConfig,
+} from '@tazamun/server/testing/test-app';
 import { FixedWindowCounter } from './email-rate-limit.ts';
 import { loadConfig } from '../config.ts';
 

@@ -12,8 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { expectError, testConfig } from '../testing/test-app.ts';
-import { startRedis } from '../testing/redis-server.ts';
+import { expectError, testConfig } from '@tazamun/server/testing/test-app';
+import { startRedis } from '@tazamun/server/testing/redis-server';
 import { loadConfig } from '../config.ts';
 
 /** An API-only instance (no job workers: only the auth routes matter here). */

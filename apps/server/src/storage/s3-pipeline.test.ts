@@ -10,9 +10,9 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { API_LISTENING, startChild } from '../testing/child-process.ts';
-import { GOOD_PASSWORD, approvedUser, bearer } from '../testing/test-app.ts';
-import { readZip } from '../testing/zip-reader.ts';
+import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { GOOD_PASSWORD, approvedUser, bearer } from '@tazamun/server/testing/test-app';
+import { readZip } from '@tazamun/server/testing/zip-reader';
 import {
   createJobsTestApp,
   evalClip,
@@ -20,7 +20,7 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
 import { loadConfig } from '../config.ts';
 import { S3FileStore } from './s3-file-store.ts';
 

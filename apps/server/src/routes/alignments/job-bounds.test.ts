@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
-import { pcmWav } from '../../testing/wav.ts';
-import { createJobsTestApp, evalClip, multipart } from './test-support.ts';
-import type { Part } from './test-support.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import { pcmWav } from '@tazamun/server/testing/wav';
+import { createJobsTestApp, evalClip, multipart } from '@tazamun/server/testing/jobs-test-app';
+import type { Part } from '@tazamun/server/testing/jobs-test-app';
 
 test('uploads beyond the job bounds are refused before any quota unit is taken', async (t) => {
   // no worker thread: nothing here may reach the engine; a 2 s ceiling makes the clip's 3.4 s too long

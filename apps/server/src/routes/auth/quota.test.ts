@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Stats } from '@tazamun/contracts/auth';
-import { approvedUser, bearer, createTestApp, expectError, makeAdmin } from '../../testing/test-app.ts';
+import {
+  approvedUser,
+  bearer,
+  createTestApp,
+  expectError,
+  makeAdmin,
+} from '@tazamun/server/testing/test-app';
 
 test('quota: read, consume until exhausted, 429 with the limit', async (t) => {
   const { app } = await createTestApp(t, { defaultDailyQuota: 2 });

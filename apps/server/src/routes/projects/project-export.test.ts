@@ -8,9 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.ts';
 import { ManualClock } from '../../clock.ts';
 import { alignmentFile } from '../../jobs/alignment-files.ts';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
-import { readZip } from '../../testing/zip-reader.ts';
-import { writeZip } from '../../testing/zip-writer.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import { readZip } from '@tazamun/server/testing/zip-reader';
+import { writeZip } from '@tazamun/server/testing/zip-writer';
 import {
   EVAL_DIR,
   createJobsTestApp,
@@ -18,7 +18,7 @@ import {
   multipart,
   tempDir,
   waitForStatus,
-} from '../alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
 import { loadConfig } from '../../config.ts';
 
 const clip = (name: string) => {

@@ -9,10 +9,10 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ErrorBody } from '@tazamun/contracts/errors';
-import { buildApp } from '../app.ts';
-import { ManualClock } from '../clock.ts';
-import { loadConfig } from '../config.ts';
-import type { Config, DatabaseTarget } from '../config.ts';
+import { buildApp } from '../src/app.ts';
+import { ManualClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Config, DatabaseTarget } from '../src/config.ts';
 import { psqlSync, startPostgres } from './postgres-server.ts';
 
 export const GOOD_PASSWORD = 'Lantern-Orbit-1987';

@@ -7,16 +7,19 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.ts';
-import type { BuildOptions } from '../../app.ts';
-import { ManualClock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
-import type { JobConfig } from '../../jobs/job-config.ts';
-import { testConfig, bearer } from '../../testing/test-app.ts';
-import { loadConfig } from '../../config.ts';
-import { ENGINE_FAULT_MARKER } from '../../jobs/thread-pool.ts';
+import { buildApp } from '../src/app.ts';
+import type { BuildOptions } from '../src/app.ts';
+import { ManualClock } from '../src/clock.ts';
+import type { Config } from '../src/config.ts';
+import type { JobConfig } from '../src/jobs/job-config.ts';
+import { testConfig, bearer } from './test-app.ts';
+import { loadConfig } from '../src/config.ts';
+import { ffmpegPath } from '@tazamun/aligner/audio/decode';
+import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { until as waitUntil } from './until.ts';
+import { ENGINE_FAULT_MARKER } from '../src/jobs/thread-pool.ts';
 
-export const EVAL_DIR = '/work/shared/eval';
+export const EVAL_DIR = evalDir();
 export const TIMIT_WAV = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.wav');
 export const TIMIT_JSON = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.json');
 
@@ -29,7 +32,7 @@ export function evalClip(): { wav: string; text: string; duration: number } {
 }
 
 export function ffmpeg(args: string[]): void {
-  execFileSync('/usr/bin/ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args], { stdio: 'pipe' });
+  execFileSync(ffmpegPath(), ['-nostdin', '-v', 'error', '-y', ...args], { stdio: 'pipe' });
 }
 
 export interface JobsTestApp {
@@ -112,9 +115,7 @@ export async function waitForStatus(
   id: string,
   until: string[] = ['completed', 'failed', 'cancelled'],
 ): Promise<Record<string, unknown>> {
-  const giveUp = Date.now() + 180_000;
-  for (;;) {
-    if (Date.now() > giveUp) throw new Error(`alignment ${id} never reached ${until.join('|')}`);
+  return waitUntil(`alignment ${id} to reach ${until.join('|')}`, async () => {
     const res = await app.inject({
       method: 'GET',
       url: `/api/alignments/${id}/progress/`,
@@ -122,9 +123,8 @@ export async function waitForStatus(
     });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json() as Record<string, unknown>;
-    if (until.includes(body.status as string)) return body;
-    await new Promise((r) => setTimeout(r, 150));
-  }
+    return until.includes(body.status as string) && body;
+  });
 }
 
 export function tempDir(t: TestContext): string {
