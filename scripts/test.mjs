@@ -21,7 +21,7 @@ const SUITES = [
     args: [
       '--import',
       'tsx',
-      'apps/server/src/testing/with-postgres.ts',
+      'apps/server/test-support/with-postgres.ts',
       '--',
       'npm',
       'test',

@@ -26,7 +26,6 @@ import { TokenService } from './accounts/tokens.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.ts';
 import { acceptEmptyJsonBodies } from './plugins/json-body.ts';
 import {
-  DEFAULT_CONNECTION_LIMITS,
   capConnectionsPerAddress,
   clientErrorHandler,
   serverTimeoutOptions,
@@ -35,8 +34,8 @@ import { refuseWritesWhenDiskLow } from './reliability/disk-space.ts';
 import { serializeRequest } from './reliability/log-redaction.ts';
 import { rejectNulBytes } from './reliability/input-hygiene.ts';
 import { retryWhileUnavailable } from './reliability/unavailable.ts';
-import { emailRateLimitFromEnv, limitAuthByEmail } from './reliability/email-rate-limit.ts';
-import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
+import { limitAuthByEmail } from './reliability/email-rate-limit.ts';
+import { RedisSignals } from './queue/redis-signals.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { adminRoutes } from './routes/admin/admin-routes.ts';
 import { adminJobRoutes } from './routes/admin/job-routes.ts';
@@ -49,11 +48,9 @@ import { feedbackRoutes } from './routes/feedback/feedback-routes.ts';
 import { systemRoutes } from './routes/system/system-routes.ts';
 import { UserFiles, createFileStore } from './storage/user-files.ts';
 import { probeGateFor } from './routes/alignments/probe-gate.ts';
-import { loadJobConfig } from './jobs/job-config.ts';
 import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import type { EngineFaultHook } from './jobs/thread-pool.ts';
-import { withJobTables } from './db/jobs-schema.ts';
 import { seedDemos } from './demos/seed-demos.ts';
 import { underSeedLock } from './demos/seed-lock.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
@@ -80,11 +77,11 @@ export interface BuildOptions {
   db?: Db;
   /** pino options, or false for silence in tests */
   logger?: boolean | Record<string, unknown>;
-  /** queue, worker threads and demo seeding; read from the environment (without seeding) when absent */
+  /** queue, worker threads and demo seeding; config.jobs when absent */
   jobs?: JobConfig;
-  /** sign-in/reset attempts per e-mail address per minute; AUTH_EMAIL_RATE_LIMIT by default */
+  /** sign-in/reset attempts per e-mail address per minute; config.authEmailRateLimit when absent */
   authEmailRateLimit?: number;
-  /** REDIS_URL by default; null to run without Redis */
+  /** config.redisUrl when absent; null to run without Redis */
   redisUrl?: string | null;
   /**
    * Tests only (jobs/thread-pool.ts): lets a job trip an engine fault on purpose. The server and
@@ -95,9 +92,9 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   if (!config.jwtSecret) throw new Error('config.jwtSecret is missing: call resolveJwtSecret() first');
-  const jobConfig = options.jobs ?? { ...loadJobConfig(), seedDemos: false };
+  const jobConfig = options.jobs ?? config.jobs;
   const logger = options.logger ?? { level: config.logLevel };
-  const limits = config.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
+  const limits = config.connectionLimits;
   const app = Fastify({
     // closing waits for the job drain (JOB_DRAIN_TIMEOUT); avvio's timeout covers onClose hooks too
     pluginTimeout: 10_000 + jobConfig.drainMs,
@@ -138,7 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     tokens: new TokenService(config.jwtSecret, config.accessTokenTtlMs, clock),
     email: options.email ?? new OutboxEmailSender(db, clock, app.log),
-    files: new UserFiles(config.dataDir, createFileStore(config.dataDir, config.s3 ?? null)),
+    files: new UserFiles(config.dataDir, createFileStore(config.dataDir, config.s3)),
   };
   app.decorate('deps', deps);
   app.decorate('probeGate', probeGateFor(config));
@@ -150,13 +147,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const metrics = new Metrics('api');
   app.decorate('metrics', metrics);
-  metrics.watchDatabase(withJobTables(db), () => clock.now().toISOString());
+  metrics.watchDatabase(db, () => clock.now().toISOString());
   logRequests(app, metrics);
 
   // REDIS_URL: BullMQ dispatches the jobs, and wake-ups and progress reach the other processes at once
-  const redisUrl = options.redisUrl !== undefined ? options.redisUrl : (config.redisUrl ?? redisUrlFromEnv());
+  const redisUrl = options.redisUrl !== undefined ? options.redisUrl : config.redisUrl;
   const jobs = createJobsRuntime(
-    withJobTables(db),
+    db,
     deps.files,
     jobConfig,
     app.log,
@@ -201,7 +198,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
   rejectNulBytes(app);
-  refuseWritesWhenDiskLow(app, config.dataDir, () => config.minFreeDiskBytes ?? 0);
+  refuseWritesWhenDiskLow(app, config.dataDir, () => config.minFreeDiskBytes);
   // REDIS_URL: rate-limit counters shared by every API process (per IP and per e-mail address)
   const limitRedis = redisUrl
     ? new Redis(redisUrl, {
@@ -218,11 +215,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // counters have nothing to flush, and QUIT would wait for a Redis that may be gone
     app.addHook('onClose', async () => limitRedis.disconnect());
   }
-  limitAuthByEmail(
-    app,
-    options.authEmailRateLimit ?? config.authEmailRateLimit ?? emailRateLimitFromEnv(),
-    limitRedis,
-  );
+  limitAuthByEmail(app, options.authEmailRateLimit ?? config.authEmailRateLimit, limitRedis);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -4,10 +4,6 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig, parseDuration, resolveJwtSecret } from './config.ts';
-import { loadJobConfig } from './jobs/job-config.ts';
-import { redisUrlFromEnv } from './queue/redis-signals.ts';
-import { emailRateLimitFromEnv } from './reliability/email-rate-limit.ts';
-import { s3ConfigFromEnv } from './storage/s3-file-store.ts';
 
 test('defaults give a working configuration with no variables at all', () => {
   const c = loadConfig({});
@@ -138,17 +134,17 @@ test('bad variables of the job, Redis, storage, rate-limit and upload modules ar
     'UPLOAD_PROBE_CONCURRENCY',
     'WORKER_CONCURRENCY',
   ]);
-  // The modules read the same schema: what boot refuses, they refuse with the same words.
+  // Each refusal alone says what is wrong in the module's words.
   assert.throws(
-    () => redisUrlFromEnv({ REDIS_URL: 'http://cache:6379' }),
+    () => loadConfig({ REDIS_URL: 'http://cache:6379' }),
     /REDIS_URL: must start with redis:\/\//,
   );
-  assert.throws(() => loadJobConfig({ JOB_LEASE: 'forever' }, []), /JOB_LEASE: expected a duration/);
-  assert.throws(() => emailRateLimitFromEnv({ AUTH_EMAIL_RATE_LIMIT: '0' }), ConfigError);
-  assert.throws(() => s3ConfigFromEnv({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'x' }), /together/);
+  assert.throws(() => loadConfig({ JOB_LEASE: 'forever' }), /JOB_LEASE: expected a duration/);
+  assert.throws(() => loadConfig({ AUTH_EMAIL_RATE_LIMIT: '0' }), ConfigError);
+  assert.throws(() => loadConfig({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'x' }), /together/);
 });
 
-test('the modules read their parsed slice: defaults, values, empty means default', () => {
+test('the modules get their parsed slice of the config: defaults, values, empty means default', () => {
   const c = loadConfig({
     REDIS_URL: 'redis://127.0.0.1:6390',
     AUTH_EMAIL_RATE_LIMIT: '7',
@@ -160,14 +156,14 @@ test('the modules read their parsed slice: defaults, values, empty means default
   assert.equal(c.authEmailRateLimit, 7);
   assert.deepEqual(c.uploadProbe, { concurrency: 3, queue: 0 });
   assert.equal(c.s3, null);
-  assert.equal(redisUrlFromEnv({ REDIS_URL: '' }), null);
-  assert.equal(redisUrlFromEnv({ REDIS_URL: 'rediss://r:6380' }), 'rediss://r:6380');
-  assert.equal(emailRateLimitFromEnv({}), 20);
-  const jobs = loadJobConfig({ JOB_TIMEOUT_BASE: '2m', WORKER_CONCURRENCY: '3', DEMO_MEDIA_DIR: '' }, []);
+  assert.equal(loadConfig({ REDIS_URL: '' }).redisUrl, null);
+  assert.equal(loadConfig({ REDIS_URL: 'rediss://r:6380' }).redisUrl, 'rediss://r:6380');
+  assert.equal(loadConfig({}).authEmailRateLimit, 20);
+  const { jobs } = loadConfig({ JOB_TIMEOUT_BASE: '2m', WORKER_CONCURRENCY: '3', DEMO_MEDIA_DIR: '' });
   assert.equal(jobs.timeoutBaseMs, 120_000);
   assert.equal(jobs.concurrency, 3);
   assert.equal(jobs.demoMediaDir, null);
-  assert.equal(loadJobConfig({ WORKER_CONCURRENCY: '3' }, ['--role=api']).concurrency, 0);
+  assert.equal(loadConfig({ WORKER_CONCURRENCY: '3' }, {}, ['--role=api']).jobs.concurrency, 0);
 });
 
 test('DATABASE_POOL_MAX reaches a PostgreSQL target as a parsed number', () => {
@@ -213,15 +209,15 @@ test("an entry point's own default stands in for an unset variable and is checke
 });
 
 test('MAX_AUDIO_DURATION: 3 h by default, any duration, refused at boot when unreadable', () => {
-  assert.equal(loadJobConfig({}, []).maxAudioSeconds, 10_800);
-  assert.equal(loadJobConfig({ MAX_AUDIO_DURATION: '90m' }, []).maxAudioSeconds, 5400);
-  assert.equal(loadJobConfig({ MAX_AUDIO_DURATION: '600' }, []).maxAudioSeconds, 600);
+  assert.equal(loadConfig({}).jobs.maxAudioSeconds, 10_800);
+  assert.equal(loadConfig({ MAX_AUDIO_DURATION: '90m' }).jobs.maxAudioSeconds, 5400);
+  assert.equal(loadConfig({ MAX_AUDIO_DURATION: '600' }).jobs.maxAudioSeconds, 600);
   assert.throws(() => loadConfig({ MAX_AUDIO_DURATION: 'long' }), /MAX_AUDIO_DURATION: expected a duration/);
 });
 
 test('JOB_DRAIN_TIMEOUT: off (0) by default, any duration or 0, refused when unreadable', () => {
-  assert.equal(loadJobConfig({}, []).drainMs, 0);
-  assert.equal(loadJobConfig({ JOB_DRAIN_TIMEOUT: '5m' }, []).drainMs, 300_000);
-  assert.equal(loadJobConfig({ JOB_DRAIN_TIMEOUT: '0' }, []).drainMs, 0);
+  assert.equal(loadConfig({}).jobs.drainMs, 0);
+  assert.equal(loadConfig({ JOB_DRAIN_TIMEOUT: '5m' }).jobs.drainMs, 300_000);
+  assert.equal(loadConfig({ JOB_DRAIN_TIMEOUT: '0' }).jobs.drainMs, 0);
   assert.throws(() => loadConfig({ JOB_DRAIN_TIMEOUT: 'soon' }), /JOB_DRAIN_TIMEOUT: expected a duration/);
 });

@@ -1,8 +1,8 @@
 // Environment parsed once at boot. One schema holds every variable the server, the worker and the job,
 // Redis, storage and rate-limit modules read, so loadConfig() at start reports every bad variable
-// together (the entry points exit 78) instead of one restart per mistake, wherever it is used. Modules
-// that need only their slice (loadJobConfig, redisUrlFromEnv, …) parse it with readEnv() from the same
-// schema, so they accept and refuse exactly what the boot check did.
+// together (the entry points exit 78) instead of one restart per mistake, wherever it is used. It is the
+// only reader of the environment: the modules take their slice of the returned Config (config.jobs,
+// config.redisUrl, config.s3, …) and never parse a variable themselves.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -13,6 +13,8 @@ import { LIMITS } from '@tazamun/contracts/limits';
 import { checkKey } from './storage/storage.ts';
 import type { S3StoreConfig } from './storage/s3-file-store.ts';
 import type { ConnectionLimits } from './reliability/connection-limits.ts';
+import { jobConfigOf } from './jobs/job-config.ts';
+import type { JobConfig } from './jobs/job-config.ts';
 
 const DURATION = /^(\d+)\s*(ms|s|m|h|d)?$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -150,6 +152,7 @@ const EnvSchema = z.object({
   HEADERS_TIMEOUT: duration('15s'),
   REQUEST_TIMEOUT: duration('5m'),
   SOCKET_TIMEOUT: duration('60s'),
+  // longer than the usual 60 s idle timeout of a reverse proxy, so the proxy closes first
   KEEP_ALIVE_TIMEOUT: duration('72s'),
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(64),
   // uploads are refused with 507 below this much free space on DATA_DIR's disk (reliability/disk-space.ts)
@@ -188,24 +191,26 @@ export interface Config {
   authRateLimitPerMinute: number;
   webDist: string | null;
   trustProxy: boolean;
-  /** S3_BUCKET and friends: files in an S3-compatible bucket; null or absent: DATA_DIR/files */
-  s3?: S3StoreConfig | null;
-  /** REDIS_URL; absent in hand-built configs (tests) */
-  redisUrl?: string | null;
+  /** S3_BUCKET and friends: files in an S3-compatible bucket; null: DATA_DIR/files */
+  s3: S3StoreConfig | null;
+  /** REDIS_URL; null: the queue and the rate limits run on the database and in this process */
+  redisUrl: string | null;
   /** AUTH_EMAIL_RATE_LIMIT */
-  authEmailRateLimit?: number;
+  authEmailRateLimit: number;
   /** UPLOAD_PROBE_CONCURRENCY / UPLOAD_PROBE_QUEUE */
-  uploadProbe?: { concurrency: number; queue: number };
-  /** SOURCE_URL; null or absent: GET /api/source/ serves the running tree */
-  sourceUrl?: string | null;
-  /** METRICS_TOKEN: the bearer token of GET /metrics; null or absent: /metrics is off (404) */
-  metricsToken?: string | null;
-  /** METRICS_PORT: the worker's own /metrics listener; null or absent: none */
-  metricsPort?: number | null;
-  /** HEADERS_TIMEOUT, REQUEST_TIMEOUT, SOCKET_TIMEOUT, KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS_PER_IP; defaults when absent */
-  connectionLimits?: ConnectionLimits;
-  /** MIN_FREE_DISK_MB in bytes; absent (hand-built configs): no margin */
-  minFreeDiskBytes?: number;
+  uploadProbe: { concurrency: number; queue: number };
+  /** SOURCE_URL; null: GET /api/source/ serves the running tree */
+  sourceUrl: string | null;
+  /** METRICS_TOKEN: the bearer token of GET /metrics; null: /metrics is off (404) */
+  metricsToken: string | null;
+  /** METRICS_PORT: the worker's own /metrics listener; null: none */
+  metricsPort: number | null;
+  /** HEADERS_TIMEOUT, REQUEST_TIMEOUT, SOCKET_TIMEOUT, KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS_PER_IP */
+  connectionLimits: ConnectionLimits;
+  /** MIN_FREE_DISK_MB in bytes (0: no margin) */
+  minFreeDiskBytes: number;
+  /** the job queue, the worker pool and demo seeding (WORKER_CONCURRENCY, JOB_*, MAX_AUDIO_DURATION, …) */
+  jobs: JobConfig;
 }
 
 export class ConfigError extends Error {
@@ -244,27 +249,10 @@ function given(env: NodeJS.ProcessEnv): Record<string, string> {
 const problemsOf = (error: z.ZodError): string[] =>
   error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
 
-/** Parses only `keys` of the one schema; throws a ConfigError naming each bad variable among them. */
-export function readEnv<K extends EnvKey>(env: NodeJS.ProcessEnv, keys: readonly K[]): Pick<Env, K> {
-  const mask = Object.fromEntries(keys.map((k) => [k, true]));
-  const slice: z.ZodType = EnvSchema.pick(mask as never);
-  const parsed = slice.safeParse(given(env));
-  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
-  return parsed.data as Pick<Env, K>;
-}
-
-export const S3_KEYS = [
-  'S3_BUCKET',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_FORCE_PATH_STYLE',
-  'S3_PREFIX',
-  'S3_ACCESS_KEY_ID',
-  'S3_SECRET_ACCESS_KEY',
-] as const;
+type S3Key = Extract<EnvKey, `S3_${string}`>;
 
 /** The S3 rules that span variables; on raw values, so they are listed even beside schema problems. */
-function s3Problems(v: { [K in (typeof S3_KEYS)[number]]?: string | null | boolean }): string[] {
+function s3Problems(v: { [K in S3Key]?: string | null | boolean }): string[] {
   if (!v.S3_BUCKET) return [];
   const problems: string[] = [];
   if (!v.S3_ACCESS_KEY_ID !== !v.S3_SECRET_ACCESS_KEY)
@@ -280,7 +268,7 @@ function s3Problems(v: { [K in (typeof S3_KEYS)[number]]?: string | null | boole
 }
 
 /** S3_BUCKET switches files to S3; the rest is optional. Returns null when S3 is not configured. */
-export function s3ConfigOf(e: Pick<Env, (typeof S3_KEYS)[number]>): S3StoreConfig | null {
+function s3ConfigOf(e: Pick<Env, S3Key>): S3StoreConfig | null {
   if (!e.S3_BUCKET) return null;
   const problems = s3Problems(e);
   if (problems.length) throw new ConfigError(problems);
@@ -300,11 +288,13 @@ export function s3ConfigOf(e: Pick<Env, (typeof S3_KEYS)[number]>): S3StoreConfi
 /**
  * Every variable checked at once; the server, the worker and the CLI call this first. `defaults` stand
  * in for variables that are unset or empty, for an entry point whose own default differs (the admin
- * CLI's LOG_LEVEL); they go through the schema like any value.
+ * CLI's LOG_LEVEL); they go through the schema like any value. `argv` is the entry point's command line
+ * (`--role=api`: this process only enqueues).
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   defaults: Partial<Record<EnvKey, string>> = {},
+  argv: readonly string[] = [],
 ): Config {
   const raw = { ...given(defaults), ...given(env) };
   const parsed = EnvSchema.safeParse(raw);
@@ -355,6 +345,11 @@ export function loadConfig(
       maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     },
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
+    // DEMO_MEDIA_DIR= (set but empty) turns seeding off; unset means the default folder when present
+    jobs: jobConfigOf(e, {
+      demoMediaDirGiven: env.DEMO_MEDIA_DIR !== undefined,
+      apiOnly: argv.includes('--role=api'),
+    }),
   };
 }
 

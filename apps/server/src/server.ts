@@ -2,7 +2,6 @@
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.ts';
-import { loadJobConfig } from './jobs/job-config.ts';
 import { installProcessGuards } from './reliability/process-guards.ts';
 
 // Start-up and fatal lines go to the same JSON stream as the app's own (Fastify logs with pino).
@@ -11,10 +10,8 @@ installProcessGuards(bootLog);
 
 async function main(): Promise<void> {
   let config;
-  let jobs;
   try {
-    config = loadConfig();
-    jobs = { ...loadJobConfig(), seedDemos: true };
+    config = loadConfig(process.env, {}, process.argv);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`[tazamun] ${err.message}`);
@@ -24,7 +21,7 @@ async function main(): Promise<void> {
   }
   const { secret, source } = resolveJwtSecret(config);
   config.jwtSecret = secret;
-  const app = await buildApp(config, { jobs });
+  const app = await buildApp(config, { jobs: { ...config.jobs, seedDemos: true } });
   if (source === 'generated')
     app.log.warn({ file: `${config.dataDir}/secret` }, 'JWT_SECRET not set: generated one and saved it');
   else if (source === 'file')

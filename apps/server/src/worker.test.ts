@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { evalClip, longClip, tempDir } from './routes/alignments/test-support.ts';
-import { API_LISTENING, startChild } from './testing/child-process.ts';
-import { GOOD_PASSWORD } from './testing/test-app.ts';
+import { evalClip, longClip, tempDir } from '@tazamun/server/testing/jobs-test-app';
+import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { GOOD_PASSWORD } from '@tazamun/server/testing/test-app';
 
 test(
   'npm run worker runs the jobs an API-only process accepts, and obeys its cancel',

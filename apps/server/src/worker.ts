@@ -4,12 +4,10 @@
 // database poll (jobs/bull-job-queue.ts), so workers may run on other machines than the API.
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
-import { UserFiles } from './storage/user-files.ts';
+import { UserFiles, createFileStore } from './storage/user-files.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { withJobTables } from './db/jobs-schema.ts';
-import { loadJobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
-import { RedisSignals, redisUrlFromEnv } from './queue/redis-signals.ts';
+import { RedisSignals } from './queue/redis-signals.ts';
 import { installProcessGuards } from './reliability/process-guards.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { serveMetrics } from './metrics/metrics-server.ts';
@@ -24,10 +22,8 @@ installProcessGuards({
 
 async function main(): Promise<void> {
   let config;
-  let jobConfig;
   try {
-    config = loadConfig();
-    jobConfig = loadJobConfig();
+    config = loadConfig(process.env, {}, process.argv);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`[tazamun worker] ${err.message}`);
@@ -36,14 +32,14 @@ async function main(): Promise<void> {
     throw err;
   }
   log = pino({ level: config.logLevel, name: 'worker' });
-  if (jobConfig.concurrency === 0) jobConfig.concurrency = 1;
+  const jobConfig = { ...config.jobs, concurrency: config.jobs.concurrency || 1 };
   const db = openDatabase(config.database);
   await retryWhileUnavailable('database', () => migrateToLatest(db), log);
-  const redisUrl = redisUrlFromEnv();
+  const { redisUrl } = config;
   const metrics = new Metrics('worker');
   const runtime = createJobsRuntime(
-    withJobTables(db),
-    new UserFiles(config.dataDir),
+    db,
+    new UserFiles(config.dataDir, createFileStore(config.dataDir, config.s3)),
     jobConfig,
     log,
     () => new Date(),
@@ -56,7 +52,7 @@ async function main(): Promise<void> {
     ? await serveMetrics(metrics, {
         port: config.metricsPort,
         host: config.host,
-        token: config.metricsToken ?? null,
+        token: config.metricsToken,
       })
     : null;
   if (metricsServer) log.info({ port: config.metricsPort }, 'metrics served');

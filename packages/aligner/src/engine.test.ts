@@ -2,8 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { align } from './engine.ts';
 import { spawnSync } from 'node:child_process';
@@ -14,8 +13,9 @@ import { EngineError } from './errors.ts';
 import { MAX_GRAMMAR_ARCS, MAX_GRAMMAR_STATES, moduleGenerations } from './acoustic/hmm/decoder.ts';
 import { loadDecoder } from './acoustic/hmm/backend.ts';
 import { JobBoundsError } from '@tazamun/contracts/job-bounds';
+import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
-const EVAL = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/eval');
+const EVAL = evalDir();
 const UTT = join(EVAL, 'timit-dev', 'dr1-fvmh0_sa1');
 
 function reference(): { text: string; words: { w: string; start: number; end: number }[] } {

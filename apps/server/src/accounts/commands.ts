@@ -14,7 +14,6 @@ import {
   insertPasswordReset,
   revokePasswordResets,
 } from '../db/password-resets.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { savePreferences } from '../db/preferences.ts';
 import type { UserRow } from '../db/schema.ts';
 import { deleteUserSessions } from '../db/sessions.ts';
@@ -305,7 +304,7 @@ export async function rejectUser(deps: AppDeps, user: UserRow): Promise<UserRow>
     await deleteUserSessions(trx, user.id);
     await revokePasswordResets(trx, user.id, nowIso);
     // public links die too (signed audio URLs are refused by the owner's status: they have no row)
-    await withJobTables(trx)
+    await trx
       .deleteFrom('shares')
       .where('alignment_id', 'in', (eb) =>
         eb.selectFrom('alignments').select('id').where('user_id', '=', user.id),

@@ -21,9 +21,9 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { parseDuration } from '../config.ts';
 import { PROJECT_ROOT } from '../paths.ts';
-import { freePort, startPostgres } from '../testing/postgres-server.ts';
-import type { PostgresServer } from '../testing/postgres-server.ts';
-import { pcmWav } from '../testing/wav.ts';
+import { freePort, startPostgres } from '@tazamun/server/testing/postgres-server';
+import type { PostgresServer } from '@tazamun/server/testing/postgres-server';
+import { pcmWav } from '@tazamun/server/testing/wav';
 import { runHostileProbes } from './hostile-probes.ts';
 import type { HostileReport } from './hostile-probes.ts';
 

@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildApp } from '../app.ts';
-import { approvedUser, testConfig } from '../testing/test-app.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
-import { evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import { approvedUser, testConfig } from '@tazamun/server/testing/test-app';
+import { evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
+import { loadConfig } from '../config.ts';
 
 const run = promisify(execFile);
 const CLI = join(dirname(fileURLToPath(import.meta.url)), 'admin.ts');
@@ -194,7 +194,7 @@ test('admin CLI: failed jobs are listed with their error and retried; cancel; re
   const app = await buildApp(config, {
     logger: false,
     jobs: {
-      ...loadJobConfig({}, []),
+      ...loadConfig({}).jobs,
       concurrency: 1,
       leaseMs: 5000,
       pollMs: 200,

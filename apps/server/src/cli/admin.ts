@@ -13,14 +13,11 @@ import { findUserByEmail, listUsers } from '../db/users.ts';
 import { OutboxEmailSender } from '../email/email-sender.ts';
 import { AppError } from '../errors.ts';
 import { TokenService } from '../accounts/tokens.ts';
-import { UserFiles } from '../storage/user-files.ts';
+import { UserFiles, createFileStore } from '../storage/user-files.ts';
 import { ADMIN_JOB_STATUSES } from '@tazamun/contracts/admin-jobs';
 import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
-import { withJobTables } from '../db/jobs-schema.ts';
 import { findJob, listJobs, retryJob } from '../jobs/job-admin.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
 import { createJobsRuntime } from '../jobs/jobs-runtime.ts';
-import { redisUrlFromEnv } from '../queue/redis-signals.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   create --email E --password P [--first-name F] [--last-name L] [--role admin|user]
@@ -114,7 +111,7 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
       const status = values.status as AdminJobStatus | undefined;
       if (status !== undefined && !ADMIN_JOB_STATUSES.includes(status))
         throw new UsageError(`--status is one of ${ADMIN_JOB_STATUSES.join(', ')}`);
-      const jobs = await listJobs(withJobTables(deps.db), status);
+      const jobs = await listJobs(deps.db, status);
       const lines = jobs.map((j) =>
         [
           j.id,
@@ -137,22 +134,22 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
     }
     case 'retry-job': {
       if (!positionals[0]) throw new UsageError('retry-job needs a job ID');
-      const job = await retryJob(withJobTables(deps.db), loadJobConfig(), positionals[0]);
+      const job = await retryJob(deps.db, deps.config.jobs, positionals[0]);
       // running workers find the queued row by their poll (database queue) or reconciler (BullMQ)
       return `job ${job.id} queued again (alignment ${job.alignment_id})`;
     }
     case 'cancel-job': {
       if (!positionals[0]) throw new UsageError('cancel-job needs a job ID');
-      const db = withJobTables(deps.db);
+      const db = deps.db;
       const before = await findJob(db, positionals[0]);
       // the queue's own cancel: the quota unit of a job that never ran comes back, as from the API
       const runtime = createJobsRuntime(
         db,
         deps.files,
-        { ...loadJobConfig(), concurrency: 0 },
+        { ...deps.config.jobs, concurrency: 0 },
         pino({ level: 'silent' }),
         () => new Date(),
-        redisUrlFromEnv(),
+        deps.config.redisUrl,
       );
       try {
         const r = await runtime.queue.cancel(before.id);
@@ -192,7 +189,7 @@ async function main(): Promise<number> {
       clock: systemClock,
       tokens: new TokenService(resolveJwtSecret(config).secret, config.accessTokenTtlMs, systemClock),
       email: new OutboxEmailSender(db, systemClock, log),
-      files: new UserFiles(config.dataDir),
+      files: new UserFiles(config.dataDir, createFileStore(config.dataDir, config.s3)),
     };
     console.log(await run(process.argv.slice(2), deps));
     return 0;

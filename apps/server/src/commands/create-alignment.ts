@@ -8,11 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { UploadOptions } from '@tazamun/contracts/alignments';
 import { checkLanguage } from '@tazamun/contracts/language-check';
 import { utcDay } from '../clock.ts';
-import type { Db } from '../db/database.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
-import type { FullAlignmentRow } from '../db/jobs-schema.ts';
 import { consumeQuota, findUserById } from '../db/users.ts';
-import type { UserRow } from '../db/schema.ts';
+import type { AlignmentRow, UserRow } from '../db/schema.ts';
 import { createError } from '../errors.ts';
 import { alignmentFile, removeAlignmentFiles } from '../jobs/alignment-files.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
@@ -57,9 +54,9 @@ export function quotaCovers(user: UserRow, now: Date, needed: number): void {
 export async function createAlignments(
   app: FastifyInstance,
   input: CreateAlignmentsInput,
-): Promise<FullAlignmentRow[]> {
+): Promise<AlignmentRow[]> {
   const { deps } = app;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
   const { userId, recordings } = input;
   const now = deps.clock.now();
   const today = utcDay(now);
@@ -84,12 +81,12 @@ export async function createAlignments(
     const { title, project_id, language, ...alignOptions } = input.options;
     const rows = await db.transaction().execute(async (trx) => {
       for (let k = 0; k < recordings.length; k++) {
-        if (!(await consumeQuota(trx as unknown as Db, userId, today))) {
+        if (!(await consumeQuota(trx, userId, today))) {
           // another request took the units between the check above and this transaction
-          quotaCovers((await findUserById(trx as unknown as Db, userId))!, now, recordings.length - k);
+          quotaCovers((await findUserById(trx, userId))!, now, recordings.length - k);
         }
       }
-      const inserted: FullAlignmentRow[] = [];
+      const inserted: AlignmentRow[] = [];
       for (const [k, r] of recordings.entries()) {
         const id = ids[k]!;
         inserted.push(
@@ -158,6 +155,6 @@ export async function createAlignment(
   userId: string,
   options: UploadOptions,
   recording: CheckedRecording,
-): Promise<FullAlignmentRow> {
+): Promise<AlignmentRow> {
   return (await createAlignments(app, { userId, options, recordings: [recording] }))[0]!;
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../errors.ts';
-import { writeZip } from '../testing/zip-writer.ts';
+import { writeZip } from '@tazamun/server/testing/zip-writer';
 import { CorpusZip } from './corpus-zip.ts';
 
 const LIMITS = { maxEntries: 10, maxUncompressedBytes: 1024 * 1024, maxCompressionRatio: 100 };

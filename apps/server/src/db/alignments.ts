@@ -1,7 +1,91 @@
+// The alignments repository: queries over alignments for their owner, with their shares, latest jobs
+// and the owner's statistics. Every lookup is scoped by user id, so another user's id is simply
+// "not found" (404), never "forbidden".
 import { sql } from 'kysely';
 import type { Stats } from '@tazamun/contracts/auth';
 import type { Db } from './database.ts';
 import type { AlignmentRow } from './schema.ts';
+
+export function findOwnedAlignment(db: Db, userId: string, id: string): Promise<AlignmentRow | undefined> {
+  return db
+    .selectFrom('alignments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export interface AlignmentFilters {
+  language?: string;
+  status?: string;
+  from?: string;
+  to?: string;
+  q?: string;
+  project?: string;
+  ordering: '-created_at' | 'created_at' | 'title' | '-duration';
+  page: number;
+  pageSize: number;
+}
+
+const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listAlignments(
+  db: Db,
+  userId: string,
+  f: AlignmentFilters,
+): Promise<{ rows: AlignmentRow[]; count: number }> {
+  let q = db.selectFrom('alignments').where('user_id', '=', userId);
+  if (f.language) q = q.where('language', '=', f.language);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.from) q = q.where('created_at', '>=', f.from);
+  // A bare date as upper bound means "through that whole day".
+  if (f.to) q = q.where('created_at', '<=', f.to.length === 10 ? `${f.to}T23:59:59.999Z` : f.to);
+  if (f.project === 'none') q = q.where('project_id', 'is', null);
+  else if (f.project) q = q.where('project_id', '=', f.project);
+  if (f.q && f.q.trim()) {
+    const like = `%${escapeLike(f.q.trim().toLowerCase())}%`;
+    q = q.where(
+      sql<boolean>`lower(coalesce(title, '') || ' ' || coalesce(file_name, '') || ' ' || coalesce(search_text, '')) like ${like} escape '\\'`,
+    );
+  }
+  const { count } = await q.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+  let ordered = q.selectAll();
+  ordered =
+    f.ordering === 'created_at'
+      ? ordered.orderBy('created_at', 'asc')
+      : f.ordering === 'title'
+        ? ordered.orderBy('title', 'asc')
+        : f.ordering === '-duration'
+          ? ordered.orderBy('duration', 'desc')
+          : ordered.orderBy('created_at', 'desc');
+  const rows = await ordered
+    .orderBy('id')
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize)
+    .execute();
+  return { rows, count: Number(count) };
+}
+
+export async function sharedIds(db: Db, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('shares')
+    .select('alignment_id')
+    .where('alignment_id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.alignment_id));
+}
+
+export function latestJob(db: Db, alignmentId: string, kind: 'align' | 'video' = 'align') {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('alignment_id', '=', alignmentId)
+    .where('kind', '=', kind)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
 
 export async function userStats(db: Db, userId: string): Promise<Stats> {
   const agg = await db
@@ -51,4 +135,49 @@ export function listUserAlignments(db: Db, userId: string): Promise<AlignmentRow
     .where('user_id', '=', userId)
     .orderBy('created_at')
     .execute();
+}
+
+/** The alignment, when its owner is approved: a rejected owner's signed audio URLs open nothing more. */
+export function findAlignmentOfApprovedOwner(db: Db, id: string): Promise<AlignmentRow | undefined> {
+  return db
+    .selectFrom('alignments')
+    .innerJoin('users', 'users.id', 'alignments.user_id')
+    .selectAll('alignments')
+    .where('alignments.id', '=', id)
+    .where('users.status', '=', 'approved')
+    .executeTakeFirst();
+}
+
+/** Renames the alignment or moves it to a project (null: unassigned); absent fields stay. */
+export async function updateAlignment(
+  db: Db,
+  id: string,
+  fields: { title?: string; project_id?: string | null },
+  nowIso: string,
+): Promise<void> {
+  await db
+    .updateTable('alignments')
+    .set({
+      ...(fields.title !== undefined && { title: fields.title }),
+      ...(fields.project_id !== undefined && { project_id: fields.project_id }),
+      updated_at: nowIso,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The alignment's jobs that are queued or running. */
+export async function activeJobIds(db: Db, alignmentId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('alignment_id', '=', alignmentId)
+    .where('status', 'in', ['queued', 'processing'])
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Deletes the row; its jobs, shares, revisions, videos and demo go with it (cascade). */
+export async function deleteAlignmentRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('alignments').where('id', '=', id).execute();
 }

@@ -2,10 +2,9 @@
 // feedback and alignments: projects, share links, saved revisions (their result files travel under
 // files/), personal API tokens (never their secret: only the SHA-256 is stored) and lexicon entries.
 import type { Db } from './database.ts';
-import { withJobTables } from './jobs-schema.ts';
 
 export function listUserProjects(db: Db, userId: string) {
-  return withJobTables(db)
+  return db
     .selectFrom('projects')
     .select(['id', 'name', 'description', 'created_at', 'updated_at'])
     .where('user_id', '=', userId)
@@ -15,7 +14,7 @@ export function listUserProjects(db: Db, userId: string) {
 }
 
 export function listUserShares(db: Db, userId: string) {
-  return withJobTables(db)
+  return db
     .selectFrom('shares')
     .innerJoin('alignments', 'alignments.id', 'shares.alignment_id')
     .select(['shares.alignment_id', 'shares.token', 'shares.created_at'])
@@ -25,7 +24,7 @@ export function listUserShares(db: Db, userId: string) {
 }
 
 export async function listUserRevisions(db: Db, userId: string) {
-  const rows = await withJobTables(db)
+  const rows = await db
     .selectFrom('alignment_revisions')
     .innerJoin('alignments', 'alignments.id', 'alignment_revisions.alignment_id')
     .select([

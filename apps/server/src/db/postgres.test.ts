@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import type { DatabaseTarget } from '../config.ts';
-import { startPostgres } from '../testing/postgres-server.ts';
+import { startPostgres } from '@tazamun/server/testing/postgres-server';
 import { openDatabase } from './database.ts';
 
 const run = promisify(execFile);

@@ -1,8 +1,9 @@
+import type { Db } from './database.ts';
+import type { RealignmentRow, RealignmentsTable, RevisionRow } from './schema.ts';
 // Revisions and re-alignment requests of an alignment. Callers have already checked the alignment
 // belongs to the user (findOwnedAlignment), so these queries are keyed by alignment id alone.
-import type { JDb, RealignmentRow, RealignmentsTable, RevisionRow } from './jobs-schema.ts';
 
-export function listRevisionRows(db: JDb, alignmentId: string): Promise<RevisionRow[]> {
+export function listRevisionRows(db: Db, alignmentId: string): Promise<RevisionRow[]> {
   return db
     .selectFrom('alignment_revisions')
     .selectAll()
@@ -11,7 +12,7 @@ export function listRevisionRows(db: JDb, alignmentId: string): Promise<Revision
     .execute();
 }
 
-export function findRevisionRow(db: JDb, alignmentId: string, revision: number) {
+export function findRevisionRow(db: Db, alignmentId: string, revision: number) {
   return db
     .selectFrom('alignment_revisions')
     .selectAll()
@@ -21,7 +22,7 @@ export function findRevisionRow(db: JDb, alignmentId: string, revision: number) 
 }
 
 /** The latest saved revision's row; undefined while the engine's result (revision 1) is the latest. */
-export function latestRevisionRow(db: JDb, alignmentId: string): Promise<RevisionRow | undefined> {
+export function latestRevisionRow(db: Db, alignmentId: string): Promise<RevisionRow | undefined> {
   return db
     .selectFrom('alignment_revisions')
     .selectAll()
@@ -35,7 +36,7 @@ export function latestRevisionRow(db: JDb, alignmentId: string): Promise<Revisio
  * Inserts the revision; false when that number is already taken (another save on the same base won).
  * The primary key (alignment_id, revision) decides, on SQLite and PostgreSQL alike.
  */
-export async function insertRevisionRow(db: JDb, row: RevisionRow): Promise<boolean> {
+export async function insertRevisionRow(db: Db, row: RevisionRow): Promise<boolean> {
   try {
     await db.insertInto('alignment_revisions').values(row).execute();
     return true;
@@ -46,11 +47,11 @@ export async function insertRevisionRow(db: JDb, row: RevisionRow): Promise<bool
   }
 }
 
-export async function insertRealignment(db: JDb, row: RealignmentRow): Promise<void> {
+export async function insertRealignment(db: Db, row: RealignmentRow): Promise<void> {
   await db.insertInto('realignments').values(row).execute();
 }
 
-export function activeRealignment(db: JDb, alignmentId: string): Promise<RealignmentRow | undefined> {
+export function activeRealignment(db: Db, alignmentId: string): Promise<RealignmentRow | undefined> {
   return db
     .selectFrom('realignments')
     .selectAll()
@@ -59,7 +60,7 @@ export function activeRealignment(db: JDb, alignmentId: string): Promise<Realign
     .executeTakeFirst();
 }
 
-export function latestRealignment(db: JDb, alignmentId: string): Promise<RealignmentRow | undefined> {
+export function latestRealignment(db: Db, alignmentId: string): Promise<RealignmentRow | undefined> {
   return (
     db
       .selectFrom('realignments')
@@ -75,12 +76,12 @@ export function latestRealignment(db: JDb, alignmentId: string): Promise<Realign
   );
 }
 
-export function realignmentOfJob(db: JDb, jobId: string): Promise<RealignmentRow | undefined> {
+export function realignmentOfJob(db: Db, jobId: string): Promise<RealignmentRow | undefined> {
   return db.selectFrom('realignments').selectAll().where('job_id', '=', jobId).executeTakeFirst();
 }
 
 export async function updateRealignment(
-  db: JDb,
+  db: Db,
   id: string,
   set: Partial<Omit<RealignmentsTable, 'id' | 'alignment_id' | 'job_id'>>,
   onlyIfStatus?: RealignmentsTable['status'][],

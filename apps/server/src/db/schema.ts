@@ -108,6 +108,25 @@ export interface AlignmentsTable {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  // the job columns (migration 0002 and later)
+  options: string | null;
+  audio_file: string | null;
+  audio_format: string | null;
+  text_file: string | null;
+  result_file: string | null;
+  processed_text: string | null;
+  engine: string | null;
+  step: string | null;
+  progress: number | null;
+  error_code: string | null;
+  error_params: string | null;
+  quota_day: string | null;
+  quota_refunded: number | null;
+  search_text: string | null;
+  /** the upload request that created the alignment (migration 0008), for the job's log lines */
+  request_id: string | null;
+  /** the result's quality verdict (migration 0004), null until completed */
+  verdict: string | null;
 }
 
 export interface ApiTokensTable {
@@ -133,6 +152,121 @@ export interface LexiconEntriesTable {
   updated_at: string;
 }
 
+export interface JobsTable {
+  id: string;
+  kind: 'align' | 'video' | 'realign';
+  alignment_id: string;
+  video_id: string | null;
+  status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  attempts: number;
+  max_attempts: number;
+  timeout_ms: number;
+  lease_until: string | null;
+  worker_id: string | null;
+  cancel_requested: number;
+  /** failed runs so far (migration 0007): an engine failure is retried while this is 0 */
+  failures: number;
+  /** a retried job is not claimed before this time (its backoff) */
+  run_after: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** the engine's message of the last failed run (migration 0008), for administrators */
+  last_error: string | null;
+}
+
+export interface ProjectsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SharesTable {
+  token: string;
+  alignment_id: string;
+  created_at: string;
+}
+
+export interface VideosTable {
+  id: string;
+  alignment_id: string;
+  status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  options: string;
+  progress: number;
+  file: string | null;
+  file_size: number | null;
+  render_time: number | null;
+  error_code: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface DemosTable {
+  id: string;
+  alignment_id: string;
+  seed_key: string | null;
+  title: string;
+  category: string;
+  description: string;
+  licence: string;
+  source: string;
+  created_at: string;
+}
+
+/** A saved revision after the engine's (revision 1 is the alignment's own result file). Migration 0005. */
+export interface AlignmentRevisionsTable {
+  alignment_id: string;
+  revision: number;
+  author: 'user' | 'realign';
+  /** JSON array of the word indices the revision changed */
+  changed_words: string;
+  /** the full result JSON of this revision, relative to the user's folder */
+  file: string;
+  created_at: string;
+}
+
+/** One request to re-align a stretch; its job (kind 'realign') finds it by job_id. Migration 0005. */
+export interface RealignmentsTable {
+  id: string;
+  alignment_id: string;
+  job_id: string;
+  status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  start_time: number;
+  end_time: number;
+  text: string | null;
+  base_revision: number;
+  revision: number | null;
+  error_code: string | null;
+  error_params: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+/** Processes that run jobs, each renewing its row while it lives (migration 0007, ADR 0019). */
+export interface WorkersTable {
+  id: string;
+  hostname: string;
+  pid: number;
+  /** 'database' or 'bullmq': how the process receives job ids */
+  transport: string;
+  concurrency: number;
+  running: number;
+  completed: number;
+  /** runs that failed for a reason that was not the input (engine faults, crashes, time-outs) */
+  failed: number;
+  /** the process was asked to stop and is draining */
+  stopping: number;
+  /** the process's JOB_LEASE: its row counts as live until heartbeat_at + lease_ms */
+  lease_ms: number;
+  started_at: string;
+  heartbeat_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   preferences: PreferencesTable;
@@ -146,6 +280,14 @@ export interface Database {
   write_probe: WriteProbeTable;
   api_tokens: ApiTokensTable;
   lexicon_entries: LexiconEntriesTable;
+  jobs: JobsTable;
+  workers: WorkersTable;
+  projects: ProjectsTable;
+  shares: SharesTable;
+  videos: VideosTable;
+  demos: DemosTable;
+  alignment_revisions: AlignmentRevisionsTable;
+  realignments: RealignmentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -156,3 +298,10 @@ export type FeedbackRow = Selectable<FeedbackTable>;
 export type AlignmentRow = Selectable<AlignmentsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type LexiconEntryRow = Selectable<LexiconEntriesTable>;
+export type JobRow = Selectable<JobsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type VideoRow = Selectable<VideosTable>;
+export type DemoRow = Selectable<DemosTable>;
+export type RevisionRow = Selectable<AlignmentRevisionsTable>;
+export type RealignmentRow = Selectable<RealignmentsTable>;
+export type WorkerRow = Selectable<WorkersTable>;

@@ -11,18 +11,17 @@ import { probeAudio } from '@tazamun/aligner/audio/decode';
 import { resolveLanguage } from '@tazamun/aligner/text/languages';
 import { DemoManifest, storeLocalised } from '@tazamun/contracts/demos';
 import type { DemoManifestEntry } from '@tazamun/contracts/demos';
-import { withJobTables } from '../db/jobs-schema.ts';
-import type { JDb } from '../db/jobs-schema.ts';
 import { alignmentFile, removeAlignmentFiles } from '../jobs/alignment-files.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
 import { sniffAudio } from '../media/audio-sniff.ts';
 import { normaliseTranscript } from '../media/text-decode.ts';
+import type { Db } from '../db/database.ts';
 
 export const DEMO_USER_ID = 'demo-gallery';
 const DEFAULT_MANIFEST = join(dirname(fileURLToPath(import.meta.url)), 'default-demos.json');
 
 /** The account that owns seeded demos: rejected status and no password, so nobody can sign in as it. */
-export async function ensureDemoUser(db: JDb, nowIso: string): Promise<void> {
+export async function ensureDemoUser(db: Db, nowIso: string): Promise<void> {
   await db
     .insertInto('users')
     .values({
@@ -90,7 +89,7 @@ export interface SeedReport {
 
 export async function seedDemos(app: FastifyInstance, dir: string): Promise<SeedReport> {
   const { deps } = app;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
   const report: SeedReport = { created: [], skipped: [], missing: [] };
   const nowIso = deps.clock.now().toISOString();
   await ensureDemoUser(db, nowIso);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../db/database.ts';
-import { createTestApp } from '../testing/test-app.ts';
+import { createTestApp } from '@tazamun/server/testing/test-app';
 import { underSeedLock } from './seed-lock.ts';
 
 test('the seed lock lets one seeder run at a time and the others skip', async (t) => {

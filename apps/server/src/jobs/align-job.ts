@@ -6,7 +6,6 @@ import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { AlignmentOptions, ProcessingStep } from '@tazamun/contracts/alignments';
 import { ERRORS } from '@tazamun/contracts/errors';
 import type { ErrorCode } from '@tazamun/contracts/errors';
-import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { alignmentFile, readUserText } from './alignment-files.ts';
@@ -15,6 +14,8 @@ import { reasonOf } from './error-text.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { AlignThreadPool } from './thread-pool.ts';
+import type { Db } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 
 /** The thread's error rebuilt here, with the thread's stack, for the log. */
 function threadError(o: { message: string; stack?: string | null }): Error {
@@ -33,7 +34,7 @@ const AUDIO_REASONS: Record<string, string> = {
 
 export class AlignJobHandler implements JobHandler {
   constructor(
-    private readonly db: JDb,
+    private readonly db: Db,
     private readonly files: UserFiles,
     private readonly pool: AlignThreadPool,
     private readonly now: () => Date,
@@ -209,7 +210,7 @@ export class AlignJobHandler implements JobHandler {
 }
 
 /** The unit goes back only while its day is still the user's quota day (midnight UTC resets anyway). */
-export async function refundQuota(db: JDb, userId: string, day: string): Promise<void> {
+export async function refundQuota(db: Db, userId: string, day: string): Promise<void> {
   await db
     .updateTable('users')
     .set({ used_today: sql<number>`case when used_today > 0 then used_today - 1 else 0 end` })

@@ -15,15 +15,21 @@ import { Queue } from 'bullmq';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
-import { jobRowsFinal } from '../testing/job-rows.ts';
-import { startRedis } from '../testing/redis-server.ts';
-import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
-import { evalClip, longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import { jobRowsFinal } from '@tazamun/server/testing/job-rows';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { approvedUser, bearer, testConfig } from '@tazamun/server/testing/test-app';
+import {
+  engineFaultUploads,
+  evalClip,
+  longClip,
+  tempDir,
+  upload,
+  waitForStatus,
+} from '@tazamun/server/testing/jobs-test-app';
 import { BULL_QUEUE_NAME } from './bull-job-queue.ts';
-import { loadJobConfig } from './job-config.ts';
-import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
 import type { EngineFaultHook } from './thread-pool.ts';
+import { loadConfig } from '../config.ts';
+import { until } from '@tazamun/server/testing/until';
 
 /** Closers run last-in first-out in one hook, so the apps let go of Redis before it stops. */
 function closers(t: TestContext): (close: () => Promise<unknown> | void) => void {
@@ -35,13 +41,6 @@ function closers(t: TestContext): (close: () => Promise<unknown> | void) => void
 }
 
 /** Waits for a condition driven by the apps; the deadline only turns a hang into a failure. */
-async function until(what: string, cond: () => Promise<boolean>, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function app(
   onClose: (close: () => Promise<unknown>) => void,
@@ -56,7 +55,7 @@ async function app(
     logger: false,
     redisUrl,
     jobs: {
-      ...loadJobConfig({}, []),
+      ...loadConfig({}).jobs,
       concurrency,
       leaseMs: 3000,
       retryBackoffMs: 300,
@@ -82,7 +81,7 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
   assert.equal(api.jobs.kind, 'bullmq');
   const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
   onClose(() => bull.close());
-  const db = withJobTables(api.deps.db);
+  const db = api.deps.db;
 
   const u = await approvedUser(api);
   const clip = evalClip();
@@ -234,49 +233,26 @@ test('BullMQ worker: an engine fault retires the thread, the job is retried once
   const worker = await app(onClose, { ...config }, redis.url, 1, hook);
   const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
   onClose(() => bull.close());
-  const db = withJobTables(api.deps.db);
+  const db = api.deps.db;
   const u = await approvedUser(api);
-  const clip = evalClip();
-  const send = async (text: string) => {
-    const res = await upload(api, u.access, [
-      { name: 'language', value: 'eng' },
-      { name: 'text', value: text },
-      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
-    ]);
-    assert.equal(res.statusCode, 202, res.body);
-    const id = res.json().id as string;
-    const job = await db
-      .selectFrom('jobs')
-      .select('id')
-      .where('alignment_id', '=', id)
-      .executeTakeFirstOrThrow();
-    return { id, job: job.id };
-  };
-  const used = async () =>
-    (await api.inject({ url: '/api/auth/quota/', headers: bearer(u.access) })).json().quota
-      .used_today as number;
-  const row = (id: string) =>
-    db
-      .selectFrom('jobs')
-      .select(['status', 'attempts', 'failures', 'worker_id'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+  const { send, used, jobRow: row } = engineFaultUploads(api, u.access);
   const workerId = worker.jobs.queue.workerId;
 
   hook.faults = 1;
-  const once = await send(`${ENGINE_FAULT_MARKER}${clip.text}`);
+  const once = await send(true);
   assert.equal((await waitForStatus(api, u.access, once.id)).status, 'completed');
   await jobRowsFinal(db, [once.job]);
   assert.deepEqual(await row(once.job), {
     status: 'completed',
     attempts: 2,
     failures: 1,
+    run_after: null,
     worker_id: workerId,
   });
   assert.deepEqual(worker.jobs.pool.stats, { started: 2, retired: 1 });
 
   hook.faults = 2;
-  const twice = await send(`${ENGINE_FAULT_MARKER}${clip.text}`);
+  const twice = await send(true);
   const failed = await waitForStatus(api, u.access, twice.id);
   assert.equal(failed.status, 'failed');
   assert.deepEqual(failed.error, {
@@ -286,10 +262,16 @@ test('BullMQ worker: an engine fault retires the thread, the job is retried once
     quota_refunded: true,
   });
   await jobRowsFinal(db, [twice.job]);
-  assert.deepEqual(await row(twice.job), { status: 'failed', attempts: 2, failures: 2, worker_id: workerId });
+  assert.deepEqual(await row(twice.job), {
+    status: 'failed',
+    attempts: 2,
+    failures: 2,
+    run_after: null,
+    worker_id: workerId,
+  });
   assert.deepEqual(worker.jobs.pool.stats, { started: 3, retired: 3 });
 
-  const next = await send(clip.text);
+  const next = await send(false);
   assert.equal((await waitForStatus(api, u.access, next.id)).status, 'completed');
   assert.deepEqual(worker.jobs.pool.stats, { started: 4, retired: 3 });
   assert.equal(await used(), 2, 'the reported failure gave its unit back');

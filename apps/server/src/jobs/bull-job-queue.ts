@@ -11,11 +11,11 @@ import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JDb } from '../db/jobs-schema.ts';
 import type { JobConfig } from './job-config.ts';
 import { insertJobRow, iso } from './job-rows.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 import { JobRunner } from './job-runner.ts';
+import type { Db } from '../db/database.ts';
 
 interface BullData {
   kind: JobKind;
@@ -59,7 +59,7 @@ export class BullJobQueue implements JobQueue {
   private reconciling = false;
 
   constructor(
-    private readonly db: JDb,
+    private readonly db: Db,
     private readonly config: JobConfig,
     handlers: Record<JobKind, JobHandler>,
     private readonly log: FastifyBaseLogger,
@@ -82,7 +82,7 @@ export class BullJobQueue implements JobQueue {
     this.runner.notify(update);
   }
 
-  async enqueue(db: JDb, job: NewJob): Promise<string> {
+  async enqueue(db: Db, job: NewJob): Promise<string> {
     const id = await insertJobRow(db, job, this.config.maxAttempts);
     this.pending.push({ id, kind: job.kind });
     return id;

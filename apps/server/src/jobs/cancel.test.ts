@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvedUser, bearer, expectError } from '../testing/test-app.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
 import {
   createJobsTestApp,
   evalClip,
@@ -12,7 +12,7 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
 
 test('cancel a running and a queued alignment', async (t) => {
   const { app } = await createJobsTestApp(t, { concurrency: 1 });

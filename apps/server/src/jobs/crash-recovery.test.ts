@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { longClip, tempDir } from '../routes/alignments/test-support.ts';
-import { GOOD_PASSWORD } from '../testing/test-app.ts';
+import { longClip, tempDir } from '@tazamun/server/testing/jobs-test-app';
+import { GOOD_PASSWORD } from '@tazamun/server/testing/test-app';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '../server.ts');
 

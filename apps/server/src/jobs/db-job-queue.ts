@@ -2,11 +2,11 @@
 // worker) can share a database. Claiming, leases, heartbeats, settling and retries are the runner's
 // (job-runner.ts); this file only decides when to look for work.
 import type { FastifyBaseLogger } from 'fastify';
-import type { JDb } from '../db/jobs-schema.ts';
 import type { JobConfig } from './job-config.ts';
 import { insertJobRow } from './job-rows.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 import { JobRunner } from './job-runner.ts';
+import type { Db } from '../db/database.ts';
 
 export class DbJobQueue implements JobQueue {
   private readonly runner: JobRunner;
@@ -15,7 +15,7 @@ export class DbJobQueue implements JobQueue {
   private pumping = false;
 
   constructor(
-    private readonly db: JDb,
+    private readonly db: Db,
     private readonly config: JobConfig,
     handlers: Record<JobKind, JobHandler>,
     private readonly log: FastifyBaseLogger,
@@ -35,7 +35,7 @@ export class DbJobQueue implements JobQueue {
     this.runner.notify(update);
   }
 
-  enqueue(db: JDb, job: NewJob): Promise<string> {
+  enqueue(db: Db, job: NewJob): Promise<string> {
     return insertJobRow(db, job, this.config.maxAttempts);
   }
 

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
-import { approvedUser, testConfig } from '../testing/test-app.ts';
-import { longClip, tempDir, upload, waitForStatus } from '../routes/alignments/test-support.ts';
-import { loadJobConfig } from './job-config.ts';
+import { approvedUser, testConfig } from '@tazamun/server/testing/test-app';
+import { longClip, tempDir, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
+import { loadConfig } from '../config.ts';
 
 async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number) {
   const dir = mkdtempSync(join(tmpdir(), 'tazamun-drain-'));
@@ -21,7 +20,7 @@ async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number)
     clock: new ManualClock(new Date().toISOString()),
     logger: false,
     jobs: {
-      ...loadJobConfig({}, []),
+      ...loadConfig({}).jobs,
       concurrency: 1,
       leaseMs: 3000,
       pollMs: 200,
@@ -45,10 +44,10 @@ async function closeDuringJob(t: Parameters<typeof tempDir>[0], drainMs: number)
   await app.close();
   const after = await buildApp(testConfig(dir, { database: config.database }), {
     logger: false,
-    jobs: { ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null },
+    jobs: { ...loadConfig({}).jobs, concurrency: 0, demoMediaDir: null },
   });
   t.after(() => after.close());
-  const adb = withJobTables(after.deps.db);
+  const adb = after.deps.db;
   const job = await adb
     .selectFrom('jobs')
     .select(['status', 'attempts', 'worker_id'])

@@ -4,12 +4,9 @@
 // log. The hook leaves a faulted thread broken, so a pool that kept it would fail every later job.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { withJobTables } from '../db/jobs-schema.ts';
-import { approvedUser, bearer } from '../testing/test-app.ts';
-import { jobRowsFinal } from '../testing/job-rows.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
-import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
+import { approvedUser, bearer } from '@tazamun/server/testing/test-app';
+import { jobRowsFinal } from '@tazamun/server/testing/job-rows';
+import { createJobsTestApp, engineFaultUploads, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import type { EngineFaultHook } from './thread-pool.ts';
 
 interface LogLine {
@@ -30,37 +27,13 @@ test('an engine fault retires the thread and retries the job once; a second faul
     {},
     { engineFaultHook: hook, logger: { level: 'info', stream } },
   );
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   const u = await approvedUser(app);
-  const clip = evalClip();
-  const send = async (text: string) => {
-    const res = await upload(app, u.access, [
-      { name: 'language', value: 'eng' },
-      { name: 'text', value: text },
-      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
-    ]);
-    assert.equal(res.statusCode, 202, res.body);
-    const id = res.json().id as string;
-    const job = await db
-      .selectFrom('jobs')
-      .select('id')
-      .where('alignment_id', '=', id)
-      .executeTakeFirstOrThrow();
-    return { id, job: job.id };
-  };
-  const used = async () =>
-    (await app.inject({ url: '/api/auth/quota/', headers: bearer(u.access) })).json().quota
-      .used_today as number;
-  const jobRow = (id: string) =>
-    db
-      .selectFrom('jobs')
-      .select(['status', 'attempts', 'failures', 'run_after', 'worker_id'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+  const { send, used, jobRow } = engineFaultUploads(app, u.access);
 
   // one fault: recycled, retried on a fresh thread, completed
   hook.faults = 1;
-  const once = await send(`${ENGINE_FAULT_MARKER}${clip.text}`);
+  const once = await send(true);
   const done = await waitForStatus(app, u.access, once.id);
   assert.equal(done.status, 'completed', JSON.stringify(done));
   await jobRowsFinal(db, [once.job]);
@@ -76,7 +49,7 @@ test('an engine fault retires the thread and retries the job once; a second faul
 
   // two faults: the retry fails too, and the job reports the engine's cause
   hook.faults = 2;
-  const twice = await send(`${ENGINE_FAULT_MARKER}${clip.text}`);
+  const twice = await send(true);
   const failed = await waitForStatus(app, u.access, twice.id);
   assert.equal(failed.status, 'failed');
   assert.deepEqual(failed.error, {
@@ -103,7 +76,7 @@ test('an engine fault retires the thread and retries the job once; a second faul
 
   // the jobs after them run on a fresh thread and complete
   for (let i = 0; i < 2; i++) {
-    const next = await send(clip.text);
+    const next = await send(false);
     assert.equal((await waitForStatus(app, u.access, next.id)).status, 'completed');
   }
   assert.deepEqual(app.jobs.pool.stats, { started: 4, retired: 3 });

@@ -2,15 +2,15 @@
 // the engine's error, the worker, attempts and timings) and a retry of a failed job. Cancelling goes
 // through the queue's own cancel(), which knows about running jobs and gives quota back.
 import type { AdminJob, AdminJobStatus } from '@tazamun/contracts/admin-jobs';
-import type { JDb } from '../db/jobs-schema.ts';
 import { createError } from '../errors.ts';
 import { iso } from './job-rows.ts';
 import { jobTimeoutMs } from './job-config.ts';
 import type { JobConfig } from './job-config.ts';
+import type { Db } from '../db/database.ts';
 
 export const ADMIN_JOB_LIST_MAX = 200;
 
-function jobQuery(db: JDb) {
+function jobQuery(db: Db) {
   return db
     .selectFrom('jobs')
     .innerJoin('alignments', 'alignments.id', 'jobs.alignment_id')
@@ -70,7 +70,7 @@ function present(r: JobQueryRow): AdminJob {
 
 /** Newest first; by default the jobs that need an eye (waiting, running, failed). */
 export async function listJobs(
-  db: JDb,
+  db: Db,
   status?: AdminJobStatus,
   limit = ADMIN_JOB_LIST_MAX,
 ): Promise<AdminJob[]> {
@@ -83,7 +83,7 @@ export async function listJobs(
   return rows.map(present);
 }
 
-export async function findJob(db: JDb, id: string): Promise<AdminJob> {
+export async function findJob(db: Db, id: string): Promise<AdminJob> {
   const row = await jobQuery(db).where('jobs.id', '=', id).executeTakeFirst();
   if (!row) throw createError('not_found');
   return present(row);
@@ -95,7 +95,7 @@ export async function findJob(db: JDb, id: string): Promise<AdminJob> {
  * not charged again: a unit given back on failure stays given back. The caller wakes the queue; other
  * processes find the row by their poll (database queue) or their reconciler (BullMQ).
  */
-export async function retryJob(db: JDb, config: JobConfig, id: string): Promise<AdminJob> {
+export async function retryJob(db: Db, config: JobConfig, id: string): Promise<AdminJob> {
   await db.transaction().execute(async (trx) => {
     const job = await trx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
     if (!job) throw createError('not_found');

@@ -1,10 +1,10 @@
 // Settings of the job queue, the worker pool and demo seeding. The variables are declared in config.ts's
-// one schema (checked whole at boot by loadConfig); this reads their slice. buildApp takes the result as
-// an option and reads the environment only when none is given.
+// one schema (checked whole at boot by loadConfig); jobConfigOf turns their parsed values into
+// config.jobs. Nothing here reads the environment.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readEnv } from '../config.ts';
+import type { Env } from '../config.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
 export interface JobConfig {
@@ -36,29 +36,31 @@ export interface JobConfig {
 export const DEFAULT_DEMO_MEDIA_DIR = resolve(PROJECT_ROOT, '../shared/demo-media');
 const NOTO = '/usr/share/fonts/truetype/noto';
 
-const JOB_KEYS = [
-  'WORKER_CONCURRENCY',
-  'JOB_TIMEOUT_BASE',
-  'JOB_TIMEOUT_PER_AUDIO_SECOND',
-  'JOB_LEASE',
-  'JOB_MAX_ATTEMPTS',
-  'MAX_AUDIO_DURATION',
-  'JOB_DRAIN_TIMEOUT',
-  'DEMO_MEDIA_DIR',
-  'FONTS_DIR',
-] as const;
+type JobEnv = Pick<
+  Env,
+  | 'WORKER_CONCURRENCY'
+  | 'JOB_TIMEOUT_BASE'
+  | 'JOB_TIMEOUT_PER_AUDIO_SECOND'
+  | 'JOB_LEASE'
+  | 'JOB_MAX_ATTEMPTS'
+  | 'MAX_AUDIO_DURATION'
+  | 'JOB_DRAIN_TIMEOUT'
+  | 'DEMO_MEDIA_DIR'
+  | 'FONTS_DIR'
+>;
 
-export function loadJobConfig(
-  env: NodeJS.ProcessEnv = process.env,
-  argv: readonly string[] = process.argv,
+/**
+ * The job settings from their parsed variables. `demoMediaDirGiven`: DEMO_MEDIA_DIR was set (even
+ * empty, which turns seeding off); unset means the default folder when it exists. `apiOnly`: the
+ * process runs no jobs (`--role=api`).
+ */
+export function jobConfigOf(
+  e: JobEnv,
+  { demoMediaDirGiven, apiOnly }: { demoMediaDirGiven: boolean; apiOnly: boolean },
 ): JobConfig {
-  const e = readEnv(env, JOB_KEYS);
-  const apiOnly = argv.includes('--role=api');
   let demoMediaDir: string | null;
-  // DEMO_MEDIA_DIR= (set but empty) turns seeding off; unset means the default folder when present.
-  if (env.DEMO_MEDIA_DIR !== undefined) {
-    demoMediaDir = e.DEMO_MEDIA_DIR ? resolve(e.DEMO_MEDIA_DIR) : null;
-  } else demoMediaDir = existsSync(DEFAULT_DEMO_MEDIA_DIR) ? DEFAULT_DEMO_MEDIA_DIR : null;
+  if (demoMediaDirGiven) demoMediaDir = e.DEMO_MEDIA_DIR ? resolve(e.DEMO_MEDIA_DIR) : null;
+  else demoMediaDir = existsSync(DEFAULT_DEMO_MEDIA_DIR) ? DEFAULT_DEMO_MEDIA_DIR : null;
   return {
     concurrency: apiOnly ? 0 : (e.WORKER_CONCURRENCY ?? availableParallelism()),
     timeoutBaseMs: e.JOB_TIMEOUT_BASE,

@@ -4,7 +4,8 @@
 import type { EventEmitter } from 'node:events';
 import type { ErrorCode } from '@tazamun/contracts/errors';
 import type { ProcessingStep } from '@tazamun/contracts/alignments';
-import type { JDb, JobRow } from '../db/jobs-schema.ts';
+import type { Db } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 
 export type JobKind = JobRow['kind'];
 
@@ -24,7 +25,7 @@ export interface JobUpdate {
 export interface JobQueue {
   readonly events: EventEmitter;
   /** Writes the job row with the caller's connection, so it commits with the row it works on. */
-  enqueue(db: JDb, job: NewJob): Promise<string>;
+  enqueue(db: Db, job: NewJob): Promise<string>;
   /** Call after the enqueuing transaction committed. */
   wake(): void;
   /** Cancels a queued job at once, a running one as soon as its worker sees the request. */

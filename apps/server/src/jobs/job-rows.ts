@@ -1,8 +1,8 @@
 // Writing a job row, and what an ended run's error means; job-runner.ts does the rest of a job's life.
 import { randomUUID } from 'node:crypto';
-import type { JDb } from '../db/jobs-schema.ts';
 import { JobFailure } from './job-queue.ts';
 import type { NewJob } from './job-queue.ts';
+import type { Db } from '../db/database.ts';
 
 /** Why a run was stopped: `lost` means another runner took the row over (this one's lease ran out). */
 export type AbortReason = 'cancel' | 'timeout' | 'shutdown' | 'lost';
@@ -10,7 +10,7 @@ export type AbortReason = 'cancel' | 'timeout' | 'shutdown' | 'lost';
 export const iso = (ms: number = Date.now()): string => new Date(ms).toISOString();
 
 /** Writes a queued job row with the caller's connection; returns its id. */
-export async function insertJobRow(db: JDb, job: NewJob, maxAttempts: number): Promise<string> {
+export async function insertJobRow(db: Db, job: NewJob, maxAttempts: number): Promise<string> {
   const id = randomUUID();
   const now = iso();
   await db

@@ -5,18 +5,19 @@
 // wins. A failure the handler marks `retry` (an engine fault) is run once more after a backoff.
 // db-job-queue.ts polls the rows for ids, bull-job-queue.ts receives them from BullMQ; neither writes
 // a job row itself.
-import { isDiskFull } from '../plugins/error-handler.ts';
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JDb, JobRow } from '../db/jobs-schema.ts';
+import { diskFullIn } from '../reliability/disk-space.ts';
 import type { JobConfig } from './job-config.ts';
 import { failureOf, iso } from './job-rows.ts';
 import type { AbortReason } from './job-rows.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobHandler, JobKind, JobUpdate } from './job-queue.ts';
+import type { Db } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 
 /** Runs of a job after an engine failure: one retry, then the failure is the job's. */
 export const MAX_RETRIES = 1;
@@ -47,7 +48,7 @@ export class JobRunner {
   private stopping = false;
 
   constructor(
-    private readonly db: JDb,
+    private readonly db: Db,
     private readonly config: JobConfig,
     private readonly handlers: Record<JobKind, JobHandler>,
     private readonly log: FastifyBaseLogger,
@@ -311,17 +312,13 @@ export class JobRunner {
     }
     // taken over by another runner: the row is not ours to write
     if (entry.reason === 'lost') return { end: 'done' };
-    if (entry.reason === 'shutdown') {
-      if (await this.handBack(job, { giveAttemptBack: true, runAfter: null })) await handler.requeued(job);
-      return { end: 'handed_back', runAfter: null };
-    }
+    if (entry.reason === 'shutdown') return this.handBack(job, { giveAttemptBack: true, runAfter: null });
     if (entry.reason === null && diskFullIn(err)) {
       // the disk (or the database's) is full: not the job's fault nor the engine's. The job waits in
       // the queue, its attempt given back, and runs again once space returns (readiness says why).
       const runAfter = Date.now() + this.config.retryBackoffMs * 5;
       this.log.warn({ job: job.id, err, retry_at: iso(runAfter) }, 'job hit a full disk: handed back');
-      if (await this.handBack(job, { giveAttemptBack: true, runAfter })) await handler.requeued(job);
-      return { end: 'handed_back', runAfter };
+      return this.handBack(job, { giveAttemptBack: true, runAfter });
     }
     const failure = failureOf(entry.reason, err);
     if (failure.options.refund) this.runs.failed += 1;
@@ -329,8 +326,7 @@ export class JobRunner {
     if (failure.options.retry && job.failures < MAX_RETRIES && job.attempts < job.max_attempts) {
       const runAfter = Date.now() + this.config.retryBackoffMs * 2 ** job.failures;
       this.log.warn({ ...ctx, retry_at: iso(runAfter) }, 'job failed: retried once after a backoff');
-      if (await this.handBack(job, { giveAttemptBack: false, runAfter })) await handler.requeued(job);
-      return { end: 'handed_back', runAfter };
+      return this.handBack(job, { giveAttemptBack: false, runAfter });
     }
     if (failure.options.refund) this.log.error(ctx, 'job failed');
     else this.log.info({ ...ctx, err: undefined, params: failure.params }, 'job refused by its input');
@@ -339,11 +335,14 @@ export class JobRunner {
     return { end: 'done' };
   }
 
-  /** Back to queued, if this runner still owns the row. */
+  /**
+   * Back to queued (its handler told), if this runner still owns the row; `done` when it did not, so
+   * the transport does not queue a dispatch for a job another runner holds.
+   */
   private async handBack(
     job: JobRow,
     how: { giveAttemptBack: boolean; runAfter: number | null },
-  ): Promise<boolean> {
+  ): Promise<RunEnd> {
     const r = await this.db
       .updateTable('jobs')
       .set({
@@ -360,7 +359,9 @@ export class JobRunner {
       .where('status', '=', 'processing')
       .where('worker_id', '=', this.workerId)
       .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    if (Number(r.numUpdatedRows) !== 1) return { end: 'done' };
+    await this.handlers[job.kind].requeued(job);
+    return { end: 'handed_back', runAfter: how.runAfter };
   }
 
   /** Moves a job to a final state if this runner still owns it. */
@@ -452,11 +453,4 @@ export class JobRunner {
     }
     return 'requested';
   }
-}
-
-/** A full disk anywhere in the error's cause chain (a handler may wrap the file system's error). */
-function diskFullIn(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
-    if (isDiskFull(e)) return true;
-  return false;
 }

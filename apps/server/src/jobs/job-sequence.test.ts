@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_USER_ID, seedDemos } from '../demos/seed-demos.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
-import { approvedUser, bearer, expectError } from '../testing/test-app.ts';
-import { jobRowsFinal } from '../testing/job-rows.ts';
-import { pcmWav } from '../testing/wav.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import { jobRowsFinal } from '@tazamun/server/testing/job-rows';
+import { pcmWav } from '@tazamun/server/testing/wav';
 import {
   EVAL_DIR,
   createJobsTestApp,
@@ -19,8 +18,8 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
-import type { Part } from '../routes/alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
+import type { Part } from '@tazamun/server/testing/jobs-test-app';
 import { DEFAULT_DEMO_MEDIA_DIR } from './job-config.ts';
 import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
 import type { EngineFaultHook } from './thread-pool.ts';
@@ -53,7 +52,7 @@ test(
       {},
       { engineFaultHook: hook },
     );
-    const db = withJobTables(app.deps.db);
+    const db = app.deps.db;
     const u = await approvedUser(app);
     await db.updateTable('users').set({ daily_limit: 100 }).where('id', '=', u.id).execute();
     const used = async () =>

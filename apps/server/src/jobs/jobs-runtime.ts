@@ -1,7 +1,6 @@
 // Builds the queue with its handlers for one process (the API server or `npm run worker`): the
 // embedded database queue, or BullMQ when a Redis URL is given (REDIS_URL).
 import type { FastifyBaseLogger } from 'fastify';
-import type { JDb } from '../db/jobs-schema.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { AlignJobHandler } from './align-job.ts';
 import { BullJobQueue } from './bull-job-queue.ts';
@@ -14,6 +13,7 @@ import type { EngineFaultHook } from './thread-pool.ts';
 import { VideoJobHandler } from './video-job.ts';
 import { observeHandlers } from './observed-handler.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { Db } from '../db/database.ts';
 
 export interface JobsRuntime {
   queue: JobQueue & { readonly workerId: string };
@@ -26,7 +26,7 @@ export interface JobsRuntime {
 }
 
 export function createJobsRuntime(
-  db: JDb,
+  db: Db,
   files: UserFiles,
   config: JobConfig,
   log: FastifyBaseLogger,

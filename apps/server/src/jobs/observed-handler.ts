@@ -3,10 +3,11 @@
 // request id, the attempt, the duration and the outcome; the engine's own error message kept on the
 // job row (jobs.last_error) for the admin list; and the job metrics of this process.
 import type { FastifyBaseLogger } from 'fastify';
-import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import type { JobOutcome, Metrics } from '../metrics/metrics.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler, JobKind } from './job-queue.ts';
+import type { Db } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 
 interface RunInfo {
   startedAt: number;
@@ -38,7 +39,7 @@ class ObservedHandler implements JobHandler {
 
   constructor(
     private readonly inner: JobHandler,
-    private readonly db: JDb,
+    private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly metrics: Metrics | null,
   ) {}
@@ -141,7 +142,7 @@ class ObservedHandler implements JobHandler {
 /** The handlers, each wrapped: logs, jobs.last_error and (when given) metrics. */
 export function observeHandlers(
   handlers: Record<JobKind, JobHandler>,
-  db: JDb,
+  db: Db,
   log: FastifyBaseLogger,
   metrics: Metrics | null,
 ): Record<JobKind, JobHandler> {

@@ -5,7 +5,6 @@ import { lexiconFor } from '../db/lexicon.ts';
 import type { AlignmentOptions } from '@tazamun/contracts/alignments';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { AppError } from '../errors.ts';
-import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import { realignmentOfJob, updateRealignment } from '../db/revisions.ts';
 import { latestRevisionNumber, readRevision, saveRevision } from '../revisions/revision-store.ts';
 import { findStretch, spliceStretch, stretchText } from '../revisions/splice-stretch.ts';
@@ -14,6 +13,8 @@ import type { UserFiles } from '../storage/user-files.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { AlignThreadPool } from './thread-pool.ts';
+import type { Db } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 
 // Saves that land while the engine runs move the latest revision on; the stretch is spliced again
 // onto the newer one, a few times at most.
@@ -21,7 +22,7 @@ const SAVE_TRIES = 3;
 
 export class RealignJobHandler implements JobHandler {
   constructor(
-    private readonly db: JDb,
+    private readonly db: Db,
     private readonly files: UserFiles,
     private readonly pool: AlignThreadPool,
     private readonly now: () => Date,

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AlignmentOptions } from '@tazamun/contracts/alignments';
-import { evalClip } from '../routes/alignments/test-support.ts';
+import { evalClip } from '@tazamun/server/testing/jobs-test-app';
 import { AlignThreadPool, ENGINE_FAULT_MARKER } from './thread-pool.ts';
 import type { EngineFaultHook, ThreadOutcome } from './thread-pool.ts';
 

@@ -3,19 +3,20 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoRequest } from '@tazamun/contracts/exports';
-import type { JDb, JobRow } from '../db/jobs-schema.ts';
 import { moveIntoStore, withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { renderKaraokeVideo } from '../media/render-video.ts';
 import { alignmentFile, readResult } from './alignment-files.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
+import type { Db } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
 
 export const videoFileName = (videoId: string): string => `video-${videoId}.mp4`;
 
 export class VideoJobHandler implements JobHandler {
   constructor(
-    private readonly db: JDb,
+    private readonly db: Db,
     private readonly files: UserFiles,
     private readonly fontsDir: string,
     private readonly now: () => Date,

@@ -5,11 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { withJobTables } from '../db/jobs-schema.ts';
-import { approvedUser, bearer, expectError, makeAdmin } from '../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import { approvedUser, bearer, expectError, makeAdmin } from '@tazamun/server/testing/test-app';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
 import type { EngineFaultHook } from './thread-pool.ts';
+import { until } from '@tazamun/server/testing/until';
 
 test('live workers are counted from their heartbeats, with their runs; a stopped one leaves', async (t) => {
   const hook: EngineFaultHook = { faults: 0 };
@@ -28,14 +28,6 @@ test('live workers are counted from their heartbeats, with their runs; a stopped
     assert.equal(res.statusCode, 200, res.body);
     return res.json() as { live: number; workers: Record<string, unknown>[] };
   };
-  const until = async (what: string, cond: () => Promise<boolean>) => {
-    const end = Date.now() + 120_000;
-    while (!(await cond())) {
-      if (Date.now() > end) throw new Error(`never happened: ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-
   const id = worker.app.jobs.queue.workerId;
   await until('the worker registered', async () => (await list()).live === 1);
   const first = await list();
@@ -58,7 +50,7 @@ test('live workers are counted from their heartbeats, with their runs; a stopped
   );
 
   // a process that died a minute ago: listed, not live
-  const db = withJobTables(api.app.deps.db);
+  const db = api.app.deps.db;
   const minuteAgo = new Date(Date.now() - 60_000).toISOString();
   await db
     .insertInto('workers')

@@ -1,12 +1,12 @@
 // The `workers` rows as the API reads them: every process that runs jobs renews its row (job-runner.ts);
 // one whose heartbeat is older than its lease died or hangs, and no longer counts as live.
 import type { WorkerList } from '@tazamun/contracts/admin-workers';
-import type { JDb } from '../db/jobs-schema.ts';
+import type { Db } from '../db/database.ts';
 
 /** Rows older than this are removed when read: a process that died long ago is history, not a worker. */
 const FORGET_MS = 24 * 3600_000;
 
-export async function listWorkers(db: JDb, now: Date): Promise<WorkerList> {
+export async function listWorkers(db: Db, now: Date): Promise<WorkerList> {
   await db
     .deleteFrom('workers')
     .where('heartbeat_at', '<', new Date(now.getTime() - FORGET_MS).toISOString())

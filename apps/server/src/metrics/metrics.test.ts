@@ -10,8 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { alignmentFile } from '../jobs/alignment-files.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
-import { approvedUser, expectError } from '../testing/test-app.ts';
+import { approvedUser, expectError } from '@tazamun/server/testing/test-app';
 import {
   createJobsTestApp,
   evalClip,
@@ -19,7 +18,8 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
+import { loadConfig } from '../config.ts';
 
 const TOKEN = 'scrape-token-0123456789abcdef';
 
@@ -103,7 +103,7 @@ test('queue depth and job outcomes move as jobs run', { timeout: 300_000 }, asyn
   const worker = await buildApp(config, {
     clock: new ManualClock(new Date().toISOString()),
     logger: false,
-    jobs: { ...loadJobConfig({}, []), concurrency: 1, leaseMs: 5000, pollMs: 200, demoMediaDir: null },
+    jobs: { ...loadConfig({}).jobs, concurrency: 1, leaseMs: 5000, pollMs: 200, demoMediaDir: null },
   });
   t.after(() => worker.close());
   await worker.ready();

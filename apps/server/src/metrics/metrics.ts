@@ -7,8 +7,8 @@
 // Each process has its own registry (no prom-client global), so tests can build several apps at once.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
-import type { JDb } from '../db/jobs-schema.ts';
 import { poolOf } from '../db/postgres.ts';
+import type { Db } from '../db/database.ts';
 
 /** A scrape never waits longer than this for one figure (a frozen database or Redis). */
 const COLLECT_TIMEOUT_MS = 1000;
@@ -103,7 +103,7 @@ export class Metrics {
   }
 
   /** The deployment-wide figures read from the database at scrape time, and this process's pool. */
-  watchDatabase(db: JDb, leaseStillValidSince: () => string): void {
+  watchDatabase(db: Db, leaseStillValidSince: () => string): void {
     const registers = [this.registry];
     // One read of the database per scrape, whichever gauge prom-client collects first.
     const counts = { depth: new Map<string, number>(), busy: 0, up: 0 };

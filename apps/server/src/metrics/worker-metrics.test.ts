@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startChild } from '../testing/child-process.ts';
-import { freePort } from '../testing/postgres-server.ts';
-import { approvedUser } from '../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
+import { startChild } from '@tazamun/server/testing/child-process';
+import { freePort } from '@tazamun/server/testing/postgres-server';
+import { approvedUser } from '@tazamun/server/testing/test-app';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 
 const TOKEN = 'worker-scrape-token-0123456789';
 

@@ -8,6 +8,7 @@ import { AppError, FIELD_MESSAGES } from '../errors.ts';
 import type { FieldErrors } from '../errors.ts';
 import { requestLanguage } from './language.ts';
 import { isUnavailable, RETRY_AFTER_SECONDS } from '../reliability/unavailable.ts';
+import { isDiskFull } from '../reliability/disk-space.ts';
 
 interface ZodIssueLike {
   keyword: string;
@@ -75,22 +76,6 @@ function send(
   if (status === 503 && !reply.hasHeader('retry-after'))
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   return reply.code(status).type('application/json; charset=utf-8').send(body);
-}
-
-/**
- * A full disk as each layer reports it: SQLite (SQLITE_FULL, and SQLITE_IOERR_WRITE when the WAL cannot
- * grow), PostgreSQL (53100 disk_full) and the file system (ENOSPC, EDQUOT). Not a bug of ours: a 507 the
- * client may retry, and readiness reports it (routes/system).
- */
-export function isDiskFull(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return (
-    code === 'SQLITE_FULL' ||
-    code === 'SQLITE_IOERR_WRITE' ||
-    code === '53100' ||
-    code === 'ENOSPC' ||
-    code === 'EDQUOT'
-  );
 }
 
 /** Framework error codes (fastify, multipart, rate-limit) mapped onto the catalogue. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage } from '@tazamun/contracts/errors';
-import { approvedUser, bearer, createTestApp } from '../testing/test-app.ts';
+import { approvedUser, bearer, createTestApp } from '@tazamun/server/testing/test-app';
 import { negotiateLanguage } from './language.ts';
 
 test('?lang= wins, then Accept-Language by weight, then English', () => {

@@ -9,9 +9,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
-import { approvedUser, bearer, testConfig } from '../testing/test-app.ts';
-import { evalClip, multipart, waitForStatus } from '../routes/alignments/test-support.ts';
+import { approvedUser, bearer, testConfig } from '@tazamun/server/testing/test-app';
+import { evalClip, multipart, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
+import { loadConfig } from '../config.ts';
 
 test('request lines carry the user id; job lines carry alignment, request id, duration, outcome', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tazamun-log-test-'));
@@ -25,7 +25,7 @@ test('request lines carry the user id; job lines carry alignment, request id, du
   const app = await buildApp(testConfig(dir), {
     clock: new ManualClock(new Date().toISOString()),
     logger: { level: 'info', stream },
-    jobs: { ...loadJobConfig({}, []), concurrency: 1, leaseMs: 5000, pollMs: 200, demoMediaDir: null },
+    jobs: { ...loadConfig({}).jobs, concurrency: 1, leaseMs: 5000, pollMs: 200, demoMediaDir: null },
   });
   t.after(async () => {
     await app.close();

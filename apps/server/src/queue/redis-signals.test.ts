@@ -5,8 +5,9 @@ import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JobUpdate } from '../jobs/job-queue.ts';
-import { startRedis } from '../testing/redis-server.ts';
+import { startRedis } from '@tazamun/server/testing/redis-server';
 import { RedisSignals } from './redis-signals.ts';
+import { until } from '@tazamun/server/testing/until';
 
 const quiet = { warn: () => undefined, error: () => undefined };
 
@@ -26,13 +27,6 @@ function fakeProcess() {
 }
 
 /** Waits for a condition driven by another process; the deadline only turns a hang into a failure. */
-async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 test('wake-ups and updates travel between processes over Redis, and survive a 10 s outage', async (t) => {
   const redis = await startRedis();

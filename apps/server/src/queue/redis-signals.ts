@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import { readEnv } from '../config.ts';
 import type { JobUpdate } from '../jobs/job-queue.ts';
 
 /** The part of JobQueue the relay needs. */
@@ -136,11 +135,6 @@ export class RedisSignals {
     this.pub.disconnect();
     this.sub.disconnect();
   }
-}
-
-/** REDIS_URL (redis:// or rediss://), or null when the queue runs on the database alone. */
-export function redisUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
-  return readEnv(env, ['REDIS_URL']).REDIS_URL;
 }
 
 declare module 'fastify' {

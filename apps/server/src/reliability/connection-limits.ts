@@ -21,15 +21,6 @@ export interface ConnectionLimits {
   maxConnectionsPerIp: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  headersTimeoutMs: 15_000,
-  requestTimeoutMs: 300_000,
-  socketTimeoutMs: 60_000,
-  // longer than the usual 60 s idle timeout of a reverse proxy, so the proxy closes first
-  keepAliveTimeoutMs: 72_000,
-  maxConnectionsPerIp: 64,
-};
-
 /** The fastify options carrying the limits (fastify hands `http` to http.createServer). */
 export function serverTimeoutOptions(l: ConnectionLimits): {
   requestTimeout: number;

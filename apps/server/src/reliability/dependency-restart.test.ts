@@ -8,26 +8,21 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { API_LISTENING, startChild } from '../testing/child-process.ts';
-import type { TestChild } from '../testing/child-process.ts';
-import { startPostgres } from '../testing/postgres-server.ts';
-import { startRedis } from '../testing/redis-server.ts';
-import { GOOD_PASSWORD } from '../testing/test-app.ts';
-import { longClip, tempDir } from '../routes/alignments/test-support.ts';
+import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import type { TestChild } from '@tazamun/server/testing/child-process';
+import { startPostgres } from '@tazamun/server/testing/postgres-server';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { GOOD_PASSWORD } from '@tazamun/server/testing/test-app';
+import { longClip, tempDir } from '@tazamun/server/testing/jobs-test-app';
+import { until } from '@tazamun/server/testing/until';
+
+/** A probe that throws while a dependency is down counts as "not yet". */
+const untilUp = <T>(what: string, probe: () => Promise<T | null>): Promise<T> =>
+  until(what, () => probe().catch(() => null));
 
 // Hang guards only: on the shared 2-core machine several children compiling at once under tsx have
 // taken minutes to print their first line.
 const START_MS = 600_000;
-
-async function until<T>(what: string, probe: () => Promise<T | null>, ms = 480_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => null);
-    if (v !== null) return v;
-    if (Date.now() > end) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** An event stream read to its end in the background; `text()` is what arrived so far. */
 function openStream(url: string, headers: Record<string, string>) {
@@ -134,7 +129,7 @@ test(
     };
     const completed = async (url: string, id: string) => {
       try {
-        await until(`${id} completed`, async () => {
+        await untilUp(`${id} completed`, async () => {
           const res = await fetch(`${url}/api/alignments/${id}/progress/`, { headers: auth });
           return ((await res.json()) as { status: string }).status === 'completed' ? true : null;
         });
@@ -143,7 +138,7 @@ test(
       }
     };
     const bothRunning = (ids: string[]) =>
-      until('both jobs running', async () => {
+      untilUp('both jobs running', async () => {
         for (const id of ids) if ((await jobStatus(id)) !== 'processing') return null;
         return true;
       });
@@ -155,7 +150,7 @@ test(
       openStream(`${a1.url}/api/alignments/${first[1]}/events/`, auth),
     ];
     await bothRunning(first);
-    await until('both streams opened', async () =>
+    await untilUp('both streams opened', async () =>
       streams.every((s) => s.text().includes('event: progress')) ? true : null,
     );
     await reader.end();
@@ -185,7 +180,7 @@ test(
     await postgres.restart();
     t.diagnostic('PostgreSQL back');
 
-    const lateUrl = await until('the late API listening', async () => {
+    const lateUrl = await untilUp('the late API listening', async () => {
       const m = API_LISTENING.exec(late.output());
       return m ? m[1]! : null;
     });
@@ -210,7 +205,7 @@ test(
           alignment,
         ])
       ).rows[0]?.status ?? null;
-    await until('both jobs running', async () => {
+    await untilUp('both jobs running', async () => {
       for (const id of second) if ((await jobStatus2(id)) !== 'processing') return null;
       return true;
     });

@@ -14,10 +14,17 @@ import sharp from 'sharp';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
-import { approvedUser, bearer, expectError, login, TEST_DB, testConfig } from '../testing/test-app.ts';
-import { evalClip, multipart, waitForStatus } from '../routes/alignments/test-support.ts';
+import {
+  approvedUser,
+  bearer,
+  expectError,
+  login,
+  TEST_DB,
+  testConfig,
+} from '@tazamun/server/testing/test-app';
+import { evalClip, multipart, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { freeBytes } from './disk-space.ts';
+import { loadConfig } from '../config.ts';
 
 const MARGIN = 6 * 1024 * 1024;
 
@@ -107,7 +114,7 @@ test(
     // SQLite: the database file lives on the tmpfs too, so it fills with the files
     const config = testConfig(data, { minFreeDiskBytes: MARGIN });
     const jobs = {
-      ...loadJobConfig({}, []),
+      ...loadConfig({}).jobs,
       concurrency: 1,
       leaseMs: 3000,
       pollMs: 200,

@@ -15,6 +15,29 @@ export const FILE_WRITING_ROUTES: readonly string[] = [
   'POST /api/admin/demos/',
 ];
 
+/**
+ * A full disk as each layer reports it: SQLite (SQLITE_FULL, and SQLITE_IOERR_WRITE when the WAL cannot
+ * grow), PostgreSQL (53100 disk_full) and the file system (ENOSPC, EDQUOT). Not a bug of ours: a 507 the
+ * client may retry, and readiness reports it (routes/system).
+ */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (
+    code === 'SQLITE_FULL' ||
+    code === 'SQLITE_IOERR_WRITE' ||
+    code === '53100' ||
+    code === 'ENOSPC' ||
+    code === 'EDQUOT'
+  );
+}
+
+/** A full disk anywhere in the error's cause chain (a job handler may wrap the file system's error). */
+export function diskFullIn(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (isDiskFull(e)) return true;
+  return false;
+}
+
 /** Bytes an unprivileged process may still write on the file system holding `dir`. */
 export async function freeBytes(dir: string): Promise<number> {
   const s = await statfs(dir);

@@ -8,15 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { readEnv } from '../config.ts';
 import { createError } from '../errors.ts';
 
 export const EMAIL_LIMITED_ROUTES = ['/api/auth/login/', '/api/auth/password-reset/'];
-
-/** AUTH_EMAIL_RATE_LIMIT: attempts per address per minute (default 20). */
-export function emailRateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  return readEnv(env, ['AUTH_EMAIL_RATE_LIMIT']).AUTH_EMAIL_RATE_LIMIT;
-}
 
 export class FixedWindowCounter {
   private readonly windows = new Map<string, { start: number; count: number }>();

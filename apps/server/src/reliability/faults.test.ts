@@ -13,10 +13,9 @@ import { Queue } from 'bullmq';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
-import { startPostgres } from '../testing/postgres-server.ts';
-import { startRedis } from '../testing/redis-server.ts';
-import { approvedUser, bearer, testConfig, testDatabase } from '../testing/test-app.ts';
+import { startPostgres } from '@tazamun/server/testing/postgres-server';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { approvedUser, bearer, testConfig, testDatabase } from '@tazamun/server/testing/test-app';
 import {
   evalClip,
   longClip,
@@ -24,17 +23,18 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
-import { jobRowsFinal } from '../testing/job-rows.ts';
+} from '@tazamun/server/testing/jobs-test-app';
+import { jobRowsFinal } from '@tazamun/server/testing/job-rows';
 import { BULL_QUEUE_NAME } from '../jobs/bull-job-queue.ts';
-import { pcmWav } from '../testing/wav.ts';
+import { pcmWav } from '@tazamun/server/testing/wav';
+import { loadConfig } from '../config.ts';
+import { until } from '@tazamun/server/testing/until';
 
 function wav(seconds: number): Buffer {
   return pcmWav(seconds, (i) => 5000 * Math.sin(i / 7));
 }
 
-const noWorkers = () => ({ ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null, seedDemos: false });
+const noWorkers = () => ({ ...loadConfig({}).jobs, concurrency: 0, demoMediaDir: null, seedDemos: false });
 
 test('PostgreSQL terminates every backend mid-run: requests recover without a restart', async (t) => {
   const server = await startPostgres();
@@ -202,7 +202,7 @@ for (const persist of [false, true])
       for (const id of [running, during])
         assert.equal((await waitForStatus(app, u.access, id)).status, 'completed', id);
       // the handler completes the alignment, then the queue its job row: wait for the rows too
-      const jdb = withJobTables(app.deps.db);
+      const jdb = app.deps.db;
       const ids = (await jdb.selectFrom('jobs').select('id').execute()).map((j) => j.id);
       assert.equal(ids.length, 2, 'one job row per upload');
       const jobs = await jobRowsFinal(jdb, ids);
@@ -224,10 +224,9 @@ for (const persist of [false, true])
       // and BullMQ keeps nothing of them once they are final
       const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix: 'tazamun' });
       closers.push(() => bull.close());
-      const giveUp = Date.now() + 60_000;
-      while ((await Promise.all(ids.map((id) => bull.getJob(id)))).some(Boolean)) {
-        if (Date.now() > giveUp) throw new Error('BullMQ still holds a finished job');
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await until(
+        'BullMQ to let go of the finished jobs',
+        async () => !(await Promise.all(ids.map((id) => bull.getJob(id)))).some(Boolean),
+      );
     },
   );

@@ -19,9 +19,8 @@ import {
   login,
   makeAdmin,
   registerUser,
-} from '../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from '../routes/alignments/test-support.ts';
-import { withJobTables } from '../db/jobs-schema.ts';
+} from '@tazamun/server/testing/test-app';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { contentDisposition, safeBaseName } from '../media/send-file.ts';
 import { sourceFiles } from '../routes/source/source-archive.ts';
 
@@ -336,7 +335,7 @@ test('a rejected account loses its share links and signed audio URLs at once', a
   expectError(await app.inject({ url: `/api/share/${token}/` }), 404, 'not_found');
   expectError(await app.inject({ url: `/api/share/${token}/audio/` }), 404, 'not_found');
   expectError(await app.inject({ url: signed }), 404, 'not_found');
-  const shares = await withJobTables(app.deps.db).selectFrom('shares').selectAll().execute();
+  const shares = await app.deps.db.selectFrom('shares').selectAll().execute();
   assert.deepEqual(shares, []);
   // approving again does not bring the share link back (it was deleted); the signature works again
   // until it expires, because it names the alignment, and the owner is again entitled to it

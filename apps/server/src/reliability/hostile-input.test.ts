@@ -10,17 +10,23 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { LIMITS } from '@tazamun/contracts/limits';
-import { approvedUser, bearer, expectError, registerUser } from '../testing/test-app.ts';
-import { parseCsv, parseSrt, parseTextGrid, parseVtt, parseXml } from '@tazamun/aligner/formats/test-parsers';
+import { approvedUser, bearer, expectError, registerUser } from '@tazamun/server/testing/test-app';
+import {
+  parseCsv,
+  parseSrt,
+  parseTextGrid,
+  parseVtt,
+  parseXml,
+} from '@tazamun/aligner/testing/format-parsers';
 import {
   createJobsTestApp,
   evalClip,
   multipart,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
-import type { Part } from '../routes/alignments/test-support.ts';
-import { pcmWav, wavHeader } from '../testing/wav.ts';
+} from '@tazamun/server/testing/jobs-test-app';
+import type { Part } from '@tazamun/server/testing/jobs-test-app';
+import { pcmWav, wavHeader } from '@tazamun/server/testing/wav';
 
 const TABLES = ['users', 'sessions', 'alignments', 'jobs', 'projects', 'shares', 'feedback'] as const;
 

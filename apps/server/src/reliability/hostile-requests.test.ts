@@ -14,7 +14,14 @@ import { SignJWT } from 'jose';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { ManualClock } from '../clock.ts';
-import { approvedUser, bearer, createTestApp, expectError, login, testConfig } from '../testing/test-app.ts';
+import {
+  approvedUser,
+  bearer,
+  createTestApp,
+  expectError,
+  login,
+  testConfig,
+} from '@tazamun/server/testing/test-app';
 import { MAX_JSON_DEPTH, nulPaths, TooDeepError } from './input-hygiene.ts';
 import { redactUrl } from './log-redaction.ts';
 import { BODY_LIMITS } from './body-limits.ts';

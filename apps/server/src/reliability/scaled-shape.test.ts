@@ -12,21 +12,12 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { API_LISTENING, startChild } from '../testing/child-process.ts';
-import { startPostgres } from '../testing/postgres-server.ts';
-import { startRedis } from '../testing/redis-server.ts';
-import { GOOD_PASSWORD, TEST_DB } from '../testing/test-app.ts';
-import { evalClip, longClip, tempDir } from '../routes/alignments/test-support.ts';
-
-async function until<T>(what: string, probe: () => Promise<T | null>, ms = 240_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== null) return v;
-    if (Date.now() > end) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { startPostgres } from '@tazamun/server/testing/postgres-server';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { GOOD_PASSWORD, TEST_DB } from '@tazamun/server/testing/test-app';
+import { evalClip, longClip, tempDir } from '@tazamun/server/testing/jobs-test-app';
+import { until } from '@tazamun/server/testing/until';
 
 /** Reads the shared database from the test: `?` placeholders on both engines. */
 interface Reader {

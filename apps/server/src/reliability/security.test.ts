@@ -9,16 +9,22 @@ import assert from 'node:assert/strict';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
-import { approvedUser, createTestApp, expectError, login, testConfig } from '../testing/test-app.ts';
+import {
+  approvedUser,
+  createTestApp,
+  expectError,
+  login,
+  testConfig,
+} from '@tazamun/server/testing/test-app';
 import { FixedWindowCounter } from './email-rate-limit.ts';
+import { loadConfig } from '../config.ts';
 
 async function appWith(t: TestContext, overrides: Partial<Config>, authEmailRateLimit?: number) {
   const dir = mkdtempSync(join(tmpdir(), 'tazamun-security-'));
   const app = await buildApp(testConfig(dir, overrides), {
     clock: new ManualClock(),
     logger: false,
-    jobs: { ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null, seedDemos: false },
+    jobs: { ...loadConfig({}).jobs, concurrency: 0, demoMediaDir: null, seedDemos: false },
     authEmailRateLimit,
   });
   t.after(async () => {

@@ -12,9 +12,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { loadJobConfig } from '../jobs/job-config.ts';
-import { expectError, testConfig } from '../testing/test-app.ts';
-import { startRedis } from '../testing/redis-server.ts';
+import { expectError, testConfig } from '@tazamun/server/testing/test-app';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { loadConfig } from '../config.ts';
 
 /** An API-only instance (no job workers: only the auth routes matter here). */
 async function apiInstance(t: TestContext, overrides: Partial<Config>): Promise<FastifyInstance> {
@@ -22,7 +22,7 @@ async function apiInstance(t: TestContext, overrides: Partial<Config>): Promise<
   const app = await buildApp(testConfig(dir, overrides), {
     clock: new ManualClock(),
     logger: false,
-    jobs: { ...loadJobConfig({}, []), concurrency: 0, demoMediaDir: null, seedDemos: false },
+    jobs: { ...loadConfig({}).jobs, concurrency: 0, demoMediaDir: null, seedDemos: false },
   });
   t.after(async () => {
     await app.close();

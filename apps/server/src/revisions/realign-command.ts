@@ -5,7 +5,6 @@ import type { ErrorCode } from '@tazamun/contracts/errors';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { MAX_REALIGN_SECONDS } from '@tazamun/contracts/revisions';
 import type { RealignRequest, RealignStatus } from '@tazamun/contracts/revisions';
-import type { FullAlignmentRow, RealignmentRow } from '../db/jobs-schema.ts';
 import { activeRealignment, insertRealignment } from '../db/revisions.ts';
 import { createError } from '../errors.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
@@ -14,12 +13,13 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import { readRevision } from './revision-store.ts';
 import type { RevisionDeps } from './revision-store.ts';
 import { findStretch } from './splice-stretch.ts';
+import type { AlignmentRow, RealignmentRow } from '../db/schema.ts';
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 export async function requestRealignment(
   deps: RevisionDeps & { queue: JobQueue; jobConfig: JobConfig },
-  row: FullAlignmentRow,
+  row: AlignmentRow,
   body: RealignRequest,
 ): Promise<RealignmentRow> {
   const latest = await readRevision(deps, row);

@@ -3,24 +3,25 @@
 import { randomUUID } from 'node:crypto';
 import type { AlignmentResult, ResultRevision, RevisionAuthor } from '@tazamun/contracts/alignment-result';
 import type { RevisionCreate, RevisionCreated, RevisionSummary } from '@tazamun/contracts/revisions';
-import type { FullAlignmentRow, JDb } from '../db/jobs-schema.ts';
 import { findRevisionRow, insertRevisionRow, latestRevisionRow, listRevisionRows } from '../db/revisions.ts';
 import { createError } from '../errors.ts';
 import { alignmentFile, readResult } from '../jobs/alignment-files.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { applyEdits } from './apply-edits.ts';
+import type { Db } from '../db/database.ts';
+import type { AlignmentRow } from '../db/schema.ts';
 
 export interface RevisionDeps {
-  db: JDb;
+  db: Db;
   files: UserFiles;
   now: () => Date;
 }
 
-export async function latestRevisionNumber(db: JDb, alignmentId: string): Promise<number> {
+export async function latestRevisionNumber(db: Db, alignmentId: string): Promise<number> {
   return (await latestRevisionRow(db, alignmentId))?.revision ?? 1;
 }
 
-function engineMeta(row: FullAlignmentRow): ResultRevision {
+function engineMeta(row: AlignmentRow): ResultRevision {
   return {
     number: 1,
     author: 'engine',
@@ -32,7 +33,7 @@ function engineMeta(row: FullAlignmentRow): ResultRevision {
 /** The result of revision `n` (the latest when absent) with its `revision` block; 404 past the latest. */
 export async function readRevision(
   deps: RevisionDeps,
-  row: FullAlignmentRow,
+  row: AlignmentRow,
   n?: number,
 ): Promise<AlignmentResult> {
   if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
@@ -59,7 +60,7 @@ export async function readRevision(
   };
 }
 
-export async function listRevisions(db: JDb, row: FullAlignmentRow): Promise<RevisionSummary[]> {
+export async function listRevisions(db: Db, row: AlignmentRow): Promise<RevisionSummary[]> {
   const saved = await listRevisionRows(db, row.id);
   const first = engineMeta(row);
   return [
@@ -79,7 +80,7 @@ export async function listRevisions(db: JDb, row: FullAlignmentRow): Promise<Rev
  */
 export async function saveRevision(
   deps: RevisionDeps,
-  row: FullAlignmentRow,
+  row: AlignmentRow,
   base: number,
   author: Exclude<RevisionAuthor, 'engine'>,
   result: AlignmentResult,
@@ -112,7 +113,7 @@ export async function saveRevision(
 /** A user's save: edits on the latest revision, checked, stored as the next one. */
 export async function createRevision(
   deps: RevisionDeps,
-  row: FullAlignmentRow,
+  row: AlignmentRow,
   body: RevisionCreate,
 ): Promise<RevisionCreated> {
   const latest = await latestRevisionNumber(deps.db, row.id);

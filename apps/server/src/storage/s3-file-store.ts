@@ -13,7 +13,6 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { S3_KEYS, readEnv, s3ConfigOf } from '../config.ts';
 import { StorageNotFound, checkKey } from './storage.ts';
 import type { ByteRange, FileStore, StoredObject } from './storage.ts';
 
@@ -28,11 +27,6 @@ export interface S3StoreConfig {
   prefix: string;
   /** explicit credentials; null means the SDK's default chain (AWS_ACCESS_KEY_ID/…, profiles, IAM role) */
   credentials: { accessKeyId: string; secretAccessKey: string } | null;
-}
-
-/** S3_BUCKET switches files to S3 (parsed by config.ts's schema); null when S3 is not configured. */
-export function s3ConfigFromEnv(env: NodeJS.ProcessEnv = process.env): S3StoreConfig | null {
-  return s3ConfigOf(readEnv(env, S3_KEYS));
 }
 
 export class S3FileStore implements FileStore {

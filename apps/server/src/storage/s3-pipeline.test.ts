@@ -10,9 +10,9 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { API_LISTENING, startChild } from '../testing/child-process.ts';
-import { GOOD_PASSWORD, approvedUser, bearer } from '../testing/test-app.ts';
-import { readZip } from '../testing/zip-reader.ts';
+import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { GOOD_PASSWORD, approvedUser, bearer } from '@tazamun/server/testing/test-app';
+import { readZip } from '@tazamun/server/testing/zip-reader';
 import {
   createJobsTestApp,
   evalClip,
@@ -20,8 +20,9 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../routes/alignments/test-support.ts';
-import { S3FileStore, s3ConfigFromEnv } from './s3-file-store.ts';
+} from '@tazamun/server/testing/jobs-test-app';
+import { loadConfig } from '../config.ts';
+import { S3FileStore } from './s3-file-store.ts';
 
 function walkFiles(dir: string): string[] {
   try {
@@ -47,14 +48,14 @@ async function s3rver(t: TestContext) {
     await server.close();
     rmSync(directory, { recursive: true, force: true });
   });
-  const config = s3ConfigFromEnv({
+  const config = loadConfig({
     S3_BUCKET: 'tazamun-pipeline',
     S3_ENDPOINT: `http://127.0.0.1:${port}`,
     S3_FORCE_PATH_STYLE: 'true',
     S3_ACCESS_KEY_ID: 'S3RVER',
     S3_SECRET_ACCESS_KEY: 'S3RVER',
     S3_PREFIX: 'tazamun',
-  })!;
+  }).s3!;
   return config;
 }
 

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import S3rver from 's3rver';
 import { LocalFileStore, StorageNotFound, checkKey } from './storage.ts';
 import type { FileStore } from './storage.ts';
-import { S3FileStore, s3ConfigFromEnv } from './s3-file-store.ts';
+import { loadConfig } from '../config.ts';
+import { S3FileStore } from './s3-file-store.ts';
 
 async function text(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -34,7 +35,7 @@ async function s3Store(t: TestContext, prefix = ''): Promise<S3FileStore> {
   });
   const { port } = (await server.run()) as { port: number };
   t.after(() => server.close());
-  const config = s3ConfigFromEnv({
+  const config = loadConfig({
     S3_BUCKET: 'tazamun-test',
     S3_ENDPOINT: `http://127.0.0.1:${port}`,
     S3_REGION: 'us-east-1',
@@ -42,7 +43,7 @@ async function s3Store(t: TestContext, prefix = ''): Promise<S3FileStore> {
     S3_ACCESS_KEY_ID: 'S3RVER',
     S3_SECRET_ACCESS_KEY: 'S3RVER',
     S3_PREFIX: prefix,
-  });
+  }).s3;
   assert.ok(config);
   const store = new S3FileStore(config);
   t.after(() => store.client.destroy());
@@ -139,8 +140,8 @@ test('S3 store under a key prefix shares a bucket without seeing other keys', as
 });
 
 test('S3 configuration from the environment', () => {
-  assert.equal(s3ConfigFromEnv({}), null);
-  const c = s3ConfigFromEnv({ S3_BUCKET: 'b', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: '1' });
+  assert.equal(loadConfig({}).s3, null);
+  const c = loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: '1' }).s3;
   assert.deepEqual(c, {
     bucket: 'b',
     endpoint: 'http://minio:9000',
@@ -149,6 +150,6 @@ test('S3 configuration from the environment', () => {
     prefix: '',
     credentials: null,
   });
-  assert.throws(() => s3ConfigFromEnv({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'only-id' }), /together/);
-  assert.throws(() => s3ConfigFromEnv({ S3_BUCKET: 'b', S3_PREFIX: '../x' }), /unsafe/);
+  assert.throws(() => loadConfig({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'only-id' }).s3, /together/);
+  assert.throws(() => loadConfig({ S3_BUCKET: 'b', S3_PREFIX: '../x' }).s3, /unsafe/);
 });

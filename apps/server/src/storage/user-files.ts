@@ -5,7 +5,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LocalFileStore, checkKey } from './storage.ts';
 import type { FileStore } from './storage.ts';
-import { S3FileStore, s3ConfigFromEnv } from './s3-file-store.ts';
+import { S3FileStore } from './s3-file-store.ts';
 import { THIS_HOST, tempOwner } from './local-copy.ts';
 import type { S3StoreConfig } from './s3-file-store.ts';
 
@@ -27,13 +27,14 @@ export function createFileStore(dataDir: string, s3: S3StoreConfig | null): File
 }
 
 export class UserFiles {
-  readonly store: FileStore;
   /** Temp files for uploads in flight and for tools that read by path (ffprobe, ffmpeg, the aligner). */
   readonly tmpDir: string;
 
-  constructor(dataDir: string, store?: FileStore) {
-    // Callers that pass only DATA_DIR (the worker, the admin CLI) still get the configured store.
-    this.store = store ?? createFileStore(dataDir, s3ConfigFromEnv());
+  constructor(
+    dataDir: string,
+    /** createFileStore(config.dataDir, config.s3) in the entry points */
+    readonly store: FileStore,
+  ) {
     this.tmpDir = join(dataDir, 'tmp');
   }
 

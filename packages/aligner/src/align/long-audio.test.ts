@@ -4,16 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { decodeAudio, SAMPLE_RATE } from '../audio/decode.ts';
 import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
 import { alignLong, planPieces } from './long-audio.ts';
+import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
-const EVAL = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../shared/eval/timit-dev');
+const EVAL = join(evalDir(), 'timit-dev');
 const UTTS = ['dr1-fvmh0_sa1', 'dr1-fvmh0_sa2', 'dr1-fvmh0_si1466', 'dr1-fvmh0_si2096'];
 
 const span = (unit: number, start: number, end: number): UnitSpan => ({

@@ -14,10 +14,11 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../../bin/tazamun.mjs');
-const EVAL = resolve(here, '../../../../../shared/eval/timit-dev');
+const EVAL = join(evalDir(), 'timit-dev');
 
 function clip(name: string): { wav: string; text: string } {
   const wav = join(EVAL, `${name}.wav`);

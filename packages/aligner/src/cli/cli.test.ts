@@ -5,10 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../../bin/tazamun.mjs');
-const UTT = resolve(here, '../../../../../shared/eval/timit-dev/dr1-fvmh0_sa1');
+const UTT = join(evalDir(), 'timit-dev', 'dr1-fvmh0_sa1');
 const dir = mkdtempSync(join(tmpdir(), 'tz-cli-'));
 
 function tazamun(...args: string[]) {
@@ -139,7 +140,7 @@ test('a batch item that faults on the fresh thread too fails with its real cause
 });
 
 test('an IPA transcript aligns with any ISO 639-3 code (--lang ace); the engine messages name commands', () => {
-  const word = resolve(here, '../../../../../shared/eval/ar-voxangeles-aeb/aeb-000-000');
+  const word = join(evalDir(), 'ar-voxangeles-aeb', 'aeb-000-000');
   assert.ok(existsSync(`${word}.wav`), `eval set missing: ${word}.wav`);
   const ipa = join(dir, 'ipa.txt');
   writeFileSync(ipa, 'baxiːl');

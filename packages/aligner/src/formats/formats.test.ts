@@ -6,9 +6,15 @@ import { toEaf } from './eaf.ts';
 import { EXPORT_FORMATS, exportResult, isExportFormat } from './export.ts';
 import { parseAlignmentJson, parseExportJson, toPlatformJson, validateAlignmentResult } from './json.ts';
 import { cueWords, toSrt, toWebVtt } from './subtitles.ts';
-import { makeResult } from './test-fixtures.ts';
-import { parseCsv, parseSrt, parseTextGrid, parseVtt, parseXml } from './test-parsers.ts';
-import type { XmlElement } from './test-parsers.ts';
+import { makeResult } from '@tazamun/aligner/testing/result-fixtures';
+import {
+  parseCsv,
+  parseSrt,
+  parseTextGrid,
+  parseVtt,
+  parseXml,
+} from '@tazamun/aligner/testing/format-parsers';
+import type { XmlElement } from '@tazamun/aligner/testing/format-parsers';
 import { toTextGrid } from './textgrid.ts';
 
 const ADVERSARIAL =

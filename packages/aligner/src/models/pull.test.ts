@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { ModelPullError, pullModel } from './pull.ts';
 import { availableEngines, chooseEngine, findInstalled, MODELS } from './registry.ts';
 import { runModels } from '../cli/models.ts';
-import { buildTinyMmsModel, vocabJson } from '../acoustic/mms/tiny-model.ts';
+import { buildTinyMmsModel, vocabJson } from '@tazamun/aligner/testing/tiny-model';
 
 const REPO = MODELS.mms.repo;
 

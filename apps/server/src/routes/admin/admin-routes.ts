@@ -16,7 +16,6 @@ import { createError } from '../../errors.ts';
 import { listFeedback } from '../../db/feedback.ts';
 import { findUserById, listUsers } from '../../db/users.ts';
 import { requireAdmin } from '../../plugins/auth-guard.ts';
-import { withJobTables } from '../../db/jobs-schema.ts';
 import { listWorkers } from '../../jobs/worker-registry.ts';
 
 const UserParams = z.object({ id: z.string() });
@@ -36,7 +35,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     // the wall clock: heartbeats are written with it, whatever clock the app was given
-    async () => listWorkers(withJobTables(deps.db), new Date()),
+    async () => listWorkers(deps.db, new Date()),
   );
 
   const target = async (id: string) => {

@@ -9,7 +9,7 @@ import {
   login,
   makeAdmin,
   registerUser,
-} from '../../testing/test-app.ts';
+} from '@tazamun/server/testing/test-app';
 
 async function setup(t: Parameters<typeof createTestApp>[0]) {
   const ctx = await createTestApp(t);

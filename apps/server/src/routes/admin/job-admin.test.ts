@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdminJobAction, AdminJobList } from '@tazamun/contracts/admin-jobs';
-import { approvedUser, bearer, expectError, makeAdmin } from '../../testing/test-app.ts';
+import { approvedUser, bearer, expectError, makeAdmin } from '@tazamun/server/testing/test-app';
 import {
   createJobsTestApp,
   evalClip,
@@ -13,7 +13,7 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
 
 test('admin jobs: a timed-out job is listed with its error and retried; refusals; non-admins', async (t) => {
   // 1 ms for any job: every run times out, as on an overloaded server

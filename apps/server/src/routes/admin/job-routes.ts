@@ -4,14 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMIN_JOB_STATUSES, AdminJobAction, AdminJobList } from '@tazamun/contracts/admin-jobs';
 import { createError } from '../../errors.ts';
-import { withJobTables } from '../../db/jobs-schema.ts';
 import { findJob, listJobs, retryJob } from '../../jobs/job-admin.ts';
 import { requireAdmin } from '../../plugins/auth-guard.ts';
 
 const JobParams = z.object({ id: z.string() });
 
 export const adminJobRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   app.addHook('onRequest', requireAdmin);
 
   app.get(

@@ -4,10 +4,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCsv, parseSrt, parseTextGrid, parseVtt, parseXml } from '@tazamun/aligner/formats/test-parsers';
+import {
+  parseCsv,
+  parseSrt,
+  parseTextGrid,
+  parseVtt,
+  parseXml,
+} from '@tazamun/aligner/testing/format-parsers';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from './test-support.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 
 test('an alignment from upload to deletion, seen only by its owner', async (t) => {
   const { app, dir } = await createJobsTestApp(t);

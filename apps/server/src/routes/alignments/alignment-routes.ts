@@ -1,7 +1,7 @@
 // /api/alignments/: upload, list, read, rename/move, delete, progress (poll and server-sent events),
 // cancel, retry, and the audio for the player. Every route is scoped to the caller's own alignments.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   AlignmentDetail,
@@ -14,11 +14,18 @@ import {
   SignedAudioQuery,
 } from '@tazamun/contracts/alignments';
 import { RevisionQuery } from '@tazamun/contracts/revisions';
-import { findOwnedAlignment, latestJob, listAlignments, sharedIds } from '../../db/alignment-records.ts';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { FullAlignmentRow, JDb } from '../../db/jobs-schema.ts';
+import {
+  findAlignmentOfApprovedOwner,
+  findOwnedAlignment,
+  latestJob,
+  listAlignments,
+  sharedIds,
+  updateAlignment,
+} from '../../db/alignments.ts';
+import { findOwnedProject } from '../../db/projects.ts';
+import { deleteAlignment } from '../../commands/delete-alignment.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
-import { readUserText, removeAlignmentFiles } from '../../jobs/alignment-files.ts';
+import { readUserText } from '../../jobs/alignment-files.ts';
 import type { JobUpdate } from '../../jobs/job-queue.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
@@ -29,6 +36,8 @@ import { readRevision } from '../../revisions/revision-store.ts';
 import { presentAlignment, presentProgress } from './present-alignment.ts';
 import { retryAlignment } from './retry.ts';
 import { acceptUpload } from './upload.ts';
+import type { Db } from '../../db/database.ts';
+import type { AlignmentRow } from '../../db/schema.ts';
 
 export const IdParams = z.object({ id: z.string().min(1).max(64) });
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -37,13 +46,13 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 export const AUDIO_URL_TTL_SECONDS = 60 * 60;
 
 /** The row, or 404 for ids that do not exist and for other users' ids alike. */
-export async function ownedOr404(db: JDb, request: FastifyRequest, id: string): Promise<FullAlignmentRow> {
+export async function ownedOr404(db: Db, request: FastifyRequest, id: string): Promise<AlignmentRow> {
   const row = await findOwnedAlignment(db, auth(request).user.id, id);
   if (!row) throw createError('not_found');
   return row;
 }
 
-async function isShared(db: JDb, id: string): Promise<boolean> {
+async function isShared(db: Db, id: string): Promise<boolean> {
   return (await sharedIds(db, [id])).has(id);
 }
 
@@ -54,22 +63,9 @@ async function tokenFromQuery(request: FastifyRequest): Promise<void> {
     request.headers.authorization = `Bearer ${t}`;
 }
 
-export async function deleteAlignment(app: FastifyInstance, row: FullAlignmentRow): Promise<void> {
-  const db = withJobTables(app.deps.db);
-  const active = await db
-    .selectFrom('jobs')
-    .select('id')
-    .where('alignment_id', '=', row.id)
-    .where('status', 'in', ['queued', 'processing'])
-    .execute();
-  for (const j of active) await app.jobs.queue.cancel(j.id);
-  await db.deleteFrom('alignments').where('id', '=', row.id).execute();
-  await removeAlignmentFiles(app.deps.files, row.user_id, row.id);
-}
-
 export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
   const gate = app.probeGate;
 
   app.post(
@@ -192,23 +188,10 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await ownedOr404(db, request, request.params.id);
       const { title, project_id } = request.body;
       if (project_id) {
-        const p = await db
-          .selectFrom('projects')
-          .select('id')
-          .where('id', '=', project_id)
-          .where('user_id', '=', row.user_id)
-          .executeTakeFirst();
+        const p = await findOwnedProject(db, row.user_id, project_id);
         if (!p) throw fieldError({ project_id: ['This value is invalid: no such project.'] });
       }
-      await db
-        .updateTable('alignments')
-        .set({
-          ...(title !== undefined && { title }),
-          ...(project_id !== undefined && { project_id }),
-          updated_at: deps.clock.now().toISOString(),
-        })
-        .where('id', '=', row.id)
-        .execute();
+      await updateAlignment(db, row.id, { title, project_id }, deps.clock.now().toISOString());
       const fresh = (await findOwnedAlignment(db, row.user_id, row.id))!;
       return presentAlignment(fresh, requestLanguage(request), await isShared(db, row.id));
     },
@@ -423,16 +406,10 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** The row a valid signature names; 401 for a bad or expired signature, 404 once the alignment or its owner's approval is gone. */
-  async function signedOr404(id: string, sig?: string, exp?: string): Promise<FullAlignmentRow> {
+  async function signedOr404(id: string, sig?: string, exp?: string): Promise<AlignmentRow> {
     if (!sig || !exp || !deps.tokens.verifyAudio(id, exp, sig)) throw createError('token_invalid');
     // a signature outlives nothing: once the owner is rejected it opens no more audio
-    const row = await db
-      .selectFrom('alignments')
-      .innerJoin('users', 'users.id', 'alignments.user_id')
-      .selectAll('alignments')
-      .where('alignments.id', '=', id)
-      .where('users.status', '=', 'approved')
-      .executeTakeFirst();
+    const row = await findAlignmentOfApprovedOwner(db, id);
     if (!row) throw createError('not_found');
     return row;
   }

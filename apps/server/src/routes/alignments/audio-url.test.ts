@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { AudioUrlResponse } from '@tazamun/contracts/alignments';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
 import { AUDIO_URL_TTL_SECONDS } from './alignment-routes.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from './test-support.ts';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 
 test('signed audio URLs stream one alignment to whoever holds them, until they expire', async (t) => {
   const { app, clock } = await createJobsTestApp(t);

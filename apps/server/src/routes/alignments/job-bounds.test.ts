@@ -5,11 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
-import { pcmWav } from '../../testing/wav.ts';
-import { createJobsTestApp, evalClip, multipart } from './test-support.ts';
-import type { Part } from './test-support.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import { pcmWav } from '@tazamun/server/testing/wav';
+import { createJobsTestApp, evalClip, multipart } from '@tazamun/server/testing/jobs-test-app';
+import type { Part } from '@tazamun/server/testing/jobs-test-app';
 
 test('uploads beyond the job bounds are refused before any quota unit is taken', async (t) => {
   // no worker thread: nothing here may reach the engine; a 2 s ceiling makes the clip's 3.4 s too long
@@ -87,7 +86,7 @@ test('uploads beyond the job bounds are refused before any quota unit is taken',
   assert.equal(longBody.detail, 'The audio is too long (0:03); the maximum is 0:02.');
 
   assert.equal(await used(), 0, 'no refused upload took a unit');
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   assert.deepEqual(await db.selectFrom('alignments').select('id').execute(), []);
   assert.deepEqual(await db.selectFrom('jobs').select('id').execute(), []);
   assert.deepEqual(readdirSync(join(dir, 'tmp')), [], 'no temp file left');

@@ -10,7 +10,7 @@ import type {
 } from '@tazamun/contracts/alignments';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import type { Verdict } from '@tazamun/contracts/alignment-result';
-import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
+import type { AlignmentRow } from '../../db/schema.ts';
 
 const DEFAULT_OPTIONS: AlignmentOptions = {
   precision: 'standard',
@@ -21,7 +21,7 @@ const DEFAULT_OPTIONS: AlignmentOptions = {
   input_kind: 'orthography',
 };
 
-export function presentError(row: FullAlignmentRow, lang: UiLanguage) {
+export function presentError(row: AlignmentRow, lang: UiLanguage) {
   if (!row.error_code || row.status !== 'failed') return null;
   const params = row.error_params ? (JSON.parse(row.error_params) as Record<string, string>) : {};
   const code = row.error_code as ErrorCode;
@@ -35,7 +35,7 @@ export function presentError(row: FullAlignmentRow, lang: UiLanguage) {
 const round = (x: number | null, digits = 4): number | null =>
   x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits;
 
-export function presentAlignment(row: FullAlignmentRow, lang: UiLanguage, shared: boolean): AlignmentSummary {
+export function presentAlignment(row: AlignmentRow, lang: UiLanguage, shared: boolean): AlignmentSummary {
   const speed =
     row.status === 'completed' && row.duration && row.processing_time
       ? round(row.duration / row.processing_time, 2)
@@ -70,7 +70,7 @@ export function presentAlignment(row: FullAlignmentRow, lang: UiLanguage, shared
   };
 }
 
-export function presentProgress(row: FullAlignmentRow, lang: UiLanguage): Progress {
+export function presentProgress(row: AlignmentRow, lang: UiLanguage): Progress {
   const step = (row.step as ProcessingStep | null) ?? null;
   const at = step ? PROCESSING_STEPS.indexOf(step) : -1;
   const done = row.status === 'completed';

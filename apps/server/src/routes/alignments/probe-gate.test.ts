@@ -6,10 +6,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorBody } from '@tazamun/contracts/errors';
 import { AppError } from '../../errors.ts';
-import { approvedUser, bearer } from '../../testing/test-app.ts';
-import { pcmWav } from '../../testing/wav.ts';
+import { approvedUser, bearer } from '@tazamun/server/testing/test-app';
+import { pcmWav } from '@tazamun/server/testing/wav';
 import { ProbeGate } from './probe-gate.ts';
-import { createJobsTestApp } from './test-support.ts';
+import { createJobsTestApp } from '@tazamun/server/testing/jobs-test-app';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;

@@ -3,7 +3,6 @@
 // client's 30 s time-out (docs/reliability.md). Now at most `concurrency` probes run, up to `queue`
 // uploads wait their turn in order, and any beyond that get a 503 `server_busy` with Retry-After at
 // once instead of hanging.
-import { readEnv } from '../../config.ts';
 import type { Config } from '../../config.ts';
 import { createError } from '../../errors.ts';
 import type { AppError } from '../../errors.ts';
@@ -58,14 +57,9 @@ export class ProbeGate {
   }
 }
 
-/** UPLOAD_PROBE_CONCURRENCY / UPLOAD_PROBE_QUEUE from the boot config, or from the environment. */
+/** UPLOAD_PROBE_CONCURRENCY / UPLOAD_PROBE_QUEUE as the boot config parsed them. */
 export function probeGateFor(config: Config): ProbeGate {
-  const p =
-    config.uploadProbe ??
-    ((e) => ({ concurrency: e.UPLOAD_PROBE_CONCURRENCY, queue: e.UPLOAD_PROBE_QUEUE }))(
-      readEnv(process.env, ['UPLOAD_PROBE_CONCURRENCY', 'UPLOAD_PROBE_QUEUE']),
-    );
-  return new ProbeGate(p.concurrency, p.queue);
+  return new ProbeGate(config.uploadProbe.concurrency, config.uploadProbe.queue);
 }
 
 declare module 'fastify' {

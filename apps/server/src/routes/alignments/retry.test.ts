@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from './test-support.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 
 const quota = async (app: FastifyInstance, access: string) =>
   (await app.inject({ url: '/api/auth/quota/', headers: bearer(access) })).json().quota as {

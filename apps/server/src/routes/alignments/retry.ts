@@ -3,26 +3,24 @@
 // taken in the same transaction that puts the row back in the queue (the failed attempt's own unit was
 // given back or not by the rule that applied to it).
 import { utcDay } from '../../clock.ts';
-import type { Db } from '../../db/database.ts';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { consumeQuota, findUserById } from '../../db/users.ts';
 import { createError } from '../../errors.ts';
 import { jobTimeoutMs } from '../../jobs/job-config.ts';
 import { presentQuota } from '../../accounts/present-user.ts';
 import type { FastifyInstance } from 'fastify';
+import type { AlignmentRow } from '../../db/schema.ts';
 
 const RETRYABLE = new Set(['failed', 'cancelled']);
 
-export async function retryAlignment(app: FastifyInstance, row: FullAlignmentRow): Promise<FullAlignmentRow> {
+export async function retryAlignment(app: FastifyInstance, row: AlignmentRow): Promise<AlignmentRow> {
   if (!RETRYABLE.has(row.status)) throw createError('alignment_not_retryable', { status: row.status });
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   const now = app.deps.clock.now();
   const today = utcDay(now);
   const nowIso = now.toISOString();
   const fresh = await db.transaction().execute(async (trx) => {
-    if (!(await consumeQuota(trx as unknown as Db, row.user_id, today))) {
-      const user = (await findUserById(trx as unknown as Db, row.user_id))!;
+    if (!(await consumeQuota(trx, row.user_id, today))) {
+      const user = (await findUserById(trx, row.user_id))!;
       throw createError('quota_exhausted', { limit: user.daily_limit }, { quota: presentQuota(user, now) });
     }
     // The status guard makes two retries pressed at once queue one job: the second matches no row.

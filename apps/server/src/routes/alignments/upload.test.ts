@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { approvedUser, bearer, expectError, registerUser } from '../../testing/test-app.ts';
+import { approvedUser, bearer, expectError, registerUser } from '@tazamun/server/testing/test-app';
 import {
   createJobsTestApp,
   EVAL_DIR,
@@ -14,8 +14,8 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from './test-support.ts';
-import type { Part } from './test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
+import type { Part } from '@tazamun/server/testing/jobs-test-app';
 
 const quota = async (app: FastifyInstance, access: string) =>
   (await app.inject({ url: '/api/auth/quota/', headers: bearer(access) })).json().quota as {

@@ -16,8 +16,6 @@ import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignme
 import { errorMessage } from '@tazamun/contracts/errors';
 import { checkJobBounds } from '@tazamun/contracts/job-bounds';
 import { LIMITS, MB } from '@tazamun/contracts/limits';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { findUserById } from '../../db/users.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
 import { tempPath } from '../../storage/local-copy.ts';
@@ -28,6 +26,7 @@ import { presentQuota } from '../../accounts/present-user.ts';
 import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
 import { createAlignment } from '../../commands/create-alignment.ts';
 import type { ProbeGate } from './probe-gate.ts';
+import type { AlignmentRow } from '../../db/schema.ts';
 
 const FORMATS = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
 const mb = (bytes: number): string => `${Math.round(bytes / MB)} MB`;
@@ -225,10 +224,10 @@ export async function acceptUpload(
   request: FastifyRequest,
   userId: string,
   gate: ProbeGate,
-): Promise<FullAlignmentRow> {
+): Promise<AlignmentRow> {
   const app = request.server;
   const { deps } = app;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
   const now = deps.clock.now();
 
   const user = (await findUserById(deps.db, userId))!;

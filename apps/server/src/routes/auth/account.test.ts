@@ -11,8 +11,8 @@ import {
   expectError,
   login,
   registerUser,
-} from '../../testing/test-app.ts';
-import { readZip } from '../../testing/zip-reader.ts';
+} from '@tazamun/server/testing/test-app';
+import { readZip } from '@tazamun/server/testing/zip-reader';
 
 async function uploadAvatar(app: Awaited<ReturnType<typeof createTestApp>>['app'], access: string) {
   const boundary = 'b0undary';

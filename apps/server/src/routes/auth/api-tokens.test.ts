@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { approvedUser, bearer, createTestApp, expectError, registerUser } from '../../testing/test-app.ts';
+import {
+  approvedUser,
+  bearer,
+  createTestApp,
+  expectError,
+  registerUser,
+} from '@tazamun/server/testing/test-app';
 
 const create = (app: FastifyInstance, access: string, payload: Record<string, unknown>) =>
   app.inject({ method: 'POST', url: '/api/auth/tokens/', headers: bearer(access), payload });

@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { LIMITS } from '@tazamun/contracts/limits';
-import { approvedUser, bearer, createTestApp, expectError } from '../../testing/test-app.ts';
+import { approvedUser, bearer, createTestApp, expectError } from '@tazamun/server/testing/test-app';
 
 function multipart(field: string, filename: string, type: string, data: Buffer) {
   const boundary = '----tazamun-test-boundary';

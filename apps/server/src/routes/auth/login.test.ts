@@ -8,7 +8,7 @@ import {
   expectError,
   login,
   registerUser,
-} from '../../testing/test-app.ts';
+} from '@tazamun/server/testing/test-app';
 
 test('login returns tokens and the user; email case does not matter', async (t) => {
   const { app } = await createTestApp(t);

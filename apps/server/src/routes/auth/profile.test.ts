@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_PREFERENCES, User } from '@tazamun/contracts/auth';
-import { approvedUser, bearer, createTestApp, expectError, login } from '../../testing/test-app.ts';
+import { approvedUser, bearer, createTestApp, expectError, login } from '@tazamun/server/testing/test-app';
 
 test('GET and PATCH profile', async (t) => {
   const { app } = await createTestApp(t);

@@ -1,8 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Stats } from '@tazamun/contracts/auth';
-import { approvedUser, bearer, createTestApp, expectError, makeAdmin } from '../../testing/test-app.ts';
-import { withJobTables } from '../../db/jobs-schema.ts';
+import {
+  approvedUser,
+  bearer,
+  createTestApp,
+  expectError,
+  makeAdmin,
+} from '@tazamun/server/testing/test-app';
 
 test('quota: read, consume until exhausted, 429 with the limit', async (t) => {
   const { app } = await createTestApp(t, { defaultDailyQuota: 2 });
@@ -167,7 +172,7 @@ test('stats are zero without alignments and computed from the alignments table',
       { ...base, id: 'a3', language: 'ara', status: 'failed', duration: 99, wer: null },
     ])
     .execute();
-  const jdb = withJobTables(app.deps.db);
+  const jdb = app.deps.db;
   await jdb.updateTable('alignments').set({ verdict: 'good' }).where('id', '=', 'a1').execute();
   await jdb.updateTable('alignments').set({ verdict: 'partial' }).where('id', '=', 'a2').execute();
   const s = Stats.parse((await app.inject({ url: '/api/auth/stats/', headers: h })).json());

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FIELD_ERROR_KEYWORDS, RegisterResponse } from '@tazamun/contracts/auth';
-import { createTestApp, expectError, GOOD_PASSWORD } from '../../testing/test-app.ts';
+import { createTestApp, expectError, GOOD_PASSWORD } from '@tazamun/server/testing/test-app';
 
 const valid = {
   first_name: 'Amina',

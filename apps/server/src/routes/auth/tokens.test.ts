@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
-import { approvedUser, bearer, createTestApp, expectError, login } from '../../testing/test-app.ts';
+import { approvedUser, bearer, createTestApp, expectError, login } from '@tazamun/server/testing/test-app';
 
 const refresh = (app: Awaited<ReturnType<typeof createTestApp>>['app'], token: string) =>
   app.inject({ method: 'POST', url: '/api/auth/token/refresh/', payload: { refresh: token } });

@@ -1,6 +1,5 @@
 // The public demo gallery, and publishing an administrator's own alignment into it.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,8 +12,6 @@ import {
 } from '@tazamun/contracts/demos';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import type { Verdict } from '@tazamun/contracts/alignment-result';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { JDb } from '../../db/jobs-schema.ts';
 import { createError, fieldError } from '../../errors.ts';
 import { readResult, readUserText } from '../../jobs/alignment-files.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
@@ -23,37 +20,11 @@ import { sendStoredFile } from '../../media/send-file.ts';
 import { auth, requireAdmin } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
+import { findOwnedAlignment } from '../../db/alignments.ts';
+import { deleteDemo, findDemo, galleryFacets, insertDemo, isDemo, searchDemos } from '../../db/demos.ts';
+import type { GalleryDemo } from '../../db/demos.ts';
 
-function completedDemos(db: JDb) {
-  return db
-    .selectFrom('demos')
-    .innerJoin('alignments', 'alignments.id', 'demos.alignment_id')
-    .where('alignments.status', '=', 'completed')
-    .select([
-      'demos.id as id',
-      'demos.title as title',
-      'demos.category as category',
-      'demos.description as description',
-      'demos.licence as licence',
-      'demos.source as source',
-      'demos.created_at as created_at',
-      'alignments.language as language',
-      'alignments.duration as duration',
-      'alignments.words as words',
-      'alignments.confidence as confidence',
-      'alignments.verdict as verdict',
-      'alignments.user_id as user_id',
-      'alignments.audio_file as audio_file',
-      'alignments.audio_format as audio_format',
-      'alignments.text_file as text_file',
-      'alignments.result_file as result_file',
-      'alignments.processed_text as processed_text',
-    ]);
-}
-
-type DemoRowJoined = Awaited<ReturnType<ReturnType<typeof completedDemos>['executeTakeFirstOrThrow']>>;
-
-const present = (r: DemoRowJoined, lang: UiLanguage): Demo => ({
+const present = (r: GalleryDemo, lang: UiLanguage): Demo => ({
   id: r.id,
   title: r.title,
   language: r.language,
@@ -71,10 +42,10 @@ const present = (r: DemoRowJoined, lang: UiLanguage): Demo => ({
 
 export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
-  const one = async (id: string): Promise<DemoRowJoined> => {
-    const r = await completedDemos(db).where('demos.id', '=', id).executeTakeFirst();
+  const one = async (id: string): Promise<GalleryDemo> => {
+    const r = await findDemo(db, id);
     if (!r) throw createError('not_found');
     return r;
   };
@@ -92,35 +63,13 @@ export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const q = request.query;
-      let query = completedDemos(db);
-      if (q.category) query = query.where('demos.category', '=', q.category);
-      if (q.language) query = query.where('alignments.language', '=', q.language);
-      if (q.duration === 'short') query = query.where('alignments.duration', '<', 30);
-      if (q.duration === 'medium')
-        query = query.where('alignments.duration', '>=', 30).where('alignments.duration', '<=', 120);
-      if (q.duration === 'long') query = query.where('alignments.duration', '>', 120);
-      if (q.q?.trim()) {
-        const like = `%${q.q
-          .trim()
-          .toLowerCase()
-          .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where(
-          sql<boolean>`lower(demos.title || ' ' || demos.description || ' ' || coalesce(alignments.search_text, '')) like ${like} escape '\\'`,
-        );
-      }
-      const rows = await query.orderBy('demos.created_at').orderBy('demos.id').execute();
-      const all = await completedDemos(db).execute();
-      const preparing = await db
-        .selectFrom('demos')
-        .innerJoin('alignments', 'alignments.id', 'demos.alignment_id')
-        .where('alignments.status', 'in', ['queued', 'processing'])
-        .select(sql<number>`count(*)`.as('n'))
-        .executeTakeFirstOrThrow();
+      const rows = await searchDemos(db, q);
+      const { categories, languages, preparing } = await galleryFacets(db);
       return {
         count: rows.length,
-        preparing: Number(preparing.n),
-        categories: [...new Set(all.map((r) => r.category))].sort(),
-        languages: [...new Set(all.map((r) => r.language))].sort(),
+        preparing,
+        categories,
+        languages,
         results: rows.map((r) => present(r, requestLanguage(request))),
       };
     },
@@ -167,7 +116,7 @@ export const demoRoutes: FastifyPluginAsyncZod = async (app) => {
 /** Under /api/admin. */
 export const adminDemoRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
   app.post(
     '/demos/',
@@ -182,36 +131,25 @@ export const adminDemoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const b = request.body;
-      const a = await db
-        .selectFrom('alignments')
-        .select(['id', 'status'])
-        .where('id', '=', b.alignment_id)
-        .where('user_id', '=', auth(request).user.id)
-        .executeTakeFirst();
+      const a = await findOwnedAlignment(db, auth(request).user.id, b.alignment_id);
       if (!a) throw fieldError({ alignment_id: ['This value is invalid: no such alignment of yours.'] });
       if (a.status !== 'completed') throw createError('alignment_not_ready', { status: a.status });
-      const taken = await db
-        .selectFrom('demos')
-        .select('id')
-        .where('alignment_id', '=', a.id)
-        .executeTakeFirst();
-      if (taken) throw fieldError({ alignment_id: ['This alignment already exists in the gallery.'] });
+      if (await isDemo(db, a.id))
+        throw fieldError({ alignment_id: ['This alignment already exists in the gallery.'] });
       const id = randomUUID();
-      await db
-        .insertInto('demos')
-        .values({
-          id,
-          alignment_id: a.id,
-          seed_key: null,
-          title: b.title,
-          category: b.category,
-          description: b.description,
-          licence: b.licence,
-          source: b.source,
-          created_at: deps.clock.now().toISOString(),
-        })
-        .execute();
-      const r = await completedDemos(db).where('demos.id', '=', id).executeTakeFirstOrThrow();
+      await insertDemo(db, {
+        id,
+        alignment_id: a.id,
+        seed_key: null,
+        title: b.title,
+        category: b.category,
+        description: b.description,
+        licence: b.licence,
+        source: b.source,
+        created_at: deps.clock.now().toISOString(),
+      });
+      const r = await findDemo(db, id);
+      if (!r) throw createError('not_found');
       return reply.code(201).send(present(r, requestLanguage(request)));
     },
   );
@@ -227,8 +165,7 @@ export const adminDemoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const r = await db.deleteFrom('demos').where('id', '=', request.params.id).executeTakeFirst();
-      if (Number(r.numDeletedRows) === 0) throw createError('not_found');
+      if (!(await deleteDemo(db, request.params.id))) throw createError('not_found');
       return reply.code(204).send();
     },
   );

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvedUser, bearer, expectError, makeAdmin } from '../../testing/test-app.ts';
+import { approvedUser, bearer, expectError, makeAdmin } from '@tazamun/server/testing/test-app';
 import { seedDemos } from '../../demos/seed-demos.ts';
 import type { Demo } from '@tazamun/contracts/demos';
 import {
@@ -14,7 +14,7 @@ import {
   tempDir,
   upload,
   waitForStatus,
-} from '../alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
 
 test('seeding, the public gallery and admin publishing', { timeout: 300_000 }, async (t) => {
   const { app, dir } = await createJobsTestApp(t);

@@ -14,8 +14,6 @@ import {
 import { RevisionQuery } from '@tazamun/contracts/revisions';
 import type { VideoRequest as VideoRequestT } from '@tazamun/contracts/exports';
 import type { UiLanguage } from '@tazamun/contracts/limits';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { VideoRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
 import { readRevision } from '../../revisions/revision-store.ts';
 import { jobTimeoutMs } from '../../jobs/job-config.ts';
@@ -29,6 +27,7 @@ import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
 import { buildExport } from './export-file.ts';
 import { readStoredBytes } from '../../storage/local-copy.ts';
+import type { VideoRow } from '../../db/schema.ts';
 
 function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
   const options = JSON.parse(v.options) as VideoRequestT;
@@ -54,7 +53,7 @@ function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
 
 export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
   const latestVideo = (alignmentId: string) =>
     db

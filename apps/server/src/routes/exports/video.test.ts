@@ -8,8 +8,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
-import { EVAL_DIR, createJobsTestApp, tempDir, upload, waitForStatus } from '../alignments/test-support.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import {
+  EVAL_DIR,
+  createJobsTestApp,
+  tempDir,
+  upload,
+  waitForStatus,
+} from '@tazamun/server/testing/jobs-test-app';
 
 test(
   'karaoke video: render job, progress, ffprobe, download again, removed on delete',

@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listLanguages } from '@tazamun/aligner/text/languages';
 import { HMM_NATIVE_LANGUAGES, availableEngines } from '@tazamun/aligner/models/registry';
 import { LanguagesResponse, PublicStats } from '@tazamun/contracts/alignments';
-import { withJobTables } from '../../db/jobs-schema.ts';
 
 export function languageCatalogue() {
   const engines = availableEngines();
@@ -23,7 +22,7 @@ export function languageCatalogue() {
 }
 
 export const languageRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   let cached: ReturnType<typeof languageCatalogue> | null = null;
 
   app.get(

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { ipaToModelPhones } from '@tazamun/aligner/acoustic/hmm/phone-map';
-import { approvedUser, bearer, createTestApp, expectError } from '../../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from '../alignments/test-support.ts';
+import { approvedUser, bearer, createTestApp, expectError } from '@tazamun/server/testing/test-app';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 
 const add = (app: FastifyInstance, access: string, payload: Record<string, unknown>) =>
   app.inject({ method: 'POST', url: '/api/lexicon/', headers: bearer(access), payload });

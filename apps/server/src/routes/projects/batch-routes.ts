@@ -18,7 +18,6 @@ import type { CheckedRecording } from '../../commands/create-alignment.ts';
 import { CorpusZip } from '../../corpus/corpus-zip.ts';
 import { receiveBatch } from '../../corpus/receive-batch.ts';
 import type { ReceivedBatch } from '../../corpus/receive-batch.ts';
-import { withJobTables } from '../../db/jobs-schema.ts';
 import { findUserById } from '../../db/users.ts';
 import { AppError, createError } from '../../errors.ts';
 import { SNIFF_BYTES } from '../../media/audio-sniff.ts';
@@ -85,7 +84,7 @@ function pairParts(got: ReceivedBatch) {
 
 export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
   const gate = app.probeGate;
 
   app.post(

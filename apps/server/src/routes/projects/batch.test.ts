@@ -6,11 +6,17 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { approvedUser, bearer, expectError, registerUser } from '../../testing/test-app.ts';
-import { writeZip } from '../../testing/zip-writer.ts';
-import type { RawEntry } from '../../testing/zip-writer.ts';
-import { EVAL_DIR, createJobsTestApp, ffmpeg, multipart, tempDir } from '../alignments/test-support.ts';
-import type { Part } from '../alignments/test-support.ts';
+import { approvedUser, bearer, expectError, registerUser } from '@tazamun/server/testing/test-app';
+import { writeZip } from '@tazamun/server/testing/zip-writer';
+import type { RawEntry } from '@tazamun/server/testing/zip-writer';
+import {
+  EVAL_DIR,
+  createJobsTestApp,
+  ffmpeg,
+  multipart,
+  tempDir,
+} from '@tazamun/server/testing/jobs-test-app';
+import type { Part } from '@tazamun/server/testing/jobs-test-app';
 import { readUserText } from '../../jobs/alignment-files.ts';
 
 const clip = (name: string) => {

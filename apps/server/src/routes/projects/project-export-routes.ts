@@ -7,8 +7,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import yazl from 'yazl';
 import { ExportQuery, FileExportFormat } from '@tazamun/contracts/exports';
 import type { ExportFormat } from '@tazamun/aligner/formats/export';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
 import { readResult } from '../../jobs/alignment-files.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
@@ -18,6 +16,7 @@ import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { readStoredBytes } from '../../storage/local-copy.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
 import { buildExport } from '../exports/export-file.ts';
+import type { AlignmentRow } from '../../db/schema.ts';
 
 const EXTENSIONS: Record<ExportFormat, (q: ExportQuery) => string> = {
   json: () => 'json',
@@ -29,7 +28,7 @@ const EXTENSIONS: Record<ExportFormat, (q: ExportQuery) => string> = {
 };
 
 /** The source's path without its extension, each folder kept, nothing that could climb or hide. */
-export function exportBase(row: Pick<FullAlignmentRow, 'file_name' | 'title' | 'id'>): string {
+export function exportBase(row: Pick<AlignmentRow, 'file_name' | 'title' | 'id'>): string {
   const source = row.file_name || row.title || row.id;
   const segments = source
     .replace(/\\/g, '/')
@@ -46,7 +45,7 @@ export function exportBase(row: Pick<FullAlignmentRow, 'file_name' | 'title' | '
 }
 
 /** Names unique within the zip: a second utt0.TextGrid becomes utt0 (2).TextGrid. */
-function uniqueNames(rows: FullAlignmentRow[], ext: string): string[] {
+function uniqueNames(rows: AlignmentRow[], ext: string): string[] {
   const taken = new Set<string>(['summary.csv']);
   return rows.map((r) => {
     const base = exportBase(r);
@@ -61,7 +60,7 @@ const num = (x: number | null, digits: number): string =>
   x === null ? '' : String(Math.round(x * 10 ** digits) / 10 ** digits);
 const csvCell = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
-export function summaryCsv(rows: FullAlignmentRow[], names: string[]): string {
+export function summaryCsv(rows: AlignmentRow[], names: string[]): string {
   const lines = ['file,duration,words,coverage,confidence,wer'];
   rows.forEach((r, k) =>
     lines.push(
@@ -80,7 +79,7 @@ export function summaryCsv(rows: FullAlignmentRow[], names: string[]): string {
 
 export const projectExportRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
   app.get(
     '/:id/export/:format/',

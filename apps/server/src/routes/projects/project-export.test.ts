@@ -8,10 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.ts';
 import { ManualClock } from '../../clock.ts';
 import { alignmentFile } from '../../jobs/alignment-files.ts';
-import { loadJobConfig } from '../../jobs/job-config.ts';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
-import { readZip } from '../../testing/zip-reader.ts';
-import { writeZip } from '../../testing/zip-writer.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import { readZip } from '@tazamun/server/testing/zip-reader';
+import { writeZip } from '@tazamun/server/testing/zip-writer';
 import {
   EVAL_DIR,
   createJobsTestApp,
@@ -19,7 +18,8 @@ import {
   multipart,
   tempDir,
   waitForStatus,
-} from '../alignments/test-support.ts';
+} from '@tazamun/server/testing/jobs-test-app';
+import { loadConfig } from '../../config.ts';
 
 const clip = (name: string) => {
   const base = join(EVAL_DIR, 'timit-dev', name);
@@ -79,7 +79,7 @@ test('the project export: one file per completed alignment named after its sourc
   const worker = await buildApp(config, {
     clock: new ManualClock(new Date().toISOString()),
     logger: false,
-    jobs: { ...loadJobConfig({}, []), concurrency: 1, leaseMs: 5000, pollMs: 200, demoMediaDir: null },
+    jobs: { ...loadConfig({}).jobs, concurrency: 1, leaseMs: 5000, pollMs: 200, demoMediaDir: null },
   });
   t.after(() => worker.close());
   await worker.ready();

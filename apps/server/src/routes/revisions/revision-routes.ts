@@ -8,7 +8,6 @@ import {
   RevisionCreated,
   RevisionList,
 } from '@tazamun/contracts/revisions';
-import { withJobTables } from '../../db/jobs-schema.ts';
 import { latestRealignment } from '../../db/revisions.ts';
 import { createError } from '../../errors.ts';
 import { requireApproved } from '../../plugins/auth-guard.ts';
@@ -18,7 +17,7 @@ import { createRevision, listRevisions } from '../../revisions/revision-store.ts
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
 
 export const revisionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   const deps = { db, files: app.deps.files, now: () => app.deps.clock.now() };
 
   app.get(

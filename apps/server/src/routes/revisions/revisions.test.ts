@@ -5,13 +5,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { parseTextGrid } from '@tazamun/aligner/formats/test-parsers';
+import { parseTextGrid } from '@tazamun/aligner/testing/format-parsers';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { WordTiming } from '@tazamun/contracts/alignment-result';
 import { RealignStatus, RevisionCreated, RevisionList } from '@tazamun/contracts/revisions';
-import { approvedUser, bearer, expectError } from '../../testing/test-app.ts';
-import { readZip } from '../../testing/zip-reader.ts';
-import { createJobsTestApp, evalClip, upload, waitForStatus } from '../alignments/test-support.ts';
+import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
+import { readZip } from '@tazamun/server/testing/zip-reader';
+import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
+import { until } from '@tazamun/server/testing/until';
 
 const ms = (x: number): number => Math.round(x * 1000) / 1000;
 
@@ -31,16 +32,13 @@ function save(app: FastifyInstance, access: string, id: string, body: unknown, l
 }
 
 async function realignDone(app: FastifyInstance, access: string, id: string, requestId: string) {
-  const giveUp = Date.now() + 180_000; // a guard against a broken queue, not a speed requirement
-  for (;;) {
-    if (Date.now() > giveUp) throw new Error('the re-alignment never ended');
+  return until('the re-alignment to end', async () => {
     const res = await app.inject({ url: `/api/alignments/${id}/realign/`, headers: bearer(access) });
     assert.equal(res.statusCode, 200, res.body);
     const s = RealignStatus.parse(res.json());
     assert.equal(s.id, requestId, 'the latest request is the one just made');
-    if (s.status !== 'queued' && s.status !== 'processing') return s;
-    await new Promise((r) => setTimeout(r, 150));
-  }
+    return s.status !== 'queued' && s.status !== 'processing' && s;
+  });
 }
 
 /** Words with a time, as [index, start, end] triples, for comparing what a change kept. */

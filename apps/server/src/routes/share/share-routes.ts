@@ -5,8 +5,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ShareResponse, SharedAlignment } from '@tazamun/contracts/alignments';
 import type { Verdict } from '@tazamun/contracts/alignment-result';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import type { FullAlignmentRow } from '../../db/jobs-schema.ts';
 import { createError } from '../../errors.ts';
 import { readUserText } from '../../jobs/alignment-files.ts';
 import { readRevision } from '../../revisions/revision-store.ts';
@@ -15,13 +13,15 @@ import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { sendStoredFile } from '../../media/send-file.ts';
 import { requireApproved } from '../../plugins/auth-guard.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
+import type { AlignmentRow } from '../../db/schema.ts';
+import { createShare, deleteShare, findShare, sharedAlignment } from '../../db/shares.ts';
 
 const TokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
 /** Owner side, under /api/alignments. */
 export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
   const present = (token: string, created_at: string) => ({
     token,
@@ -44,15 +44,11 @@ export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const row = await ownedOr404(db, request, request.params.id);
       if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
-      const existing = await db
-        .selectFrom('shares')
-        .selectAll()
-        .where('alignment_id', '=', row.id)
-        .executeTakeFirst();
+      const existing = await findShare(db, row.id);
       if (existing) return reply.code(200).send(present(existing.token, existing.created_at));
       const token = randomBytes(24).toString('base64url');
       const created_at = deps.clock.now().toISOString();
-      await db.insertInto('shares').values({ token, alignment_id: row.id, created_at }).execute();
+      await createShare(db, { token, alignment_id: row.id, created_at });
       return reply.code(201).send(present(token, created_at));
     },
   );
@@ -70,11 +66,7 @@ export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const row = await ownedOr404(db, request, request.params.id);
-      const s = await db
-        .selectFrom('shares')
-        .selectAll()
-        .where('alignment_id', '=', row.id)
-        .executeTakeFirst();
+      const s = await findShare(db, row.id);
       if (!s) throw createError('not_found');
       return present(s.token, s.created_at);
     },
@@ -88,7 +80,7 @@ export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const row = await ownedOr404(db, request, request.params.id);
-      await db.deleteFrom('shares').where('alignment_id', '=', row.id).execute();
+      await deleteShare(db, row.id);
       return reply.code(204).send();
     },
   );
@@ -97,19 +89,10 @@ export const shareManagementRoutes: FastifyPluginAsyncZod = async (app) => {
 /** Public side, under /api/share. */
 export const publicShareRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
-  const db = withJobTables(deps.db);
+  const db = deps.db;
 
-  const byToken = async (token: string): Promise<FullAlignmentRow> => {
-    const row = await db
-      .selectFrom('shares')
-      .innerJoin('alignments', 'alignments.id', 'shares.alignment_id')
-      // a rejected (or no longer approved) owner's links stop at once, whatever is left in shares
-      .innerJoin('users', 'users.id', 'alignments.user_id')
-      .selectAll('alignments')
-      .where('shares.token', '=', token)
-      .where('alignments.status', '=', 'completed')
-      .where('users.status', '=', 'approved')
-      .executeTakeFirst();
+  const byToken = async (token: string): Promise<AlignmentRow> => {
+    const row = await sharedAlignment(db, token);
     if (!row) throw createError('not_found');
     return row;
   };

@@ -15,7 +15,7 @@ import { APP_VERSION } from '@tazamun/contracts/limits';
 import { ConfigError, loadConfig } from '../../config.ts';
 import type { AppDeps } from '../../context.ts';
 import { registerErrorHandler } from '../../plugins/error-handler.ts';
-import { createTestApp, expectError, testConfig } from '../../testing/test-app.ts';
+import { createTestApp, expectError, testConfig } from '@tazamun/server/testing/test-app';
 import { sourceRoutes } from './source-routes.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { listSourceFiles, streamSourceArchive } from './source-archive.ts';

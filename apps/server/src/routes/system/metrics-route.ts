@@ -14,7 +14,7 @@ function bearerMatches(request: FastifyRequest, token: string): boolean {
 }
 
 export async function metricsRoute(app: FastifyInstance): Promise<void> {
-  const token = app.deps.config.metricsToken ?? null;
+  const token = app.deps.config.metricsToken;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!token) throw createError('not_found');
     if (!bearerMatches(request, token)) throw createError('token_invalid');

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withJobTables } from '../../db/jobs-schema.ts';
-import { startRedis } from '../../testing/redis-server.ts';
-import { approvedUser } from '../../testing/test-app.ts';
-import { createJobsTestApp, evalClip, upload } from '../alignments/test-support.ts';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { approvedUser } from '@tazamun/server/testing/test-app';
+import { createJobsTestApp, evalClip, upload } from '@tazamun/server/testing/jobs-test-app';
+import { until } from '@tazamun/server/testing/until';
 
 test('readiness: Redis frozen or down is degraded (200), a stalled backlog is degraded, recovery', async (t) => {
   const redis = await startRedis();
@@ -51,9 +51,7 @@ test('readiness: Redis frozen or down is degraded (200), a stalled backlog is de
   ]);
   assert.equal(res.statusCode, 202, res.body);
   await redis.restart();
-  const deadline = Date.now() + 60_000;
-  while ((await ready()).body.degraded === true && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 200));
+  await until('readiness to see Redis back', async () => (await ready()).body.degraded !== true);
   assert.deepEqual((await ready()).body, {
     ready: true,
     degraded: false,
@@ -61,7 +59,7 @@ test('readiness: Redis frozen or down is degraded (200), a stalled backlog is de
   });
 
   // the upload has waited for two minutes and no worker took it: no live worker
-  await withJobTables(app.deps.db)
+  await app.deps.db
     .updateTable('jobs')
     .set({ created_at: new Date(Date.now() - 120_000).toISOString() })
     .execute();

@@ -9,7 +9,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { pendingMigrations, pingDatabase, probeDatabaseWrite } from '../../db/database.ts';
-import { withJobTables } from '../../db/jobs-schema.ts';
 
 export const CHECK_MS = 1000;
 /** A waiting job older than this, with no job running anywhere, means no worker is taking jobs. */
@@ -60,7 +59,7 @@ async function redisState(app: FastifyInstance): Promise<CheckState> {
  */
 async function workersState(app: FastifyInstance, now: Date): Promise<CheckState> {
   if (app.jobs.config.concurrency > 0) return 'ok';
-  const db = withJobTables(app.deps.db);
+  const db = app.deps.db;
   const r = await bounded(
     (async (): Promise<CheckState> => {
       const row = await db

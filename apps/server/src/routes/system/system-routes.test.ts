@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PublicConfig } from '@tazamun/contracts/auth';
-import { createTestApp, expectError } from '../../testing/test-app.ts';
+import { createTestApp, expectError } from '@tazamun/server/testing/test-app';
 
 test('health, readiness and public config', async (t) => {
   const { app } = await createTestApp(t);

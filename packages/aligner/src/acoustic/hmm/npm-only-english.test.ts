@@ -5,15 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { align } from '../../engine.ts';
 import { hasFullBandEnglish, resolveHmmModel } from './models.ts';
 import { modelPhones } from './decoder.ts';
+import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
 process.env.TAZAMUN_SYSTEM_MODELS = 'off';
 
-const EVAL = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../../shared/eval');
+const EVAL = evalDir();
 
 test('TAZAMUN_SYSTEM_MODELS=off hides the Debian model; the npm model is chosen', () => {
   assert.equal(hasFullBandEnglish(), false);

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { installTinyModel, synthesize } from './tiny-model.ts';
-import type { ToneSegment } from './tiny-model.ts';
+import { installTinyModel, synthesize } from '@tazamun/aligner/testing/tiny-model';
+import type { ToneSegment } from '@tazamun/aligner/testing/tiny-model';
 import { romanizeWord } from '../../romanize/romanize.ts';
 import { rawF32ToWav } from '../../audio/decode.ts';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alignWordsWithMms } from './align-mms.ts';
-import { installTinyModel, repeatingSource } from './tiny-model.ts';
+import { installTinyModel, repeatingSource } from '@tazamun/aligner/testing/tiny-model';
 import type { SourceWord } from '../../text/normalize.ts';
 
 test('a 2-hour input aligns in bounded memory', async (t) => {

@@ -9,9 +9,10 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { ErrorBody } from '@tazamun/contracts/errors';
-import { buildApp } from '../app.ts';
-import { ManualClock } from '../clock.ts';
-import type { Config, DatabaseTarget } from '../config.ts';
+import { buildApp } from '../src/app.ts';
+import { ManualClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Config, DatabaseTarget } from '../src/config.ts';
 import { psqlSync, startPostgres } from './postgres-server.ts';
 
 export const GOOD_PASSWORD = 'Lantern-Orbit-1987';
@@ -50,8 +51,10 @@ export function testDatabase(dir: string): DatabaseTarget {
   return { kind: 'postgres', url: url.toString() };
 }
 
+/** The defaults of an empty environment (never the test process's own), with test values over them. */
 export function testConfig(dir: string, overrides: Partial<Config> = {}): Config {
   return {
+    ...loadConfig({}),
     port: 0,
     host: '127.0.0.1',
     dataDir: dir,
@@ -73,6 +76,7 @@ export function testConfig(dir: string, overrides: Partial<Config> = {}): Config
     authRateLimitPerMinute: 100_000,
     webDist: join(dir, 'no-web-build'),
     trustProxy: false,
+    minFreeDiskBytes: 0,
     ...overrides,
   };
 }

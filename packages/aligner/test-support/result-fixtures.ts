@@ -1,6 +1,6 @@
 // Alignment results for the format tests, built through the normaliser so offsets and indexes are real.
 import type { AlignmentResult, WordTiming } from '@tazamun/contracts/alignment-result';
-import { normalizeTranscript } from '../text/normalize.ts';
+import { normalizeTranscript } from '../src/text/normalize.ts';
 
 /**
  * A result for `text` where word i (of the words that are spoken) lasts `step` seconds after a 0.25 s

@@ -7,15 +7,19 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.ts';
-import type { BuildOptions } from '../../app.ts';
-import { ManualClock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
-import { loadJobConfig } from '../../jobs/job-config.ts';
-import type { JobConfig } from '../../jobs/job-config.ts';
-import { testConfig, bearer } from '../../testing/test-app.ts';
+import { buildApp } from '../src/app.ts';
+import type { BuildOptions } from '../src/app.ts';
+import { ManualClock } from '../src/clock.ts';
+import type { Config } from '../src/config.ts';
+import type { JobConfig } from '../src/jobs/job-config.ts';
+import { testConfig, bearer } from './test-app.ts';
+import { loadConfig } from '../src/config.ts';
+import { ffmpegPath } from '@tazamun/aligner/audio/decode';
+import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { until as waitUntil } from './until.ts';
+import { ENGINE_FAULT_MARKER } from '../src/jobs/thread-pool.ts';
 
-export const EVAL_DIR = '/work/shared/eval';
+export const EVAL_DIR = evalDir();
 export const TIMIT_WAV = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.wav');
 export const TIMIT_JSON = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.json');
 
@@ -28,7 +32,7 @@ export function evalClip(): { wav: string; text: string; duration: number } {
 }
 
 export function ffmpeg(args: string[]): void {
-  execFileSync('/usr/bin/ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args], { stdio: 'pipe' });
+  execFileSync(ffmpegPath(), ['-nostdin', '-v', 'error', '-y', ...args], { stdio: 'pipe' });
 }
 
 export interface JobsTestApp {
@@ -49,7 +53,7 @@ export async function createJobsTestApp(
   const config = testConfig(dir, overrides);
   const clock = new ManualClock(new Date().toISOString());
   const jobConfig: JobConfig = {
-    ...loadJobConfig({}, []),
+    ...loadConfig({}).jobs,
     concurrency: 1,
     leaseMs: 5000,
     pollMs: 200,
@@ -111,9 +115,7 @@ export async function waitForStatus(
   id: string,
   until: string[] = ['completed', 'failed', 'cancelled'],
 ): Promise<Record<string, unknown>> {
-  const giveUp = Date.now() + 180_000;
-  for (;;) {
-    if (Date.now() > giveUp) throw new Error(`alignment ${id} never reached ${until.join('|')}`);
+  return waitUntil(`alignment ${id} to reach ${until.join('|')}`, async () => {
     const res = await app.inject({
       method: 'GET',
       url: `/api/alignments/${id}/progress/`,
@@ -121,9 +123,8 @@ export async function waitForStatus(
     });
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json() as Record<string, unknown>;
-    if (until.includes(body.status as string)) return body;
-    await new Promise((r) => setTimeout(r, 150));
-  }
+    return until.includes(body.status as string) && body;
+  });
 }
 
 export function tempDir(t: TestContext): string {
@@ -149,4 +150,39 @@ export function longClip(dir: string): { wav: string; text: string } {
   const wav = join(dir, 'long.wav');
   ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', wav]);
   return { wav, text: texts.join('\n') };
+}
+
+/**
+ * The engine-fault tests' uploads (jobs/engine-fault.test.ts on the database queue,
+ * jobs/bull-job-queue.test.ts on BullMQ): the eval clip sent with the fault marker, so the thread
+ * pool's test hook trips the engine on it as often as `hook.faults` says; plain for the jobs after.
+ */
+export function engineFaultUploads(app: FastifyInstance, access: string) {
+  const clip = evalClip();
+  const db = app.deps.db;
+  const send = async (faulty: boolean): Promise<{ id: string; job: string }> => {
+    const res = await upload(app, access, [
+      { name: 'language', value: 'eng' },
+      { name: 'text', value: faulty ? `${ENGINE_FAULT_MARKER}${clip.text}` : clip.text },
+      { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+    ]);
+    assert.equal(res.statusCode, 202, res.body);
+    const id = res.json().id as string;
+    const job = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('alignment_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { id, job: job.id };
+  };
+  const used = async () =>
+    (await app.inject({ url: '/api/auth/quota/', headers: bearer(access) })).json().quota
+      .used_today as number;
+  const jobRow = (id: string) =>
+    db
+      .selectFrom('jobs')
+      .select(['status', 'attempts', 'failures', 'run_after', 'worker_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  return { send, used, jobRow };
 }

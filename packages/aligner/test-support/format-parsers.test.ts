@@ -1,9 +1,9 @@
 // The strict readers must reject what a broken writer could produce, or the round-trip tests prove nothing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makeResult } from './test-fixtures.ts';
-import { parseCsv, parseSrt, parseTextGrid, parseVtt, parseXml } from './test-parsers.ts';
-import { toTextGrid } from './textgrid.ts';
+import { makeResult } from './result-fixtures.ts';
+import { parseCsv, parseSrt, parseTextGrid, parseVtt, parseXml } from './format-parsers.ts';
+import { toTextGrid } from '../src/formats/textgrid.ts';
 
 test('TextGrid reader rejects gaps, overlaps, wrong counts, bad quoting and trailing content', () => {
   const good = toTextGrid(makeResult('a b', 'eng'));

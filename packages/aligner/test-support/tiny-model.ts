@@ -8,8 +8,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeOnnxModel } from './onnx-writer.ts';
-import { FIRST_LETTER, MMS_VOCAB, letterId } from './vocab.ts';
-import type { SampleSource } from './emissions.ts';
+import { FIRST_LETTER, MMS_VOCAB, letterId } from '../src/acoustic/mms/vocab.ts';
+import type { SampleSource } from '../src/acoustic/mms/emissions.ts';
 
 const WIN = 400;
 const HOP = 320;

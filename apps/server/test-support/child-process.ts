@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 
 /** apps/server/src: relative entries are resolved against it. */
-export const SERVER_SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER_SRC = join(dirname(fileURLToPath(import.meta.url)), '../src');
 
 /** server.ts's ready line on loopback; the match's group 1 is the base URL. */
 export const API_LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../routes/alignments/test-support.ts';
+import { tempDir } from './jobs-test-app.ts';
 import { startChild } from './child-process.ts';
 
 function script(dir: string, name: string, body: string): string {
