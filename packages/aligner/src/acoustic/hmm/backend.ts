@@ -24,6 +24,22 @@ export function loadDecoder(family: ModelFamily, band: 'full' | 'narrow' = 'full
   return loadHmmDecoder(resolveHmmModel(family, band));
 }
 
+/** Consecutive words with a pronunciation that a window leaves unplaced before it counts as derailed. */
+const DERAILED_RUN = 4;
+
+/** The longest run of consecutive units that could be placed (they have a pronunciation) but were not. */
+export function longestUnplacedRun(units: readonly Unit[], spans: readonly UnitSpan[]): number {
+  const placed = new Set(spans.map((s) => s.unit));
+  let run = 0;
+  let longest = 0;
+  units.forEach((u, i) => {
+    if (u.prons.length === 0 && !u.lattice?.length) return;
+    run = placed.has(i) ? 0 : run + 1;
+    longest = Math.max(longest, run);
+  });
+  return longest;
+}
+
 /** Sub-frame shifts (in samples at 16 kHz) whose alignments are averaged: 10 ms frames quantise boundaries. */
 const SHIFTS: Record<Precision, number[]> = { standard: [0], high: [0, 80], ultra: [0, 40, 80, 120] };
 const SETTINGS: Record<Precision, { beam: number; wbeam: number; pbeam: number }> = {
@@ -184,7 +200,17 @@ export class HmmBackend implements AcousticBackend {
   }
 
   alignWindow(req: WindowRequest): UnitSpan[] {
-    this.decoder.configure(SETTINGS[req.precision]);
+    const spans = this.searchWindow(req, SETTINGS[req.precision]);
+    // Derailment at `standard`: its narrower beams can keep a path that drifts away from the speech and
+    // ends with a run of words left unplaced (hoarse or fast speech). Such a window is searched again
+    // with the beams of `high`, and the wider search is kept when it places more words.
+    if (req.precision !== 'standard' || longestUnplacedRun(req.units, spans) < DERAILED_RUN) return spans;
+    const wider = this.searchWindow(req, SETTINGS.high);
+    return wider.length > spans.length ? wider : spans;
+  }
+
+  private searchWindow(req: WindowRequest, settings: (typeof SETTINGS)[Precision]): UnitSpan[] {
+    this.decoder.configure(settings);
     const runs: UnitSpan[][] = [];
     let loop = GARBAGE.phoneLoop;
     for (const shift of SHIFTS[req.precision]) {
