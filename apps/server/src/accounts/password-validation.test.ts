@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { commonPasswords, isCommonPassword } from './common-passwords.ts';
-import { quickRatio, similarAttribute, validatePassword } from './password-validation.ts';
+import { quickRatio, similarAttribute } from '@tazamun/contracts/password-similarity';
+import { validatePassword } from './password-validation.ts';
 
 test('quick_ratio matches Python difflib', () => {
   // Values computed with difflib.SequenceMatcher(a=..., b=...).quick_ratio() in CPython 3.12.

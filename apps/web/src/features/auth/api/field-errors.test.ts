@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIELD_ERROR_KEYWORDS } from '@tazamun/contracts/auth';
 import { fieldErrorKey } from './field-errors.ts';
+import { similarAttribute } from '@tazamun/contracts/password-similarity';
 import { passwordRules } from './password-rules.ts';
 
 describe('register field errors', () => {
@@ -59,5 +60,14 @@ describe('password rules', () => {
       notSimilar: true,
       matches: true,
     });
+  });
+
+  it('judges closeness exactly as the server does (the same rule from contracts)', () => {
+    // the name reversed holds no substring of it, yet the server refuses it (quick ratio 0.86)
+    expect(similarAttribute('ilaneb12', { last_name: 'Benali' })).toBe('last name');
+    expect(passwordRules('ilaneb12', 'ilaneb12', { last_name: 'Benali' }).notSimilar).toBe(false);
+    // a long password that merely contains a short name part is accepted by both
+    expect(similarAttribute('al-qwerty-lantern-99', { first_name: 'Al' })).toBeNull();
+    expect(passwordRules('al-qwerty-lantern-99', 'x', { first_name: 'Al' }).notSimilar).toBe(true);
   });
 });
