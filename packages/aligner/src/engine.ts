@@ -168,7 +168,7 @@ async function alignUnchecked(
   const share = recognition ? 0.85 : 1;
   const rawSpans = silent
     ? []
-    : alignLong(backend, samples, units, stats.frameDb, {
+    : alignLong(backend, samples, units, {
         precision,
         garbage: options.garbage ?? true,
         onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,

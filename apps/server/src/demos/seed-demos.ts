@@ -14,7 +14,7 @@ import type { DemoManifestEntry } from '@tazamun/contracts/demos';
 import { alignmentFile, removeAlignmentFiles } from '../jobs/alignment-files.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
 import { sniffAudio } from '../media/audio-sniff.ts';
-import { normaliseTranscript } from '../media/text-decode.ts';
+import { cleanTranscriptText } from '../media/text-decode.ts';
 import type { Db } from '../db/database.ts';
 
 export const DEMO_USER_ID = 'demo-gallery';
@@ -69,7 +69,7 @@ export async function readDemoManifest(dir: string): Promise<{ base: string; ent
 
 async function transcriptOf(base: string, e: DemoManifestEntry): Promise<string> {
   if (e.text) return e.text;
-  if (e.text_file) return normaliseTranscript(await readFile(resolve(base, e.text_file), 'utf8'));
+  if (e.text_file) return cleanTranscriptText(await readFile(resolve(base, e.text_file), 'utf8'));
   if (e.text_json) {
     const doc = JSON.parse(await readFile(resolve(base, e.text_json.file), 'utf8')) as Record<
       string,

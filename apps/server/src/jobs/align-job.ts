@@ -11,7 +11,7 @@ import type { UserFiles } from '../storage/user-files.ts';
 import { alignmentFile, readUserText } from './alignment-files.ts';
 import { lexiconFor } from '../db/lexicon.ts';
 import { reasonOf } from './error-text.ts';
-import { JobFailure } from './job-queue.ts';
+import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { AlignThreadPool } from './thread-pool.ts';
 import type { Db } from '../db/database.ts';
@@ -83,7 +83,7 @@ export class AlignJobHandler implements JobHandler {
     await progressWrites;
     switch (outcome.type) {
       case 'aborted':
-        throw new Error('aborted');
+        throw new JobAborted(ctx.signal.reason);
       case 'crash':
       case 'engine_fault':
         // not the user's doing: the unit comes back, and the runner retries once (the pool retired
@@ -114,7 +114,7 @@ export class AlignJobHandler implements JobHandler {
     await this.setStep(row.id, 'finalisation', 92, ctx);
     const result = JSON.parse(outcome.json) as AlignmentResult;
     // Deleted while the engine ran: writing the result would recreate the alignment's folder.
-    if (ctx.signal.aborted) throw new Error('aborted');
+    if (ctx.signal.aborted) throw new JobAborted(ctx.signal.reason);
     const rel = alignmentFile(row.id, 'result.json');
     // whole or nothing: a reader never sees half a result
     await this.files.store.put(this.files.key(row.user_id, rel), Buffer.from(outcome.json), {

@@ -48,6 +48,17 @@ export class JobFailure extends Error {
   }
 }
 
+/**
+ * A run stopped because its job was aborted (cancelled, timed out, shut down or taken over). The runner
+ * decides what that means from its own record of why it aborted; this only ends the handler's work.
+ */
+export class JobAborted extends Error {
+  constructor(readonly reason: unknown = undefined) {
+    super('the job was aborted');
+    this.name = 'JobAborted';
+  }
+}
+
 export interface JobContext {
   signal: AbortSignal;
   progress(step: ProcessingStep | null, percent: number): Promise<void>;

@@ -14,7 +14,7 @@ import { diskFullIn } from '../reliability/disk-space.ts';
 import type { JobConfig } from './job-config.ts';
 import { failureOf, iso } from './job-rows.ts';
 import type { AbortReason } from './job-rows.ts';
-import { JobFailure } from './job-queue.ts';
+import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobHandler, JobKind, JobUpdate } from './job-queue.ts';
 import type { Db } from '../db/database.ts';
 import type { JobRow } from '../db/schema.ts';
@@ -288,9 +288,9 @@ export class JobRunner {
     };
     let end: RunEnd = { end: 'done' };
     try {
-      if (entry.reason) throw new Error('aborted');
+      if (entry.reason) throw new JobAborted(entry.reason);
       await this.handlers[job.kind].run(job, ctx);
-      if (entry.reason) throw new Error('aborted');
+      if (entry.reason) throw new JobAborted(entry.reason);
       await this.finish(job, 'completed');
       this.runs.completed += 1;
     } catch (err) {

@@ -10,7 +10,7 @@ import { latestRevisionNumber, readRevision, saveRevision } from '../revisions/r
 import { findStretch, spliceStretch, stretchText } from '../revisions/splice-stretch.ts';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
-import { JobFailure } from './job-queue.ts';
+import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { AlignThreadPool } from './thread-pool.ts';
 import type { Db } from '../db/database.ts';
@@ -68,7 +68,7 @@ export class RealignJobHandler implements JobHandler {
     );
     switch (outcome.type) {
       case 'aborted':
-        throw new Error('aborted');
+        throw new JobAborted(ctx.signal.reason);
       case 'crash':
       case 'engine_fault':
         // not the user's doing: the pool retired the thread, the runner retries once on a fresh one
@@ -81,7 +81,7 @@ export class RealignJobHandler implements JobHandler {
       case 'audio_error':
         throw new JobFailure('realign_failed', { reason: outcome.message }, { refund: false });
     }
-    if (ctx.signal.aborted) throw new Error('aborted');
+    if (ctx.signal.aborted) throw new JobAborted(ctx.signal.reason);
     const part = JSON.parse(outcome.json) as AlignmentResult;
 
     for (let attempt = 1; ; attempt++) {

@@ -7,7 +7,7 @@ import { moveIntoStore, withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { renderKaraokeVideo } from '../media/render-video.ts';
 import { alignmentFile, readResult } from './alignment-files.ts';
-import { JobFailure } from './job-queue.ts';
+import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { Db } from '../db/database.ts';
 import type { JobRow } from '../db/schema.ts';
@@ -80,7 +80,7 @@ export class VideoJobHandler implements JobHandler {
             },
           }),
       );
-      if (ctx.signal.aborted) throw new Error('aborted');
+      if (ctx.signal.aborted) throw new JobAborted(ctx.signal.reason);
       size = (
         await moveIntoStore(this.files.store, this.files.key(row.user_id, rel), join(workDir, output), {
           contentType: 'video/mp4',

@@ -10,6 +10,7 @@ import type { VideoRequest } from '@tazamun/contracts/exports';
 import { ffmpegPath } from '@tazamun/aligner/audio/decode';
 import { resolveLanguage } from '@tazamun/aligner/text/languages';
 import { buildKaraokeAss } from './karaoke-ass.ts';
+import { JobAborted } from '../jobs/job-queue.ts';
 
 export const VIDEO_FPS = 30;
 const BACKGROUND = '0x0B0E14';
@@ -124,7 +125,7 @@ export async function renderKaraokeVideo(input: RenderInput): Promise<void> {
     child.on('error', reject);
     child.on('close', (code) => {
       input.signal.removeEventListener('abort', onAbort);
-      if (input.signal.aborted) reject(new Error('aborted'));
+      if (input.signal.aborted) reject(new JobAborted(input.signal.reason));
       else if (code === 0) resolve();
       else
         reject(new Error(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));

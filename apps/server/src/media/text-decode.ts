@@ -2,12 +2,12 @@
 export function decodeTranscript(bytes: Uint8Array): string | null {
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-    return normaliseTranscript(text);
+    return cleanTranscriptText(text);
   } catch {
     return null;
   }
 }
 
-export function normaliseTranscript(text: string): string {
+export function cleanTranscriptText(text: string): string {
   return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 }

@@ -32,7 +32,6 @@ export function alignLong(
   backend: AcousticBackend,
   samples: Float32Array,
   units: Unit[],
-  _frameDb: Float32Array,
   opts: LongAudioOptions,
 ): UnitSpan[] {
   const singleMax = opts.singleMax ?? 75;

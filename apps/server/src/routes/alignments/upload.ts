@@ -21,7 +21,7 @@ import { AppError, createError, fieldError } from '../../errors.ts';
 import { tempPath } from '../../storage/local-copy.ts';
 import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
-import { decodeTranscript, normaliseTranscript } from '../../media/text-decode.ts';
+import { decodeTranscript, cleanTranscriptText } from '../../media/text-decode.ts';
 import { presentQuota } from '../../accounts/present-user.ts';
 import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
 import { createAlignment } from '../../commands/create-alignment.ts';
@@ -239,7 +239,7 @@ export async function acceptUpload(
   try {
     const got = await receive(request, tmp);
     if (!got.audio) throw audioError('audio_required');
-    const text = got.text ?? (got.fields.text !== undefined ? normaliseTranscript(got.fields.text) : null);
+    const text = got.text ?? (got.fields.text !== undefined ? cleanTranscriptText(got.fields.text) : null);
     if (!text || !text.trim()) throw createError('text_required', {}, { text: ['This field is required.'] });
     const options = parseOptions(got.fields);
     const { format, duration, sampleRate } = await checkAudio(got.audio, gate);
