@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ar } from './locales/ar.ts';
 import { en } from './locales/en.ts';
 import { fr } from './locales/fr.ts';
-import { changeLanguage, directionOf, initI18n } from '../lib/i18n.ts';
+import { changeLanguage, directionOf, i18n, initI18n } from '../lib/i18n.ts';
 
 function flatten(obj: object, prefix = ''): Map<string, unknown> {
   const out = new Map<string, unknown>();
@@ -18,13 +18,19 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
 const tags = (text: string) => [...text.matchAll(/<(\w+)>/g)].map((m) => m[1]).sort();
 
 const locales = { en: flatten(en), fr: flatten(fr), ar: flatten(ar) };
+/** i18next's plural suffixes */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 describe('messages', () => {
-  it.each(['fr', 'ar'] as const)('%s has exactly the English keys', (lang) => {
-    const missing = [...locales.en.keys()].filter((k) => !locales[lang].has(k));
-    const extra = [...locales[lang].keys()].filter((k) => !locales.en.has(k));
-    expect(missing).toEqual([]);
-    expect(extra).toEqual([]);
+  it.each(['fr', 'ar'] as const)('%s has exactly the English keys, plural forms aside', (lang) => {
+    const base = (keys: Iterable<string>) => new Set([...keys].map((k) => k.replace(PLURAL, '')));
+    const own = base(locales[lang].keys());
+    const english = base(locales.en.keys());
+    expect([...english].filter((k) => !own.has(k))).toEqual([]);
+    expect([...own].filter((k) => !english.has(k))).toEqual([]);
+    // every plural form is a form of a message that exists without its suffix
+    for (const k of locales[lang].keys())
+      if (PLURAL.test(k)) expect(locales[lang].has(k.replace(PLURAL, ''))).toBe(true);
   });
 
   it.each(['en', 'fr', 'ar'] as const)('%s has no empty or non-string message', (lang) => {
@@ -36,10 +42,47 @@ describe('messages', () => {
 
   it.each(['fr', 'ar'] as const)('%s keeps the placeholders and markup of each English message', (lang) => {
     for (const [key, value] of locales.en) {
+      if (PLURAL.test(key)) continue;
       const other = String(locales[lang].get(key));
       expect(placeholders(other), `${lang}:${key}`).toEqual(placeholders(String(value)));
       expect(tags(other), `${lang}:${key}`).toEqual(tags(String(value)));
     }
+  });
+
+  it.each(['en', 'fr', 'ar'] as const)(
+    '%s plural forms keep the placeholders of their message ({count} may be written out)',
+    (lang) => {
+      for (const [key, value] of locales[lang]) {
+        if (!PLURAL.test(key)) continue;
+        const base = placeholders(String(locales[lang].get(key.replace(PLURAL, '')))).filter(
+          (p) => p !== 'count',
+        );
+        expect(
+          placeholders(String(value)).filter((p) => p !== 'count'),
+          `${lang}:${key}`,
+        ).toEqual(base);
+      }
+    },
+  );
+
+  it('picks the plural form of each language by its count', async () => {
+    await initI18n('en');
+    const t = (lang: 'en' | 'fr' | 'ar', key: string, count: number) =>
+      i18n.getFixedT(lang)(key as never, { count } as never) as unknown as string;
+    expect(t('en', 'demos.words', 1)).toBe('1 word');
+    expect(t('en', 'demos.words', 2)).toBe('2 words');
+    expect(t('fr', 'dashboard.stats.completed', 1)).toBe('1 terminé');
+    expect(t('fr', 'dashboard.stats.completed', 3)).toBe('3 terminés');
+    expect([1, 2, 3, 11, 100].map((n) => t('ar', 'profile.tokens.days', n))).toEqual([
+      'يوم واحد',
+      'يومان',
+      '٣ أيام',
+      '١١ يومًا',
+      '١٠٠ يوم',
+    ]);
+    // numbers are written in the digits of the message's language
+    expect(t('en', 'demos.words', 12345)).toBe('12,345 words');
+    expect(t('ar', 'demos.words', 12)).toBe('عدد الكلمات: ١٢');
   });
 
   it('uses the spec French texts verbatim', () => {

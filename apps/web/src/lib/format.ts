@@ -1,9 +1,8 @@
 // Numbers and dates in the interface language's conventions (Intl). Arabic uses Arabic-Indic digits.
-import { i18n } from './i18n.ts';
+import { i18n, intlLocale } from './i18n.ts';
 
 function locale(): string {
-  const lang = i18n.language || 'ar';
-  return lang === 'ar' ? 'ar-EG' : lang === 'fr' ? 'fr-FR' : 'en-GB';
+  return intlLocale(i18n.language || 'ar');
 }
 
 export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {

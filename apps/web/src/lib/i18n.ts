@@ -9,6 +9,11 @@ import { en } from '../i18n/locales/en.ts';
 import { fr } from '../i18n/locales/fr.ts';
 
 export const LANGUAGE_STORAGE_KEY = 'language';
+
+/** The Intl locale of an interface language: Arabic with Arabic-Indic digits (lib/format.ts uses it). */
+export function intlLocale(lang: string | undefined): string {
+  return lang === 'ar' ? 'ar-EG' : lang === 'fr' ? 'fr-FR' : 'en-GB';
+}
 export const DEFAULT_LANGUAGE: UiLanguage = 'ar';
 
 export const i18n = i18next.createInstance();
@@ -69,7 +74,18 @@ export function initI18n(lang: UiLanguage = storedLanguage()): Promise<unknown> 
       lng: lang,
       fallbackLng: false,
       supportedLngs: [...UI_LANGUAGES],
-      interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+      // Every number put into a message is written in the digits of the message's language (Arabic-
+      // Indic in Arabic), so call sites pass numbers, and a `count` chooses the plural form.
+      interpolation: {
+        escapeValue: false,
+        prefix: '{',
+        suffix: '}',
+        alwaysFormat: true,
+        format: (value: unknown, _format?: string, lng?: string): string =>
+          typeof value === 'number'
+            ? new Intl.NumberFormat(intlLocale(lng)).format(value)
+            : (value as string),
+      },
       returnNull: false,
       initAsync: false,
       showSupportNotice: false,

@@ -143,7 +143,7 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
               {selected.nativeModel && <> · {t('upload.language.native')}</>}
             </>
           ) : (
-            t('upload.language.hint', { count: formatNumber(languages.data?.count ?? 0) })
+            t('upload.language.hint', { count: languages.data?.count ?? 0 })
           )}
         </p>
       )}

@@ -327,6 +327,7 @@ export const en = {
       name: 'Token name',
       lifetime: 'Valid for',
       days: '{count} days',
+      days_one: '{count} day',
       never: 'Does not expire',
       create: 'Create a token',
       once: 'Copy this token now: it will not be shown again.',
@@ -793,6 +794,7 @@ export const en = {
       'On its first start the server aligns its demo recordings (still to come: {count}). They appear here as soon as each is ready.',
     categories: { audiobook: 'Audiobook', synthetic_speech: 'Synthetic speech', read_speech: 'Read speech' },
     words: '{count} words',
+    words_one: '{count} word',
     confidence: 'confidence {value}',
     open: 'Play',
     back: 'All demos',
@@ -973,6 +975,7 @@ export const en = {
     deleteTitle: 'Delete this project?',
     deleteBody: 'The project “{name}” is deleted; its alignments are kept, without project.',
     summary: '{count} alignments · {duration} of audio · mean confidence {confidence}',
+    summary_one: '{count} alignment · {duration} of audio · mean confidence {confidence}',
     search: 'Search in titles, files and transcripts',
     empty: 'Nothing here yet. Start an alignment from the upload studio.',
     moveTo: 'Move to…',
@@ -988,7 +991,9 @@ export const en = {
       download: 'Download the TextGrids (zip)',
       sending: 'Sending and checking the recordings…',
       queued: '{count} recordings queued.',
+      queued_one: '{count} recording queued.',
       skipped: '{count} files were not queued:',
+      skipped_one: '{count} file was not queued:',
       file: 'File',
       status: 'Status',
       verdict: 'Verdict',
@@ -996,6 +1001,7 @@ export const en = {
       confidence: 'Confidence',
       retryFailed: 'Retry the failed recordings ({count})',
       retried: '{count} recordings queued again.',
+      retried_one: '{count} recording queued again.',
     },
   },
   manage: {
@@ -1024,6 +1030,13 @@ export const en = {
   },
 } as const;
 
-type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+/** i18next's plural forms (Intl.PluralRules categories): each locale adds the ones its grammar needs. */
+type PluralCategory = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+type PluralForms = Partial<Record<`${string}_${PluralCategory}`, string>>;
+type Widen<T> = {
+  -readonly [K in keyof T as K extends `${string}_${PluralCategory}` ? never : K]: T[K] extends string
+    ? string
+    : Widen<T[K]>;
+} & PluralForms;
 /** Every locale has exactly the English keys, each a string. */
 export type LocaleMessages = Widen<typeof en>;

@@ -822,7 +822,7 @@ export function CorrectionEditor({
               <span className="text-muted">{formatDateTime(r.created_at)}</span>
               {r.revision > 1 && (
                 <span className="text-muted">
-                  {t('editor.revisions.changed', { count: formatNumber(r.changed_words.length) })}
+                  {t('editor.revisions.changed', { count: r.changed_words.length })}
                 </span>
               )}
               {r.revision === revision && (

@@ -110,7 +110,7 @@ export function DashboardPage() {
           value={stats.data ? formatNumber(stats.data.total_alignments) : '—'}
           detail={
             stats.data
-              ? t('dashboard.stats.completed', { count: formatNumber(stats.data.completed_alignments) })
+              ? t('dashboard.stats.completed', { count: stats.data.completed_alignments })
               : undefined
           }
         />

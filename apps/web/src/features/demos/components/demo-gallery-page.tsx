@@ -115,7 +115,7 @@ export function DemoGalleryPage() {
       {data && data.results.length === 0 && data.preparing > 0 && (
         <div data-testid="demos-preparing">
           <EmptyState icon={<Spinner size={32} />} title={t('demos.preparingTitle')}>
-            {t('demos.preparingBody', { count: formatNumber(data.preparing) })}
+            {t('demos.preparingBody', { count: data.preparing })}
           </EmptyState>
         </div>
       )}
@@ -148,7 +148,7 @@ export function DemoGalleryPage() {
                 </div>
                 <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted">
                   {d.duration !== null && <span>{formatDuration(d.duration)}</span>}
-                  {d.words !== null && <span>{t('demos.words', { count: formatNumber(d.words) })}</span>}
+                  {d.words !== null && <span>{t('demos.words', { count: d.words })}</span>}
                   {d.confidence !== null && (
                     <span>{t('demos.confidence', { value: formatPercent(d.confidence) })}</span>
                   )}

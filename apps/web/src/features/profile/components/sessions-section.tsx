@@ -26,7 +26,7 @@ export function SessionsSection() {
   const revokeOthers = useMutation({
     mutationFn: revokeOtherSessions,
     onSuccess: (r) => {
-      toast.success(t('profile.sessions.revokedOthers', { count: formatNumber(r.revoked) }));
+      toast.success(t('profile.sessions.revokedOthers', { count: r.revoked }));
       void refresh();
     },
     onError: (e) => toast.error(e.message),

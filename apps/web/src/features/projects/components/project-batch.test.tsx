@@ -112,6 +112,6 @@ describe('the batch table of a project', () => {
         '/api/alignments/a2/retry/',
       ]),
     );
-    await screen.findByText('1 recordings queued again.');
+    await screen.findByText('1 recording queued again.');
   });
 });

@@ -154,7 +154,7 @@ export function ProjectsPage() {
           {current && (
             <p className="-mt-2 mb-4 text-sm text-muted">
               {t('projects.summary', {
-                count: formatNumber(current.alignments_count),
+                count: current.alignments_count,
                 duration: formatDuration(current.total_duration),
                 confidence: current.mean_confidence === null ? '—' : formatPercent(current.mean_confidence),
               })}
