@@ -5,7 +5,6 @@ import { useId, useMemo, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguages } from '../../lib/alignments.ts';
-import { formatNumber } from '../../lib/format.ts';
 import { languageOptions, resolveLanguageText, searchLanguages } from '../../lib/language-search.ts';
 import type { LanguageOption } from '../../lib/language-search.ts';
 

@@ -4,7 +4,7 @@ import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { DEMO_DURATIONS } from '@tazamun/contracts/demos';
 import { contentDirection } from '../../../lib/alignments.ts';
-import { formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
+import { formatDuration, formatPercent } from '../../../lib/format.ts';
 import { Alert, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
 import { InputField, SelectField } from '../../../components/ui/field.tsx';
 import { PlayIcon, WaveIcon } from '../../../components/ui/icons.tsx';
