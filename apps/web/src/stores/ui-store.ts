@@ -47,6 +47,9 @@ interface UiState {
   popupIds: number[];
   modal: ModalState | null;
   mobileMenuOpen: boolean;
+  /** the notifications panel is open: pop-ups would cover it and say what it lists, so none shows */
+  notificationsOpen: boolean;
+  setNotificationsOpen: (open: boolean) => void;
   setTheme: (theme: Theme) => void;
   toggleTheme: () => void;
   followSystemTheme: () => void;
@@ -73,6 +76,9 @@ export const useUiStore = create<UiState>((set, get) => ({
   popupIds: [],
   modal: null,
   mobileMenuOpen: false,
+  notificationsOpen: false,
+  setNotificationsOpen: (open) =>
+    set(open ? { notificationsOpen: true, popupIds: [] } : { notificationsOpen: false }),
 
   setTheme: (theme) => {
     try {
@@ -107,7 +113,7 @@ export const useUiStore = create<UiState>((set, get) => ({
     const item: AppNotification = { id, type, title, message, read: false, timestamp: Date.now() };
     set((s) => ({
       notifications: [item, ...s.notifications].slice(0, NOTIFICATION_CAP),
-      popupIds: [...s.popupIds, id],
+      popupIds: s.notificationsOpen ? s.popupIds : [...s.popupIds, id],
     }));
     return id;
   },

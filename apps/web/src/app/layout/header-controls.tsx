@@ -150,8 +150,9 @@ export function NotificationBell() {
   const remove = useUiStore((s) => s.removeNotification);
   const clear = useUiStore((s) => s.clearNotifications);
   const unread = notifications.filter((n) => !n.read).length;
+  const setOpen = useUiStore((s) => s.setNotificationsOpen);
   return (
-    <DropdownMenu.Root modal={false}>
+    <DropdownMenu.Root modal={false} onOpenChange={setOpen}>
       <DropdownMenu.Trigger className={`${ICON_BUTTON} relative`} aria-label={t('notifications.title')}>
         <BellIcon size={18} />
         {unread > 0 && (
@@ -162,10 +163,10 @@ export function NotificationBell() {
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content align="end" sideOffset={6} className={`${MENU_CONTENT} w-80`}>
-          <div className="flex items-center justify-between px-3 py-2">
+          <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 px-3 py-2">
             <p className="font-semibold">{t('notifications.title')}</p>
             {notifications.length > 0 && (
-              <div className="flex gap-3 text-xs">
+              <div className="flex flex-wrap gap-x-3 gap-y-1 text-xs">
                 <button type="button" className="text-accent hover:underline" onClick={markAllRead}>
                   {t('notifications.markAllRead')}
                 </button>

@@ -87,6 +87,8 @@ function PopupItem({ id }: { id: number }) {
 /** Notification pop-ups: top corner on the reading end (top right in left-to-right layouts), 5 s each. */
 export function NotificationPopups() {
   const ids = useUiStore((s) => s.popupIds);
+  const panelOpen = useUiStore((s) => s.notificationsOpen);
+  if (panelOpen) return null;
   return (
     <div className="pointer-events-none fixed end-4 top-20 z-[60] flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2">
       {ids.map((id) => (
