@@ -173,7 +173,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
       )}
       <Tabs.Root defaultValue="transcript" dir={directionOf(i18n.language)}>
         <Tabs.List
-          className="mb-4 flex gap-1 overflow-x-auto border-b border-border pb-2"
+          className="scroll-cue-x mb-4 flex gap-1 overflow-x-auto border-b border-border pb-2"
           aria-label={t('viewer.views')}
         >
           <Tabs.Trigger value="transcript" className={TAB}>
@@ -248,7 +248,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
 
         <Tabs.Content value="words">
           <p className="mb-2 text-xs text-muted">{t('viewer.tableHint')}</p>
-          <div className="max-h-[28rem] overflow-auto rounded-xl border border-border">
+          <div className="scroll-cue-x max-h-[28rem] overflow-auto rounded-xl border border-border">
             <table className="w-full text-sm">
               <thead className="sticky top-0 bg-surface-2 text-muted">
                 <tr>

@@ -77,7 +77,7 @@ export function AdminJobsPage() {
           <Alert tone="danger">{jobs.error.message}</Alert>
         </div>
       )}
-      <Card className="mt-4 overflow-x-auto p-0">
+      <Card className="scroll-cue-x scroll-cue-surface mt-4 overflow-x-auto p-0">
         {jobs.isPending ? (
           <p className="p-6 text-muted">{t('common.loading')}</p>
         ) : rows.length === 0 ? (

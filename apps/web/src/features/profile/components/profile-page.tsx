@@ -40,7 +40,10 @@ export function ProfilePage() {
         dir={directionOf(i18n.language)}
         className="grid gap-6 md:grid-cols-[13rem_1fr]"
       >
-        <Tabs.List aria-label={t('profile.title')} className="flex gap-1 overflow-x-auto md:flex-col">
+        <Tabs.List
+          aria-label={t('profile.title')}
+          className="scroll-cue-x flex gap-1 overflow-x-auto md:flex-col"
+        >
           {TABS.map((name) => (
             <Tabs.Trigger
               key={name}
