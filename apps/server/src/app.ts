@@ -37,6 +37,7 @@ import { retryWhileUnavailable } from './reliability/unavailable.ts';
 import { limitAuthByEmail } from './reliability/email-rate-limit.ts';
 import { RedisSignals } from './queue/redis-signals.ts';
 import { registerWebApp } from './plugins/web-app.ts';
+import { referenceUiOptions } from './docs/reference-theme.ts';
 import { adminRoutes } from './routes/admin/admin-routes.ts';
 import { adminJobRoutes } from './routes/admin/job-routes.ts';
 import { accountRoutes } from './routes/auth/account-routes.ts';
@@ -255,8 +256,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         title: 'Tazamun API',
         version: APP_VERSION,
         description:
-          'Accounts, sessions and administration of the Tazamun alignment platform. Errors have the shape ' +
-          '{code, detail, <field>: [messages], non_field_errors}. Authenticate with "Authorization: Bearer <access>".',
+          'The Tazamun alignment platform: accounts and sessions, uploads and alignment jobs, results, ' +
+          'corrections (revisions), exports and videos, projects and batches, the personal lexicon, share ' +
+          'links, demos and administration.\n\nErrors have the shape ' +
+          '`{code, detail, <field>: [messages], non_field_errors}`, with `detail` in the language of ' +
+          '`?lang=` or `Accept-Language`. Authenticate with `Authorization: Bearer <token>` (an access ' +
+          'token from `/api/auth/login/`, or a personal API token from the profile page).\n\n' +
+          '[Back to Tazamun](/)',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
@@ -264,7 +270,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     transform: jsonSchemaTransform,
   });
   // Swagger UI loads only same-origin scripts, so the app-wide CSP above covers it unchanged.
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null, docExpansion: 'none', filter: true, tryItOutEnabled: false },
+    ...referenceUiOptions(config.webDist ?? DEFAULT_WEB_DIST),
+  });
 
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(sessionRoutes, { prefix: '/api/auth' });

@@ -30,6 +30,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     if (/\.[a-z0-9]{1,8}$/i.test(path)) throw createError('not_found');
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   };
-  app.get('/', spa);
-  app.get('/*', spa);
+  // the web app's pages, not API: kept out of the OpenAPI reference
+  app.get('/', { schema: { hide: true } }, spa);
+  app.get('/*', { schema: { hide: true } }, spa);
 }

@@ -81,6 +81,24 @@ test('the OpenAPI document lists every route and /docs renders', async (t) => {
   assert.match(html.body, /swagger-ui/i);
   const bundle = await app.inject({ url: '/docs/static/swagger-ui-bundle.js' });
   assert.equal(bundle.statusCode, 200);
+  // the web app's own pages are not API: the reference leaves them out
+  assert.equal(paths.includes('/'), false);
+  assert.equal(paths.includes('/*'), false);
+  assert.ok(
+    paths.every((p) => p.startsWith('/api/') || p === '/metrics'),
+    paths.join(' '),
+  );
+  // in the app's look, with the way back to the app, all served here (no outside address)
+  assert.match(html.body, /<title>Tazamun — API reference<\/title>/);
+  const css = html.body.match(/href="\.\/static\/(theme\/tazamun\.css)"/);
+  assert.ok(css, 'the page links its theme');
+  const theme = await app.inject({ url: `/docs/static/${css[1]}` });
+  assert.equal(theme.statusCode, 200);
+  assert.match(theme.body, /prefers-color-scheme: dark/);
+  assert.match(theme.body, /max-width: 640px/);
+  // every script and style comes from this server
+  for (const m of html.body.matchAll(/(?:src|href)="([^"]+)"/g))
+    assert.doesNotMatch(m[1]!, /^(https?:)?\/\//);
 });
 
 test('unknown API paths are JSON 404s in the requested language; no trailing slash is a 404', async (t) => {
