@@ -69,6 +69,11 @@ test(
       await page.getByRole('combobox', { name: 'Language' }).fill('eng');
       await page.getByRole('combobox', { name: 'Language' }).press('Tab');
       await page.getByLabel('Title').fill('Austen chapter 1');
+      // the results page follows the job through the server's event stream, not by polling
+      const progressReads: string[] = [];
+      page.on('request', (r) => {
+        if (/\/api\/alignments\/[^/]+\/(events|progress)\//.test(r.url())) progressReads.push(r.url());
+      });
       await page.getByRole('button', { name: 'Start the alignment' }).click();
 
       await page.waitForURL(/\/results\/[^/]+$/);
@@ -77,6 +82,10 @@ test(
         .getByTestId('alignment-status')
         .filter({ hasText: 'Completed' })
         .waitFor({ timeout: 240_000 });
+      const streams = progressReads.filter((u) => u.includes('/events/'));
+      const polls = progressReads.filter((u) => u.includes('/progress/'));
+      assert.ok(streams.length >= 1, 'the page opened the event stream');
+      assert.ok(polls.length <= 2, `progress read ${polls.length} times besides the stream`);
 
       await page.getByTestId('transcript').waitFor();
       // The player streams from a signed URL: playable once the metadata is in, no token sent.

@@ -98,3 +98,6 @@ export function retryAlignment(id: string) {
     schema: AlignmentSummary,
   });
 }
+
+/** The query of a running alignment's progress (features/alignments/api/get-progress.ts fills it). */
+export const progressQueryKey = (id: string) => ['alignment-progress', id] as const;

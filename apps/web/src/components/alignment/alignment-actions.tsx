@@ -7,7 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AlignmentSummary } from '@tazamun/contracts/alignments';
 import { PROFILE_QUERY_KEY } from '../../lib/auth.ts';
-import { deleteAlignment, renameAlignment, retryAlignment } from '../../lib/alignments.ts';
+import { deleteAlignment, progressQueryKey, renameAlignment, retryAlignment } from '../../lib/alignments.ts';
 import { toast, useUiStore } from '../../stores/ui-store.ts';
 import { Button } from '../ui/button.tsx';
 import { confirmAction } from '../ui/confirm.tsx';
@@ -17,7 +17,7 @@ type Target = Pick<AlignmentSummary, 'id' | 'title' | 'status'>;
 
 function refresh(queryClient: QueryClient, id: string): void {
   void queryClient.invalidateQueries({ queryKey: ['alignment', id] });
-  void queryClient.invalidateQueries({ queryKey: ['alignment-progress', id] });
+  void queryClient.invalidateQueries({ queryKey: progressQueryKey(id) });
   void queryClient.invalidateQueries({ queryKey: ['alignments'] });
   void queryClient.invalidateQueries({ queryKey: ['projects'] });
   void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
@@ -29,12 +29,7 @@ function refresh(queryClient: QueryClient, id: string): void {
  * reads it is still mounted (the router keeps it during the navigation) is rebuilt, fetched and 404s.
  */
 function forget(queryClient: QueryClient, id: string): void {
-  for (const key of [
-    ['alignment', id],
-    ['alignment-progress', id],
-    ['alignment-audio-url', id],
-    ['video', id],
-  ])
+  for (const key of [['alignment', id], progressQueryKey(id), ['alignment-audio-url', id], ['video', id]])
     void queryClient.cancelQueries({ queryKey: key });
   void queryClient.invalidateQueries({ queryKey: ['alignments'] });
   void queryClient.invalidateQueries({ queryKey: ['projects'] });

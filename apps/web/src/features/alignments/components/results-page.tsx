@@ -20,14 +20,9 @@ import { Alert, Card } from '../../../components/ui/card.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
-import {
-  alignmentQueryKey,
-  cancelAlignment,
-  getAlignment,
-  getAudioUrl,
-  getProgress,
-} from '../api/alignments-api.ts';
+import { alignmentQueryKey, cancelAlignment, getAlignment, getAudioUrl } from '../api/alignments-api.ts';
 import { CorrectionEditor } from '../editor/correction-editor.tsx';
+import { useAlignmentProgress } from '../api/get-progress.ts';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { ExportPanel } from './export-panel.tsx';
 import { ProcessingEstimate } from './processing-estimate.tsx';
@@ -125,12 +120,7 @@ export function ResultsPage() {
     queryFn: ({ signal }) => getAlignment(id, signal),
   });
   const running = detail.data?.status === 'queued' || detail.data?.status === 'processing';
-  const progress = useQuery({
-    queryKey: ['alignment-progress', id],
-    queryFn: ({ signal }) => getProgress(id, signal),
-    enabled: running,
-    refetchInterval: 1000,
-  });
+  const progress = useAlignmentProgress(id, running);
   const finished = progress.data && !['queued', 'processing'].includes(progress.data.status);
   useEffect(() => {
     if (!finished || !running) return;
