@@ -8,6 +8,19 @@ import {
 } from '@tazamun/contracts/alignments';
 import { api } from './api-client.ts';
 
+/**
+ * Query keys shared by several screens, each written once. Invalidating a root key refreshes every query
+ * under it: ALIGNMENTS_KEY covers each list of alignments, alignmentQueryKey(id) one alignment's detail.
+ */
+export const ALIGNMENTS_KEY = ['alignments'] as const;
+export const PROJECTS_KEY = ['projects'] as const;
+export const alignmentQueryKey = (id: string) => ['alignment', id] as const;
+export const alignmentListKey = (params: AlignmentListParams) => [...ALIGNMENTS_KEY, 'list', params] as const;
+export const projectBatchKey = (projectId: string) =>
+  [...ALIGNMENTS_KEY, 'project-batch', projectId] as const;
+export const audioUrlQueryKey = (id: string) => ['alignment-audio-url', id] as const;
+export const videoQueryKey = (id: string) => ['video', id] as const;
+
 export interface AlignmentListParams {
   page?: number;
   page_size?: number;
@@ -20,7 +33,7 @@ export function useAlignmentList(params: AlignmentListParams, enabled = true) {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, String(v));
   return useQuery({
-    queryKey: ['alignments', 'list', params],
+    queryKey: alignmentListKey(params),
     queryFn: ({ signal }) =>
       api(`/api/alignments/?${search.toString()}`, { schema: AlignmentListResponse, signal }),
     enabled,

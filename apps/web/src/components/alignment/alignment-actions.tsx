@@ -7,7 +7,17 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AlignmentSummary } from '@tazamun/contracts/alignments';
 import { PROFILE_QUERY_KEY } from '../../lib/auth.ts';
-import { deleteAlignment, progressQueryKey, renameAlignment, retryAlignment } from '../../lib/alignments.ts';
+import {
+  ALIGNMENTS_KEY,
+  PROJECTS_KEY,
+  alignmentQueryKey,
+  audioUrlQueryKey,
+  deleteAlignment,
+  progressQueryKey,
+  renameAlignment,
+  retryAlignment,
+  videoQueryKey,
+} from '../../lib/alignments.ts';
 import { toast, useUiStore } from '../../stores/ui-store.ts';
 import { Button } from '../ui/button.tsx';
 import { confirmAction } from '../ui/confirm.tsx';
@@ -16,10 +26,10 @@ import { InputField } from '../ui/field.tsx';
 type Target = Pick<AlignmentSummary, 'id' | 'title' | 'status'>;
 
 function refresh(queryClient: QueryClient, id: string): void {
-  void queryClient.invalidateQueries({ queryKey: ['alignment', id] });
+  void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
   void queryClient.invalidateQueries({ queryKey: progressQueryKey(id) });
-  void queryClient.invalidateQueries({ queryKey: ['alignments'] });
-  void queryClient.invalidateQueries({ queryKey: ['projects'] });
+  void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
+  void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
   void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
 }
 
@@ -29,10 +39,10 @@ function refresh(queryClient: QueryClient, id: string): void {
  * reads it is still mounted (the router keeps it during the navigation) is rebuilt, fetched and 404s.
  */
 function forget(queryClient: QueryClient, id: string): void {
-  for (const key of [['alignment', id], progressQueryKey(id), ['alignment-audio-url', id], ['video', id]])
+  for (const key of [alignmentQueryKey(id), progressQueryKey(id), audioUrlQueryKey(id), videoQueryKey(id)])
     void queryClient.cancelQueries({ queryKey: key });
-  void queryClient.invalidateQueries({ queryKey: ['alignments'] });
-  void queryClient.invalidateQueries({ queryKey: ['projects'] });
+  void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
+  void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
   void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
 }
 

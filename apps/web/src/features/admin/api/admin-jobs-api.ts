@@ -3,10 +3,13 @@ import { AdminJobAction, AdminJobList } from '@tazamun/contracts/admin-jobs';
 import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
 import { api } from '../../../lib/api-client.ts';
 
+/** Every admin job list (open, failed, …) sits under this key. */
+export const ADMIN_JOBS_KEY = ['admin-jobs'] as const;
+
 /** undefined: the jobs that need an eye (waiting, running, failed), as the API lists by default. */
 export function useAdminJobs(status: AdminJobStatus | undefined, enabled: boolean) {
   return useQuery({
-    queryKey: ['admin-jobs', status ?? 'open'],
+    queryKey: [...ADMIN_JOBS_KEY, status ?? 'open'],
     queryFn: ({ signal }) =>
       api(`/api/admin/jobs/${status ? `?status=${status}` : ''}`, { schema: AdminJobList, signal }),
     enabled,

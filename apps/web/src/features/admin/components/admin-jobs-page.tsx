@@ -9,7 +9,7 @@ import { useUser } from '../../../lib/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { cancelJob, retryJob, useAdminJobs } from '../api/admin-jobs-api.ts';
+import { ADMIN_JOBS_KEY, cancelJob, retryJob, useAdminJobs } from '../api/admin-jobs-api.ts';
 
 const FILTERS = ['open', 'queued', 'processing', 'failed', 'completed', 'cancelled'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -26,7 +26,7 @@ export function AdminJobsPage() {
   const status: AdminJobStatus | undefined = filter === 'open' ? undefined : filter;
   const jobs = useAdminJobs(status, isAdmin);
   const queryClient = useQueryClient();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin-jobs'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ADMIN_JOBS_KEY });
   const retry = useMutation({
     mutationFn: retryJob,
     onSuccess: () => {

@@ -7,7 +7,7 @@ export function uploadAlignment(form: FormData) {
   return api('/api/alignments/', { method: 'POST', body: form, schema: AlignmentSummary });
 }
 
-export const alignmentQueryKey = (id: string) => ['alignment', id] as const;
+export { alignmentQueryKey } from '../../../lib/alignments.ts';
 
 export function getAlignment(id: string, signal?: AbortSignal) {
   return api(`/api/alignments/${encodeURIComponent(id)}/`, { schema: AlignmentDetail, signal });

@@ -9,6 +9,7 @@ import { Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Checkbox, InputField, SelectField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { downloadVideo, exportFile, getVideo, requestVideo } from '../api/alignments-api.ts';
+import { videoQueryKey } from '../../../lib/alignments.ts';
 
 type Format = (typeof FILE_EXPORT_FORMATS)[number];
 const EXTENSIONS: Record<Format, string> = {
@@ -193,7 +194,7 @@ function VideoExport({ id, baseName }: { id: string; baseName: string }) {
   // Asked only once a render was requested here: before that the server has no video (404).
   const status = useQuery({
     enabled: requested,
-    queryKey: ['video', id],
+    queryKey: videoQueryKey(id),
     queryFn: ({ signal }) => getVideo(id, signal).catch(() => null),
     refetchInterval: (q) =>
       q.state.data && ['queued', 'processing'].includes(q.state.data.status) ? 1500 : false,

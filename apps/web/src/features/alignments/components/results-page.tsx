@@ -27,6 +27,7 @@ import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { ExportPanel } from './export-panel.tsx';
 import { ProcessingEstimate } from './processing-estimate.tsx';
 import { ShareControls } from './share-controls.tsx';
+import { ALIGNMENTS_KEY, audioUrlQueryKey } from '../../../lib/alignments.ts';
 
 function ProgressSteps({ progress }: { progress: Progress }) {
   const { t } = useTranslation();
@@ -93,7 +94,7 @@ const AUDIO_URL_MARGIN_MS = 5 * 60_000;
 /** The signed URL the player streams from; a page opened after it lapsed asks for a new one. */
 function useAudioUrl(id: string, enabled: boolean): string | null {
   const audio = useQuery({
-    queryKey: ['alignment-audio-url', id],
+    queryKey: audioUrlQueryKey(id),
     queryFn: ({ signal }) => getAudioUrl(id, signal),
     enabled,
     // No background refetch: a new URL would restart the player mid-listen.
@@ -125,7 +126,7 @@ export function ResultsPage() {
   useEffect(() => {
     if (!finished || !running) return;
     void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
-    void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+    void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
     void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
     if (progress.data?.status === 'completed')
       notify({ type: 'success', title: t('results.completed'), message: detail.data?.title });

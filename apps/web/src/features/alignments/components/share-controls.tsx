@@ -6,6 +6,7 @@ import { api } from '../../../lib/api-client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../stores/ui-store.ts';
+import { alignmentQueryKey } from '../../../lib/alignments.ts';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -37,7 +38,7 @@ export function ShareControls({
       const url = new URL(r.url, window.location.origin);
       // The server knows its public URL; the link is shown on this origin's /share/ route.
       setLink(`${window.location.origin}${url.pathname}`);
-      void queryClient.invalidateQueries({ queryKey: ['alignment', id] });
+      void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
     },
     onError: (e) => toast.error(e.message),
   });
@@ -46,7 +47,7 @@ export function ShareControls({
     onSuccess: () => {
       setLink(null);
       toast.success(t('share.stopped'));
-      void queryClient.invalidateQueries({ queryKey: ['alignment', id] });
+      void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
     },
     onError: (e) => toast.error(e.message),
   });

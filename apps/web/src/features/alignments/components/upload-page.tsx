@@ -10,7 +10,7 @@ import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { checkLanguage } from '@tazamun/contracts/language-check';
 import { PROFILE_QUERY_KEY, useUser } from '../../../lib/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { contentDirection, useLanguages } from '../../../lib/alignments.ts';
+import { ALIGNMENTS_KEY, contentDirection, useLanguages } from '../../../lib/alignments.ts';
 import { languageOptions } from '../../../lib/language-search.ts';
 import { formatBytes, formatNumber } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -79,7 +79,7 @@ export function UploadPage() {
     mutationFn: uploadAlignment,
     onSuccess: (job) => {
       void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
       notify({ type: 'info', title: t('upload.queued'), message: job.title });
       void navigate(`/results/${job.id}`);
     },

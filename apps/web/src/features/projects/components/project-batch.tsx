@@ -3,7 +3,7 @@ import type { DragEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchResponse } from '@tazamun/contracts/projects';
-import { retryAlignment } from '../../../lib/alignments.ts';
+import { ALIGNMENTS_KEY, PROJECTS_KEY, projectBatchKey, retryAlignment } from '../../../lib/alignments.ts';
 import { saveBlob } from '../../../lib/download.ts';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { formatPercent } from '../../../lib/format.ts';
@@ -54,7 +54,7 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
   const [over, setOver] = useState(false);
   const [last, setLast] = useState<BatchResponse | null>(null);
   const rows = useQuery({
-    queryKey: ['alignments', 'project-batch', projectId],
+    queryKey: projectBatchKey(projectId),
     queryFn: ({ signal }) => listProjectAlignments(projectId, signal),
     // followed while any recording of the project is still waiting or aligning
     refetchInterval: (q) => (q.state.data?.results.some((a) => ACTIVE.has(a.status)) ? 2000 : false),
@@ -64,8 +64,8 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
     onSuccess: (r) => {
       setLast(r);
       toast.success(t('projects.batch.queued', { count: r.alignments.length }));
-      void queryClient.invalidateQueries({ queryKey: ['alignments'] });
-      void queryClient.invalidateQueries({ queryKey: ['projects'] });
+      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
+      void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
     },
     onError: (e) => toast.error(e.message),
   });
@@ -85,11 +85,11 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
     },
     onSuccess: (count) => {
       toast.success(t('projects.batch.retried', { count }));
-      void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
     },
     onError: (e) => {
       toast.error(e.message);
-      void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
     },
   });
 

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link } from 'react-router';
-import { useAlignmentList } from '../../../lib/alignments.ts';
+import { ALIGNMENTS_KEY, PROJECTS_KEY, useAlignmentList } from '../../../lib/alignments.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
@@ -16,8 +16,6 @@ import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { createProject, deleteProject, listProjects, moveToProject } from '../api/projects-api.ts';
 import { ProjectBatch } from './project-batch.tsx';
-
-const PROJECTS_KEY = ['projects'] as const;
 
 export function ProjectsPage() {
   const { t } = useTranslation();
@@ -35,7 +33,7 @@ export function ProjectsPage() {
   });
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
-    void queryClient.invalidateQueries({ queryKey: ['alignments'] });
+    void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
   };
   const create = useMutation({
     mutationFn: createProject,
