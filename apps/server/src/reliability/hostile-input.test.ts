@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
-import { ErrorBody } from '@tazamun/contracts/errors';
+import { ErrorBody, errorMessage } from '@tazamun/contracts/errors';
+import type { ErrorCode } from '@tazamun/contracts/errors';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { approvedUser, bearer, expectError, registerUser } from '@tazamun/server/testing/test-app';
 import {
@@ -65,7 +66,10 @@ async function snapshot(
 function clientError(res: LightMyRequestResponse): ReturnType<typeof ErrorBody.parse> {
   assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${res.statusCode} ${res.body.slice(0, 300)}`);
   const body = ErrorBody.parse(res.json());
-  assert.ok(body.detail.length > 0);
+  // the catalogue's English message for that code, its placeholders filled
+  const template = errorMessage(body.code as ErrorCode, 'en');
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '.+');
+  assert.match(body.detail, new RegExp(`^${pattern}$`), `${body.code}: ${body.detail}`);
   return body;
 }
 

@@ -138,16 +138,16 @@ test('16 kHz WAVs are read in-process to exactly the samples ffmpeg gives, other
     assert.deepEqual((await decodeAudio(file)).samples, viaFfmpeg.samples, name);
   }
   // another rate, more channels than two, a compressed codec: not read here, decoded by ffmpeg
-  for (const file of [
-    makeMixed('m44.wav', 1, 'pcm_s16le', 44_100),
-    makeMixed('t16.wav', 3, 'pcm_s16le'),
-    makeMixed('alaw.wav', 1, 'pcm_alaw'),
-  ]) {
+  for (const [file, codec, rate, channels] of [
+    [makeMixed('m44.wav', 1, 'pcm_s16le', 44_100), 'pcm_s16le', 44_100, 1],
+    [makeMixed('t16.wav', 3, 'pcm_s16le'), 'pcm_s16le', 16_000, 3],
+    [makeMixed('alaw.wav', 1, 'pcm_alaw'), 'pcm_alaw', 16_000, 1],
+  ] as const) {
     assert.equal(readWavAtRate(file, 16_000), null, file);
     const { samples, probe } = await decodeAudio(file);
     assert.equal(samples.length, Math.round(1.3 * 16_000), file);
     assert.deepEqual(samples, (await decodeWithFfmpeg(file)).samples, file);
-    assert.ok(probe.codec.length > 0);
+    assert.deepEqual([probe.codec, probe.sampleRate, probe.channels], [codec, rate, channels], file);
   }
 });
 
