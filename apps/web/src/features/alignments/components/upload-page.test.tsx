@@ -45,6 +45,15 @@ afterEach(async () => {
   await api.close();
 });
 
+/** The message is shown as an alert and tied to its field, which is marked invalid. */
+async function expectFieldError(label: string, message: string) {
+  const error = await screen.findByText(message);
+  expect(error.getAttribute('role')).toBe('alert');
+  const field = screen.getByLabelText(label);
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+}
+
 describe('upload studio', () => {
   it('refuses a file that is not MP3, WAV, M4A or OGG and sends nothing without audio and text', async () => {
     await renderApp('/upload', { apiUrl: api.url, language: 'en' });
@@ -55,7 +64,7 @@ describe('upload studio', () => {
     });
     expect(await screen.findByText('Invalid file type. Accepted formats: MP3, WAV, M4A, OGG.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Start the alignment' }));
-    expect(await screen.findByText('The transcript is required.')).toBeTruthy();
+    await expectFieldError('Text spoken in the recording', 'The transcript is required.');
     // The refused file keeps its reason after Start.
     expect(screen.getByText('Invalid file type. Accepted formats: MP3, WAV, M4A, OGG.')).toBeTruthy();
     expect(screen.queryByText('Choose an audio file.')).toBeNull();
@@ -71,7 +80,7 @@ describe('upload studio', () => {
     const message = 'The audio file is too large (maximum 50 MB).';
     expect(await screen.findByText(message)).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Start the alignment' }));
-    expect(await screen.findByText('The transcript is required.')).toBeTruthy();
+    await expectFieldError('Text spoken in the recording', 'The transcript is required.');
     expect(screen.getByText(message)).toBeTruthy();
     expect(screen.queryByText('Choose an audio file.')).toBeNull();
   });

@@ -21,6 +21,15 @@ async function submitLogin(email = 'layla@example.org', password = 'wrong-passwo
   await user.click(screen.getByRole('button', { name: 'Se connecter' }));
 }
 
+/** The message is an alert tied to its field, which is marked invalid. */
+async function expectFieldError(label: string, message: string) {
+  const error = await screen.findByText(message);
+  expect(error.getAttribute('role')).toBe('alert');
+  const field = screen.getByLabelText(label, { exact: true });
+  expect(field.getAttribute('aria-invalid')).toBe('true');
+  expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+}
+
 describe('login', () => {
   it('shows the remaining attempts {count}/{max} after a wrong password', async () => {
     api.route('POST', '/api/auth/login/', () => ({
@@ -164,9 +173,10 @@ describe('register', () => {
     const user = await fillRegister();
     await user.click(screen.getByRole('checkbox'));
     await user.click(screen.getByRole('button', { name: 'Create account' }));
-    expect(await screen.findByText('An account with this e-mail already exists.')).toBeTruthy();
-    expect(screen.getByText('This password is too common.')).toBeTruthy();
-    expect(screen.getByText('First name is required.')).toBeTruthy();
+    // each server message is shown under its own field, which is marked invalid and described by it
+    await expectFieldError('E-mail', 'An account with this e-mail already exists.');
+    await expectFieldError('Password', 'This password is too common.');
+    await expectFieldError('First name', 'First name is required.');
     expect(api.requests.find((r) => r.path === '/api/auth/register/')?.body).toEqual({
       first_name: 'Layla',
       last_name: 'Haddad',
