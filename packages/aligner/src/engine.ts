@@ -18,6 +18,7 @@ import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { EngineError, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
+import type { SourceAudioInfo } from './audio/load.ts';
 import { alignLong } from './align/long-audio.ts';
 import { normalizeTranscript } from './text/normalize.ts';
 import { acceptLanguage } from './text/languages.ts';
@@ -50,6 +51,12 @@ export interface AlignOptions {
   garbage?: boolean;
   /** the user's own pronunciations (IPA), used before the model's dictionary and eSpeak (hmm engine) */
   lexicon?: readonly LexiconEntry[];
+  /**
+   * Where `audio` came from when it is samples the caller decoded itself (the server's job thread cuts a
+   * window out of a decoded file): the result's audio block reports this format, rate and channel count,
+   * and the sample rate is checked against the job bounds. Ignored when `audio` is a path.
+   */
+  audioInfo?: SourceAudioInfo;
   /** called now and then with the share of the work done, in [0, 1] (hmm engine) */
   onProgress?: (done: number) => void;
   /** 'none' leaves each word's confidence at its raw score (the calibration fit reads those) */
@@ -114,7 +121,7 @@ async function alignUnchecked(
   const probed =
     typeof audio === 'string'
       ? await probeAudio(audio)
-      : { duration: audio.length / SAMPLE_RATE, sampleRate: 0 };
+      : { duration: audio.length / SAMPLE_RATE, sampleRate: options.audioInfo?.sampleRate ?? 0 };
   assertJobBounds({ durationSeconds: probed.duration, sampleRate: probed.sampleRate, text });
   const precision = options.precision ?? 'standard';
   const inputKind = options.inputKind ?? 'orthography';
@@ -136,7 +143,7 @@ async function alignUnchecked(
   const lang3 = accepted.iso3;
   const warnings: string[] = [];
 
-  const loaded = await loadAlignableAudio(audio, undefined, true);
+  const loaded = await loadAlignableAudio(audio, options.audioInfo, true);
   const { info: audioInfo, stats } = loaded;
   const samples = ditherZeros(loaded.samples);
   // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.

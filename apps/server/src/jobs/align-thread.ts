@@ -3,6 +3,7 @@
 // and retires it after an engine fault (a WASM fault can leave the decoder's memory broken).
 import { parentPort, workerData } from 'node:worker_threads';
 import { align } from '@tazamun/aligner/engine';
+import { alignOptionsFromRequest } from '@tazamun/aligner/options';
 import { AudioError, SAMPLE_RATE, decodeAudio } from '@tazamun/aligner/audio/decode';
 import { EngineError } from '@tazamun/aligner/errors';
 import { JobBoundsError } from '@tazamun/contracts/job-bounds';
@@ -66,23 +67,23 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
         last = percent;
         post({ type: 'progress', step: 'alignment', percent });
       };
-      const result = await align(samples, req.text, {
-        onProgress,
-        lang: req.language,
-        precision: req.options.precision,
-        normalize: req.options.normalize,
-        numbersToWords: req.options.numbers_to_words,
-        removeFillers: req.options.remove_fillers,
-        inputKind: req.options.input_kind,
-        engine: req.options.engine,
-        lexicon: req.lexicon,
-        // a stretch's WER would say nothing about the whole recording
-        ...(req.window && { recognition: false }),
-      });
-      // align() was given samples, so it cannot know the source file: record what ffprobe saw.
-      result.audio.format = probe.format;
-      result.audio.sample_rate = probe.sampleRate || result.audio.sample_rate;
-      result.audio.channels = probe.channels;
+      const result = await align(
+        samples,
+        req.text,
+        alignOptionsFromRequest(req.options, {
+          lang: req.language,
+          lexicon: req.lexicon,
+          onProgress,
+          // align() is given samples, so it is told what ffprobe saw of the source file
+          audioInfo: {
+            format: probe.format,
+            sampleRate: probe.sampleRate || SAMPLE_RATE,
+            channels: probe.channels,
+          },
+          // a stretch's WER would say nothing about the whole recording
+          ...(req.window && { recognition: false }),
+        }),
+      );
       post({ type: 'result', json: JSON.stringify(result) });
     } catch (err) {
       post(classify(err));
