@@ -4,8 +4,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AudioError, decodeAudio, decodeWithFfmpeg, ffmpegPath, probeAudio } from './decode.ts';
-import { readWavAtRate } from './wav.ts';
+import {
+  AudioError,
+  decodeAudio,
+  decodeWithFfmpeg,
+  ffmpegPath,
+  probeAudio,
+  probeWithFfprobe,
+} from './decode.ts';
+import { probeWav, readWavAtRate } from './wav.ts';
 import { assertAlignable, measureAudio } from './measure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tz-audio-'));
@@ -149,6 +156,26 @@ test('16 kHz WAVs are read in-process to exactly the samples ffmpeg gives, other
     assert.deepEqual(samples, (await decodeWithFfmpeg(file)).samples, file);
     assert.deepEqual([probe.codec, probe.sampleRate, probe.channels], [codec, rate, channels], file);
   }
+});
+
+test('a PCM or float WAV at any rate is probed from its header to exactly what ffprobe says, others by ffprobe', async () => {
+  const wavs = [
+    makeMixed('pm16.wav', 1, 'pcm_s16le'),
+    makeMixed('ps24.wav', 2, 'pcm_s24le'),
+    makeMixed('pm44.wav', 1, 'pcm_s16le', 44_100),
+    makeMixed('pt8k.wav', 3, 'pcm_u8', 8_000),
+    makeMixed('psf64.wav', 2, 'pcm_f64le', 22_050),
+  ];
+  for (const file of wavs) {
+    const header = probeWav(file);
+    assert.ok(header, `${file} is probed from its header`);
+    assert.deepEqual(header, await probeWithFfprobe(file), file);
+    assert.deepEqual(await probeAudio(file), header, file);
+  }
+  // a compressed codec inside a WAV: ffprobe's answer
+  const alaw = makeMixed('palaw.wav', 1, 'pcm_alaw');
+  assert.equal(probeWav(alaw), null);
+  assert.equal((await probeAudio(alaw)).codec, 'pcm_alaw');
 });
 
 test('a WAV header that lies about its data is still decoded (streamed WAV), a truncated one is refused', async () => {

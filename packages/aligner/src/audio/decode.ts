@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { readWavAtRate } from './wav.ts';
+import { probeWav, readWavAtRate } from './wav.ts';
 
 export const SAMPLE_RATE = 16000;
 
@@ -76,8 +76,19 @@ function run(cmd: string, args: string[]): Promise<{ code: number; stdout: strin
 }
 
 export async function probeAudio(path: string): Promise<ProbeInfo> {
+  assertFile(path);
+  // a PCM or float WAV describes itself in its header: no ffprobe child for it (audio/wav.ts)
+  return probeWav(path) ?? probeWithFfprobe(path);
+}
+
+function assertFile(path: string): void {
   if (!existsSync(path)) throw new AudioError('not_found', `audio file not found: ${path}`);
   if (statSync(path).size === 0) throw new AudioError('empty', `audio file is empty: ${path}`);
+}
+
+/** probeAudio's ffprobe path, for every input (tests compare the header reading with it). */
+export async function probeWithFfprobe(path: string): Promise<ProbeInfo> {
+  assertFile(path);
   const r = await run(ffprobePath(), [
     '-v',
     'error',
@@ -125,7 +136,7 @@ export async function decodeAudio(path: string): Promise<{ samples: Float32Array
 
 /** The ffmpeg path of decodeAudio, for every input (tests compare the two paths with it). */
 export async function decodeWithFfmpeg(path: string): Promise<{ samples: Float32Array; probe: ProbeInfo }> {
-  const probe = await probeAudio(path);
+  const probe = await probeWithFfprobe(path);
   const child = spawn(
     ffmpegPath(),
     [

@@ -84,6 +84,38 @@ function readFormat(fd: number, fileSize: number): WavFormat | null {
 }
 
 /**
+ * What ffprobe would say of a PCM or float WAV at any rate and channel count, read from its header alone;
+ * null for every other file (the caller asks ffprobe). Saves a child process per file where only the
+ * duration and rate are needed (the job bounds, the upload checks).
+ */
+export function probeWav(path: string): ProbeInfo | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const f = readFormat(fd, fstatSync(fd).size);
+    if (!f || f.dataBytes === 0) return null;
+    const frames = f.dataBytes / ((f.bits / 8) * f.channels);
+    return describe(f, frames);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function describe(f: WavFormat, frames: number): ProbeInfo {
+  return {
+    format: 'wav',
+    duration: frames / f.sampleRate,
+    sampleRate: f.sampleRate,
+    channels: f.channels,
+    codec: codecName(f),
+  };
+}
+
+/**
  * Decodes `path` when it is a mono or stereo PCM (8, 16, 24, 32-bit) or float (32, 64-bit) WAV at `rate`,
  * to the mono float samples ffmpeg would give; null for every other file (the caller uses ffmpeg).
  */
@@ -129,16 +161,7 @@ export function readWavAtRate(
       }
       if (got < count) return null;
     }
-    return {
-      samples,
-      probe: {
-        format: 'wav',
-        duration: frames / f.sampleRate,
-        sampleRate: f.sampleRate,
-        channels: f.channels,
-        codec: codecName(f),
-      },
-    };
+    return { samples, probe: describe(f, frames) };
   } finally {
     closeSync(fd);
   }

@@ -1,7 +1,8 @@
 // `npm run bench`: runs the engine over the eval sets, writes hypothesis JSONs to a temp dir, scores them
 // with the eval set's own score.py and prints (and optionally writes) the figures.
 // Flags: --eval DIR (default ../shared/eval from the repo root), --sets a,b, --precision p, --plain (Arabic
-// text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer|quality
+// text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer|quality|peers
+// (peers: --echogarden DIR, --rounds N; see bench/peers.ts)
 // (quality: --dump FILE, --raw for uncalibrated confidences)
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,10 +107,13 @@ async function main(): Promise<void> {
             ? await m.robustMode(precision)
             : mode === 'wer'
               ? await m.werMode(precision)
-              : null;
-    if (!report) throw new Error(`unknown --mode ${mode} (sets, long, hours, robust, wer)`);
+              : mode === 'peers'
+                ? await (await import('./peers.ts')).peersMode()
+                : null;
+    if (!report) throw new Error(`unknown --mode ${mode} (sets, long, hours, robust, wer, peers, quality)`);
     console.log(`## ${report.title}\n`);
-    for (const l of report.lines) console.log(`- ${l}`);
+    // table rows and blank lines are printed as they are, the rest as a list
+    for (const l of report.lines) console.log(l === '' || l.startsWith('|') ? l : `- ${l}`);
     return;
   }
   const sets = (arg('sets') ?? ALL_SETS.join(',')).split(',');

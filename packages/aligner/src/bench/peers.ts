@@ -1,0 +1,185 @@
+// `npm run bench -- --mode peers`: Tazamun against other aligners on the same files, in the same sitting,
+// each as its own process (start-up and decoding included), so the ratios hold whatever the load was.
+// Peers: pocketsphinx 5's forced alignment (soundswallower, its npm WASM build: peers/pocketsphinx.mjs)
+// and echogarden's dtw aligner (peers/echogarden.mjs, from an installation named by --echogarden DIR;
+// absent, that row says so). Flags: --sets (English sets, default timit-dev), --limit N, --rounds N
+// (peers alternated, the order reversed every round), --precision (Tazamun's, default standard).
+import { mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { arg, evalDir, loadSet, score } from './common.ts';
+import type { RefUtt } from './common.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CLI = join(HERE, '../../bin/tazamun.mjs');
+
+/** A child's cost as the kernel counted it (python's RUSAGE_CHILDREN: CPU and peak RSS of that child). */
+interface ProcessCost {
+  wall: number;
+  cpu: number;
+  peakRssMb: number;
+  stdout: string;
+  status: number;
+}
+
+const MEASURE = `
+import json, resource, subprocess, sys, time
+t = time.monotonic()
+r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+wall = time.monotonic() - t
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "cpu": u.ru_utime + u.ru_stime, "peakRssMb": u.ru_maxrss / 1024,
+                  "stdout": r.stdout[-4000:], "status": r.returncode}))
+`;
+
+function measured(cmd: string[]): ProcessCost {
+  const r = spawnSync('python3', ['-c', MEASURE, ...cmd], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`measuring ${cmd.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as ProcessCost;
+}
+
+interface PeerRun {
+  peer: string;
+  cost: ProcessCost;
+  /** seconds from process start until the model was ready (the child's own clock) */
+  startup: number | null;
+  /** seconds per file inside the process, the first file included */
+  perFile: number[];
+  score: Record<string, number | null>;
+}
+
+function lastJson(stdout: string): { startup: number; perFile: number[]; failed: number } | null {
+  const line = stdout.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line) as { startup: number; perFile: number[]; failed: number };
+  } catch {
+    return null;
+  }
+}
+
+function runTazamun(set: string, utts: RefUtt[], precision: string): PeerRun {
+  const work = mkdtempSync(join(tmpdir(), 'tz-peers-tz-'));
+  const manifest = join(work, 'm.jsonl');
+  writeFileSync(
+    manifest,
+    utts.map((u) => JSON.stringify({ id: u.uid, audio: u.audio, lang: u.lang, text: u.text })).join('\n'),
+  );
+  const out = join(work, 'out');
+  // the compiled CLI a user runs: one worker thread, recognition pass on, the engine's defaults
+  const cost = measured([
+    process.execPath,
+    CLI,
+    'align',
+    '--manifest',
+    manifest,
+    '--out-dir',
+    out,
+    '--jobs',
+    '1',
+    '--precision',
+    precision,
+  ]);
+  if (cost.status !== 0) throw new Error(`tazamun exited with ${cost.status}`);
+  const perFile = readdirSync(out)
+    .filter((f) => f.endsWith('.json'))
+    .map(
+      (f) =>
+        (JSON.parse(readFileSync(join(out, f), 'utf8')) as { metrics: { processing_time: number } }).metrics
+          .processing_time,
+    );
+  const startup = measured([process.execPath, CLI, '--help']).wall;
+  return {
+    peer: `Tazamun (CLI batch, ${precision})`,
+    cost,
+    startup,
+    perFile,
+    score: score(refDir(set, utts), out),
+  };
+}
+
+function runChild(peer: string, script: string[], utts: RefUtt[], set: string): PeerRun {
+  const work = mkdtempSync(join(tmpdir(), 'tz-peers-'));
+  const manifest = join(work, 'm.json');
+  writeFileSync(manifest, JSON.stringify(utts.map((u) => ({ uid: u.uid, audio: u.audio, text: u.text }))));
+  const cost = measured([process.execPath, ...script, manifest, work]);
+  const rep = lastJson(cost.stdout);
+  if (cost.status !== 0 || !rep)
+    throw new Error(`${peer} failed (exit ${cost.status}): ${cost.stdout.slice(-500)}`);
+  return {
+    peer: rep.failed ? `${peer} (${rep.failed} files failed)` : peer,
+    cost,
+    startup: rep.startup,
+    perFile: rep.perFile,
+    score: score(refDir(set, utts), work),
+  };
+}
+
+/** The references of just these utterances (score.py reads a folder; --limit takes part of a set). */
+function refDir(set: string, utts: RefUtt[]): string {
+  const dir = mkdtempSync(join(tmpdir(), `tz-peers-ref-${set}-`));
+  for (const u of utts) symlinkSync(join(evalDir(), set, `${u.uid}.json`), join(dir, `${u.uid}.json`));
+  return dir;
+}
+
+const f = (v: number | null | undefined, d = 1): string =>
+  v === null || v === undefined ? '-' : v.toFixed(d);
+
+export async function peersMode(): Promise<{ title: string; lines: string[] }> {
+  const sets = (arg('sets') ?? 'timit-dev').split(',');
+  const limit = arg('limit') ? Number(arg('limit')) : Infinity;
+  const rounds = Number(arg('rounds', '1'));
+  const precision = arg('precision', 'standard')!;
+  const egDir = arg('echogarden');
+  const lines: string[] = [];
+  for (const set of sets) {
+    const utts = loadSet(evalDir(), set).slice(0, limit);
+    if (utts.some((u) => !/^en(g)?(-|$)/i.test(u.lang)))
+      throw new Error(`--mode peers compares English sets (the peers run their English models): ${set}`);
+    const audio = utts.reduce((a, u) => a + u.duration, 0);
+    const peers: (() => PeerRun)[] = [
+      () => runTazamun(set, utts, precision),
+      () =>
+        runChild(
+          'pocketsphinx 5 align (soundswallower WASM)',
+          [join(HERE, 'peers/pocketsphinx.mjs')],
+          utts,
+          set,
+        ),
+    ];
+    if (egDir && existsSync(join(egDir, 'node_modules', 'echogarden')))
+      peers.push(() => runChild('echogarden dtw', [join(HERE, 'peers/echogarden.mjs'), egDir], utts, set));
+    else
+      lines.push(
+        `echogarden: not run (give --echogarden DIR, a folder where \`npm install echogarden\` was run)`,
+      );
+    lines.push(
+      `${set}: ${utts.length} files, ${audio.toFixed(1)} s of audio, ${rounds} round(s), load before ${loadavg()}`,
+    );
+    lines.push('');
+    lines.push(
+      '| aligner | round | matched | mean ms | <=50 % | wall RTF (process) | CPU RTF (process) | warm RTF (files 2..n) | start-up s | peak RSS MB | CPU ÷ Tazamun |',
+    );
+    lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 ? peers : [...peers].reverse();
+      const runs = order.map((p) => p());
+      const tz = runs.find((r) => r.peer.startsWith('Tazamun'))!;
+      for (const r of runs) {
+        const warm = r.perFile.slice(1).reduce((a, b) => a + b, 0);
+        const warmAudio = audio - (utts[0]?.duration ?? 0);
+        lines.push(
+          `| ${r.peer} | ${round} | ${r.score.matched_words}/${r.score.ref_words} | ${f(r.score.mean_ms)} | ${f(r.score.pct_within_50ms)} | ${f(r.cost.wall / audio, 3)} | ${f(r.cost.cpu / audio, 3)} | ${f(warmAudio ? warm / warmAudio : null, 3)} | ${f(r.startup, 2)} | ${f(r.cost.peakRssMb, 0)} | ${f(r.cost.cpu / tz.cost.cpu, 2)} |`,
+        );
+      }
+    }
+    lines.push('');
+    lines.push(`load after ${loadavg()}`);
+  }
+  return { title: `Peers, same files, same sitting (${new Date().toISOString().slice(0, 16)}Z)`, lines };
+}
+
+function loadavg(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
