@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: build the web app when its bundle is missing or older than its sources, then run the
-// server (API + web + worker threads) under tsx. `--role=api` / `--role=worker` start one part only.
+// `npm start`: build the web app and compile the server when their builds are missing or older than their
+// sources, then run the server (API + web + worker threads) as JavaScript; the TypeScript sources under tsx
+// are the fallback when it cannot be compiled. `--role=api` / `--role=worker` start one part only.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { server } from '../apps/server/scripts/build-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const role = (process.argv.find((a) => a.startsWith('--role=')) ?? '--role=all').slice('--role='.length);
@@ -56,27 +58,35 @@ function takeLock() {
   }
 }
 
-if (role !== 'worker' && isStale()) {
+const webStale = () => role !== 'worker' && isStale();
+if (webStale() || !server.isFresh()) {
   takeLock();
   try {
-    // another process may have built it while this one waited
-    if (isStale()) {
+    // another process may have built them while this one waited
+    if (webStale()) {
       console.log('[tazamun] building the web app…');
       const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
       // The API is useful without the web app: serve it (and any older bundle) rather than refuse to start.
       if (r.status !== 0) console.warn('[tazamun] the web build failed; starting the API anyway');
+    }
+    if (!server.isFresh()) {
+      console.log('[tazamun] compiling the server…');
+      await server
+        .build()
+        .catch((err) =>
+          console.warn(`[tazamun] the server could not be compiled (${err.message}); running its sources`),
+        );
     }
   } finally {
     rmSync(lockDir, { recursive: true, force: true });
   }
 }
 
-const entry = role === 'worker' ? 'apps/server/src/worker.ts' : 'apps/server/src/server.ts';
-if (!existsSync(join(root, entry))) {
-  console.error(`[tazamun] ${entry} does not exist yet: the ${role} role arrives with the alignment jobs`);
-  process.exit(1);
-}
-const child = spawn(process.execPath, ['--import', 'tsx', join(root, entry), `--role=${role}`], {
+const name = role === 'worker' ? 'worker' : 'server';
+const args = server.isFresh()
+  ? [server.entry(name)]
+  : ['--import', 'tsx', join(root, `apps/server/src/${name}.ts`)];
+const child = spawn(process.execPath, [...args, `--role=${role}`], {
   cwd: root,
   stdio: 'inherit',
 });

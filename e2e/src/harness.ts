@@ -1,5 +1,6 @@
 // Runs the real server (API + built web app) on a free loopback port with a throw-away DATA_DIR, and
-// Debian's Chromium through playwright-core. Nothing is built here: the web bundle must exist.
+// Debian's Chromium through playwright-core. The server runs compiled, as `npm start` runs it (compiled
+// here when stale, by apps/server/scripts/build-server.mjs); the web bundle must exist.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,8 +13,26 @@ import type { BrowserContext, Page } from 'playwright-core';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
-const SERVER_ENTRY = join(ROOT, 'apps/server/src/server.ts');
-const ADMIN_ENTRY = join(ROOT, 'apps/server/src/cli/admin.ts');
+const SERVER_ENTRY = join(ROOT, 'apps/server/dist/server.mjs');
+const ADMIN_ENTRY = join(ROOT, 'apps/server/dist/admin.mjs');
+const BUILD_SERVER = join(ROOT, 'apps/server/scripts/build-server.mjs');
+
+let compiled = false;
+/** Compiles the server when its bundles are missing or older than the sources (once per process). */
+function compileServer(): void {
+  if (compiled) return;
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { server } = await import(${JSON.stringify(BUILD_SERVER)}); if (!server.isFresh()) await server.build();`,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`compiling the server failed: ${r.stderr}`);
+  compiled = true;
+}
 const WEB_BUNDLE = join(ROOT, 'apps/web/dist/index.html');
 
 export interface RunningServer {
@@ -54,11 +73,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   if (!existsSync(WEB_BUNDLE)) {
     throw new Error(`the web bundle is missing (${WEB_BUNDLE}): run \`npm run build -w apps/web\` first`);
   }
+  compileServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'tazamun-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -94,7 +114,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 
 /** The admin CLI on the same database, e.g. admin(server, 'approve', email). */
 export function admin(server: RunningServer, ...args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', ADMIN_ENTRY, ...args], {
+  compileServer();
+  const r = spawnSync(process.execPath, [ADMIN_ENTRY, ...args], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
     encoding: 'utf8',

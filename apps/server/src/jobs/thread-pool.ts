@@ -6,9 +6,13 @@
 import { Worker } from 'node:worker_threads';
 import type { AlignThreadData, AlignThreadMessage, AlignThreadRequest } from './align-protocol.ts';
 
-const WORKER_URL = new URL('./align-thread.ts', import.meta.url).href;
-// Worker threads do not inherit tsx's loader: the bootstrap registers it, then imports the module.
-const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+// Compiled (apps/server/scripts/build-server.mjs), the thread is the bundle beside this one; from the
+// sources, worker threads do not inherit tsx's loader: the bootstrap registers it, then imports the module.
+const COMPILED = import.meta.url.endsWith('.mjs');
+const WORKER_URL = new URL(COMPILED ? './align-thread.mjs' : './align-thread.ts', import.meta.url).href;
+const BOOT = COMPILED
+  ? `import(${JSON.stringify(WORKER_URL)});`
+  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
 
 export type ThreadOutcome =
   | { type: 'result'; json: string }

@@ -1,0 +1,37 @@
+// The server compiled to JavaScript: dist/server.mjs (API + web + worker threads), dist/worker.mjs (the
+// worker role), dist/admin.mjs (the operator's CLI) and dist/align-thread.mjs (the alignment worker
+// thread, which the thread pool starts from beside the bundle that runs it), with the repository's one
+// bundler (scripts/build-node.mjs). `npm start` builds it when stale; the TypeScript sources under tsx
+// remain the fallback.
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { program } from '../../../scripts/build-node.mjs';
+
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ALIGNER = join(SERVER, '../../packages/aligner');
+const CONTRACTS = join(SERVER, '../../packages/contracts');
+
+export const server = program({
+  dist: join(SERVER, 'dist'),
+  entries: {
+    server: join(SERVER, 'src/server.ts'),
+    worker: join(SERVER, 'src/worker.ts'),
+    admin: join(SERVER, 'src/cli/admin.ts'),
+    'align-thread': join(SERVER, 'src/jobs/align-thread.ts'),
+  },
+  sources: [
+    join(SERVER, 'src'),
+    join(SERVER, 'package.json'),
+    join(ALIGNER, 'src'),
+    join(ALIGNER, 'package.json'),
+    join(CONTRACTS, 'src'),
+  ],
+  packages: [SERVER, ALIGNER, CONTRACTS],
+  // read beside the module at run time (demos/seed-demos.ts)
+  copy: [join(SERVER, 'src/demos/default-demos.json')],
+});
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  await server.build();
+  console.log(`built ${server.dist}`);
+}
