@@ -3,7 +3,7 @@ import type { KeyboardEvent } from 'react';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useTranslation } from 'react-i18next';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { contentDirection } from '../../lib/alignments.ts';
+import { contentDirection } from '../../lib/content-direction.ts';
 import { directionOf } from '../../lib/i18n.ts';
 import { scrollBehavior } from '../../lib/motion.ts';
 import { useUser } from '../../lib/auth.ts';

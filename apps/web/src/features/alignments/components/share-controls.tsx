@@ -6,7 +6,7 @@ import { api } from '../../../lib/api-client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { alignmentQueryKey } from '../../../lib/alignments.ts';
+import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
 
 async function copy(text: string): Promise<boolean> {
   try {

@@ -4,7 +4,7 @@ import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link } from 'react-router';
 import { hasQuotaLeft, useUser } from '../../../lib/auth.ts';
 import { useStats } from '../../../lib/account.ts';
-import { useAlignmentList } from '../../../lib/alignments.ts';
+import { useAlignmentList } from '../../../lib/api/get-alignments.ts';
 import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Card, CardTitle, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
 import {

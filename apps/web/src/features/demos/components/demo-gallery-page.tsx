@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { DEMO_DURATIONS } from '@tazamun/contracts/demos';
-import { contentDirection } from '../../../lib/alignments.ts';
+import { contentDirection } from '../../../lib/content-direction.ts';
 import { formatDuration, formatPercent } from '../../../lib/format.ts';
 import { Alert, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
 import { InputField, SelectField } from '../../../components/ui/field.tsx';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { contentDirection } from '../../../lib/alignments.ts';
+import { contentDirection } from '../../../lib/content-direction.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
 import { Alert } from '../../../components/ui/card.tsx';

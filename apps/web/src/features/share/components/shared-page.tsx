@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { SharedAlignment } from '@tazamun/contracts/alignments';
 import { api, isApiError } from '../../../lib/api-client.ts';
-import { contentDirection } from '../../../lib/alignments.ts';
+import { contentDirection } from '../../../lib/content-direction.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
