@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AlignmentSummary } from '@tazamun/contracts/alignments';
-import { PROFILE_QUERY_KEY } from '../../lib/auth.ts';
+import { PROFILE_QUERY_KEY } from '../../lib/api/get-user.ts';
 import { deleteAlignment, renameAlignment, retryAlignment } from '../../lib/api/alignments-api.ts';
 import { alignmentQueryKey } from '../../lib/api/get-alignment.ts';
 import { ALIGNMENTS_KEY } from '../../lib/api/get-alignments.ts';

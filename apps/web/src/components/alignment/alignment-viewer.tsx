@@ -6,7 +6,7 @@ import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { contentDirection } from '../../lib/content-direction.ts';
 import { directionOf } from '../../lib/i18n.ts';
 import { scrollBehavior } from '../../lib/motion.ts';
-import { useUser } from '../../lib/auth.ts';
+import { useUser } from '../../lib/api/get-user.ts';
 import { isBelowThreshold } from './confidence-threshold.ts';
 import { formatDuration, formatNumber, formatPercent } from '../../lib/format.ts';
 import { Alert } from '../ui/card.tsx';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminJob, AdminJobStatus } from '@tazamun/contracts/admin-jobs';
-import { useUser } from '../../../lib/auth.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { toast } from '../../../stores/ui-store.ts';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
 import type { Progress } from '@tazamun/contracts/alignments';
-import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
+import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import {
   formatBytes,

@@ -8,7 +8,7 @@ import { ENGINES, LANGUAGE_CODE } from '@tazamun/contracts/alignments';
 import { LIMITS, PRECISIONS } from '@tazamun/contracts/limits';
 import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { checkLanguage } from '@tazamun/contracts/language-check';
-import { PROFILE_QUERY_KEY, useUser } from '../../../lib/auth.ts';
+import { PROFILE_QUERY_KEY, useUser } from '../../../lib/api/get-user.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
 import { useLanguages } from '../../../lib/api/get-languages.ts';
