@@ -9,7 +9,7 @@ import { Alert, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
 import { InputField, SelectField } from '../../../components/ui/field.tsx';
 import { PlayIcon, WaveIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useDemos } from '../api/demos-api.ts';
+import { useDemos } from '../api/get-demos.ts';
 
 /** Categories the project's own demos use have a translation; others (published by an administrator)
  *  are shown as written. */

@@ -6,7 +6,7 @@ import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.
 import { Alert } from '../../../components/ui/card.tsx';
 import { ArrowForwardIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useDemo } from '../api/demos-api.ts';
+import { useDemo } from '../api/get-demo.ts';
 
 export function DemoPlayerPage() {
   const { t } = useTranslation();
