@@ -1,4 +1,4 @@
-import { AlignmentSummary } from '@tazamun/contracts/alignments';
+import { AlignmentSummary, ShareResponse } from '@tazamun/contracts/alignments';
 import { VideoStatus } from '@tazamun/contracts/exports';
 import type { VideoRequest } from '@tazamun/contracts/exports';
 import { api } from '../../../lib/api-client.ts';
@@ -12,6 +12,15 @@ export function cancelAlignment(id: string) {
     method: 'POST',
     schema: AlignmentSummary,
   });
+}
+
+/** A read-only link to the alignment that anyone can open. */
+export function shareAlignment(id: string) {
+  return api(`/api/alignments/${encodeURIComponent(id)}/share/`, { method: 'POST', schema: ShareResponse });
+}
+
+export function unshareAlignment(id: string) {
+  return api(`/api/alignments/${encodeURIComponent(id)}/share/`, { method: 'DELETE' });
 }
 
 export function exportFile(id: string, format: string, options: Record<string, string>): Promise<Blob> {
