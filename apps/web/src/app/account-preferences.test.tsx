@@ -8,6 +8,7 @@ import type { TestApi } from '../test/test-api.ts';
 import { setTokens } from '../lib/token-storage.ts';
 import { i18n } from '../lib/i18n.ts';
 import { useUiStore } from '../stores/ui-store.ts';
+import { expectToast } from '../test/toasts.ts';
 
 const SAVED = { ...DEFAULT_PREFERENCES, language: 'fr' as const, theme: 'light' as const };
 
@@ -69,7 +70,7 @@ describe('account preferences in the browser', () => {
     await userEvent.selectOptions(await screen.findByLabelText('Interface language'), 'ar');
     await userEvent.click(screen.getByLabelText('Dark'));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText(i18n.t('settings.saved', { lng: 'ar' }))).toBeTruthy();
+    await expectToast('success', i18n.t('settings.saved', { lng: 'ar' }));
     expect(patches).toEqual([{ theme: 'dark', language: 'ar' }]);
     expect(localStorage.getItem('language')).toBe('ar');
     expect(document.documentElement.dir).toBe('rtl');
@@ -96,8 +97,9 @@ describe('account preferences in the browser', () => {
     await profileLoaded();
     await userEvent.click(await screen.findByLabelText('Light'));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Preferences refused.')).toBeTruthy();
+    await expectToast('error', 'Preferences refused.');
     expect(screen.queryByText('Settings saved.')).toBeNull();
+    expect(document.querySelector('[data-toast-type="success"]')).toBeNull();
     expect(localStorage.getItem('theme')).toBe('light');
   });
 });

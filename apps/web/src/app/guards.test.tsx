@@ -4,6 +4,7 @@ import { renderApp } from '../test/render-app.tsx';
 import { makeUser, serveShell, startTestApi } from '../test/test-api.ts';
 import type { TestApi } from '../test/test-api.ts';
 import { setTokens } from '../lib/token-storage.ts';
+import { expectToast } from '../test/toasts.ts';
 
 let api: TestApi;
 beforeEach(async () => {
@@ -50,10 +51,7 @@ describe('route guards', () => {
     setTokens({ access: 'a', refresh: 'r' });
     const { router } = await renderApp('/upload', { apiUrl: api.url, language: 'fr' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
-    const toast = await screen.findByText(
-      'Quota quotidien épuisé. Revenez demain ou mettez à niveau votre compte.',
-    );
-    expect(toast.closest('[data-toast-type]')?.getAttribute('data-toast-type')).toBe('error');
+    await expectToast('error', 'Quota quotidien épuisé. Revenez demain ou mettez à niveau votre compte.');
   });
 
   it('lets a user with quota left into /upload', async () => {
@@ -105,7 +103,7 @@ describe('session expiry', () => {
     }));
     setTokens({ access: 'stale', refresh: 'revoked' });
     const { router } = await renderApp('/profile', { apiUrl: api.url, language: 'fr' });
-    expect(await screen.findByText('Session expirée, veuillez vous reconnecter')).toBeTruthy();
+    await expectToast('error', 'Session expirée, veuillez vous reconnecter');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(localStorage.getItem('access_token')).toBeNull();
     expect(localStorage.getItem('refresh_token')).toBeNull();

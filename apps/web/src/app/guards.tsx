@@ -2,7 +2,8 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { hasQuotaLeft, isLeaving, useUser } from '../lib/auth.ts';
+import { hasQuotaLeft, isLeaving } from '../lib/auth.ts';
+import { useUser } from '../lib/api/get-user.ts';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { toast } from '../stores/ui-store.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from '../test/render-app.tsx';
 import { serveShell, startTestApi } from '../test/test-api.ts';
 import type { TestApi } from '../test/test-api.ts';
@@ -89,6 +89,11 @@ describe('shell', () => {
     serveShell(api);
     await renderApp('/', { apiUrl: api.url, language: 'en' });
     await waitFor(() => expect(screen.getByTestId('status').getAttribute('data-status')).toBe('ok'));
-    expect(screen.getByText('v1.0.0')).toBeTruthy();
+    const footer = screen.getByRole('contentinfo');
+    const status = screen.getByTestId('status');
+    expect(footer.contains(status)).toBe(true);
+    expect(status.textContent).toBe('All systems operational');
+    // beside the running version
+    expect(within(footer).getByText('v1.0.0').nextElementSibling).toBe(status);
   });
 });

@@ -1,21 +1,11 @@
-// The signed-in user, shared by the guards, the shell and the account screens. Signed in means a
-// stored access token and a loaded profile.
+// The session: whether there is one, ending it, leaving a protected page. The signed-in user's query is
+// lib/api/get-user.ts.
 import { useCallback, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { User } from '@tazamun/contracts/auth';
+import { useQueryClient } from '@tanstack/react-query';
+import type { User } from '@tazamun/contracts/auth';
 import { api } from './api-client.ts';
 import { clearTokens, getAccessToken, getRefreshToken, subscribeTokens } from './token-storage.ts';
-
-export const PROFILE_QUERY_KEY = ['auth', 'profile'] as const;
-
-/** The profile endpoint answers with the user; older shapes wrap it in {user}. */
-const ProfileResponse = z.union([User, z.object({ user: User }).transform((r) => r.user)]);
-
-export function fetchProfile(signal?: AbortSignal): Promise<User> {
-  return api('/api/auth/profile/', { schema: ProfileResponse, signal });
-}
 
 export function useHasToken(): boolean {
   return useSyncExternalStore(
@@ -23,25 +13,6 @@ export function useHasToken(): boolean {
     () => getAccessToken() !== null,
     () => false,
   );
-}
-
-export function useUser() {
-  const hasToken = useHasToken();
-  const query = useQuery({
-    queryKey: PROFILE_QUERY_KEY,
-    queryFn: ({ signal }) => fetchProfile(signal),
-    enabled: hasToken,
-    staleTime: 30_000,
-    retry: false,
-  });
-  return {
-    hasToken,
-    user: hasToken ? query.data : undefined,
-    isLoading: hasToken && query.isPending,
-    isError: query.isError,
-    error: query.error,
-    refetch: query.refetch,
-  };
 }
 
 /** Clears the session on the server (failure ignored) and locally: tokens, cached data, session storage. */

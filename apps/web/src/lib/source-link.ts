@@ -1,7 +1,7 @@
 // AGPL-3.0 §13: every page offers the source code of the running version. The server says where
 // (source_url in GET /api/config/): SOURCE_URL when the deployment sets one, else its own tarball.
 import { SOURCE_PATH } from '@tazamun/contracts/auth';
-import { usePublicConfig } from './config.ts';
+import { usePublicConfig } from './api/get-public-config.ts';
 import { apiUrl } from './api-client.ts';
 
 export interface SourceLink {

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { APP_VERSION, COPYRIGHT_YEAR } from '@tazamun/contracts/limits';
-import { useHealth, usePublicConfig } from '../../lib/config.ts';
+import { useHealth } from '../../lib/api/get-health.ts';
+import { usePublicConfig } from '../../lib/api/get-public-config.ts';
 import { useSourceLink } from '../../lib/source-link.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { CodeIcon, GlobeIcon, MailIcon } from '../../components/ui/icons.tsx';

@@ -9,7 +9,7 @@ import type { User } from '@tazamun/contracts/auth';
 import { changeLanguage, currentLanguage } from '../../lib/i18n.ts';
 import { useSignOutAndLeave } from '../../lib/auth.ts';
 import { Avatar } from '../../components/ui/avatar.tsx';
-import { usePublicConfig } from '../../lib/config.ts';
+import { usePublicConfig } from '../../lib/api/get-public-config.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useUiStore } from '../../stores/ui-store.ts';
 import {

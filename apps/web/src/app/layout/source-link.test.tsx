@@ -71,7 +71,10 @@ describe('source code link (AGPL §13)', () => {
     const about = screen.getByTestId('about-source-link');
     expect(about.getAttribute('href')).toBe(url);
     expect(about.textContent).toBe('Source code of this version');
-    expect(screen.getByText(url)).toBeTruthy();
+    // the address itself is spelled out under the link, left to right whatever the page's direction
+    const address = screen.getByText(url);
+    expect(address.previousElementSibling).toBe(about);
+    expect(address.getAttribute('dir')).toBe('ltr');
     // the link sits in the "Source code and licence" section the footer icon scrolls to
     expect(document.getElementById('source')?.contains(about)).toBe(true);
   });

@@ -6,18 +6,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AlignmentSummary } from '@tazamun/contracts/alignments';
-import { PROFILE_QUERY_KEY } from '../../lib/auth.ts';
-import {
-  ALIGNMENTS_KEY,
-  PROJECTS_KEY,
-  alignmentQueryKey,
-  audioUrlQueryKey,
-  deleteAlignment,
-  progressQueryKey,
-  renameAlignment,
-  retryAlignment,
-  videoQueryKey,
-} from '../../lib/alignments.ts';
+import { PROFILE_QUERY_KEY } from '../../lib/api/get-user.ts';
+import { deleteAlignment, renameAlignment, retryAlignment } from '../../lib/api/alignments-api.ts';
+import { alignmentQueryKey } from '../../lib/api/get-alignment.ts';
+import { ALIGNMENTS_KEY } from '../../lib/api/get-alignments.ts';
+import { audioUrlQueryKey } from '../../lib/api/get-audio-url.ts';
+import { progressQueryKey } from '../../lib/api/get-progress.ts';
+import { PROJECTS_KEY } from '../../lib/api/get-projects.ts';
+import { videoQueryKey } from '../../lib/api/get-video.ts';
 import { toast, useUiStore } from '../../stores/ui-store.ts';
 import { Button } from '../ui/button.tsx';
 import { confirmAction } from '../ui/confirm.tsx';

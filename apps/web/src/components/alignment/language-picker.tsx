@@ -4,7 +4,7 @@
 import { useId, useMemo, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLanguages } from '../../lib/alignments.ts';
+import { useLanguages } from '../../lib/api/get-languages.ts';
 import { languageOptions, resolveLanguageText, searchLanguages } from '../../lib/language-search.ts';
 import type { LanguageOption } from '../../lib/language-search.ts';
 

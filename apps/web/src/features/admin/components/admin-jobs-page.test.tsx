@@ -5,6 +5,7 @@ import { renderApp } from '../../../test/render-app.tsx';
 import { makeUser, serveShell, startTestApi } from '../../../test/test-api.ts';
 import type { TestApi } from '../../../test/test-api.ts';
 import { setTokens } from '../../../lib/token-storage.ts';
+import { expectToast } from '../../../test/toasts.ts';
 
 function job(overrides: Partial<AdminJob>): AdminJob {
   return {
@@ -29,6 +30,13 @@ function job(overrides: Partial<AdminJob>): AdminJob {
     lease_until: null,
     ...overrides,
   };
+}
+
+/** The cell of a job's row under the column with this heading. */
+function cell(row: HTMLElement, column: string): HTMLElement {
+  const index = screen.getAllByRole('columnheader').findIndex((h) => h.textContent === column);
+  expect(index, `no column "${column}"`).toBeGreaterThanOrEqual(0);
+  return within(row).getAllByRole('cell')[index]!;
 }
 
 let api: TestApi;
@@ -67,20 +75,24 @@ describe('admin jobs page', () => {
     await renderApp('/admin/jobs', { apiUrl: api.url, language: 'en' });
 
     const row1 = await screen.findByTestId('job-j1');
-    expect(within(row1).getByText('Failed')).toBeTruthy();
-    expect(within(row1).getByText('timeout')).toBeTruthy();
-    expect(within(row1).getByText('timed out after 90000 ms')).toBeTruthy();
-    expect(within(row1).getByText('vm:4242:ab12cd34')).toBeTruthy();
-    expect(within(row1).getByText('1/3')).toBeTruthy();
+    expect(cell(row1, 'Status').textContent).toBe('Failed');
+    expect([...cell(row1, 'Error').children].map((line) => line.textContent)).toEqual([
+      'timeout',
+      'timed out after 90000 ms',
+    ]);
+    expect(cell(row1, 'Worker').textContent).toBe('vm:4242:ab12cd34');
+    expect(cell(row1, 'Attempts').textContent).toBe('1/3');
     expect(within(row1).queryByRole('button', { name: 'Cancel' })).toBeNull();
     const row2 = screen.getByTestId('job-j2');
-    expect(within(row2).getByText('Running')).toBeTruthy();
+    expect(cell(row2, 'Status').textContent).toBe('Running');
+    expect(cell(row2, 'Worker').textContent).toBe('vm:4243:ef56ab78');
+    expect(cell(row2, 'Error').textContent).toBe('');
     expect(within(row2).queryByRole('button', { name: 'Retry' })).toBeNull();
 
     fireEvent.click(within(row1).getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('The job is queued again.')).toBeTruthy();
+    await expectToast('success', 'The job is queued again.');
     fireEvent.click(within(row2).getByRole('button', { name: 'Cancel' }));
-    expect(await screen.findByText('Cancel requested; its worker stops it shortly.')).toBeTruthy();
+    await expectToast('success', 'Cancel requested; its worker stops it shortly.');
     const posts = api.requests.filter((r) => r.method === 'POST').map((r) => r.path);
     expect(posts).toEqual(['/api/admin/jobs/j1/retry/', '/api/admin/jobs/j2/cancel/']);
   });
@@ -89,7 +101,10 @@ describe('admin jobs page', () => {
     serveShell(api, makeUser({ role: 'admin' }));
     api.route('GET', '/api/admin/jobs/', () => ({ status: 200, body: { jobs: [] } }));
     await renderApp('/admin/jobs', { apiUrl: api.url, language: 'ar' });
-    expect(await screen.findByText('لا توجد مهمة في هذه الحالة.')).toBeTruthy();
+    // the empty state is all the list shows: no table, no other text
+    const empty = await screen.findByText('لا توجد مهمة في هذه الحالة.');
+    expect(empty.parentElement?.textContent).toBe('لا توجد مهمة في هذه الحالة.');
+    expect(screen.queryByRole('table')).toBeNull();
     const gets = () => api.requests.filter((r) => r.method === 'GET' && r.path === '/api/admin/jobs/').length;
     const before = gets();
     const completed = screen.getByRole('button', { name: 'مكتملة' });
@@ -102,7 +117,14 @@ describe('admin jobs page', () => {
   it('tells a non-administrator the page is not for them, without asking the API', async () => {
     serveShell(api, makeUser());
     await renderApp('/admin/jobs', { apiUrl: api.url, language: 'fr' });
-    expect(await screen.findByText('Cette page est réservée aux administrateurs.')).toBeTruthy();
+    const refusal = await screen.findByText('Cette page est réservée aux administrateurs.');
+    expect(refusal.closest('[role="alert"]')?.textContent).toBe(
+      'Cette page est réservée aux administrateurs.',
+    );
+    // nothing of the page itself: no title, no filters, no list
+    expect(screen.queryByRole('heading', { name: 'Tâches', level: 1 })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Actualiser' })).toBeNull();
+    expect(screen.queryByRole('table')).toBeNull();
     expect(api.requests.some((r) => r.path.startsWith('/api/admin/'))).toBe(false);
   });
 });

@@ -5,11 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminJob, AdminJobStatus } from '@tazamun/contracts/admin-jobs';
-import { useUser } from '../../../lib/auth.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { ADMIN_JOBS_KEY, cancelJob, retryJob, useAdminJobs } from '../api/admin-jobs-api.ts';
+import { cancelJob, retryJob } from '../api/admin-jobs-api.ts';
+import { ADMIN_JOBS_KEY, useAdminJobs } from '../api/get-admin-jobs.ts';
 
 const FILTERS = ['open', 'queued', 'processing', 'failed', 'completed', 'cancelled'] as const;
 type Filter = (typeof FILTERS)[number];

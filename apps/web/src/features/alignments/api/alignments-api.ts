@@ -1,20 +1,10 @@
-import { AlignmentDetail, AlignmentSummary, AudioUrlResponse, Progress } from '@tazamun/contracts/alignments';
+import { AlignmentSummary, ShareResponse } from '@tazamun/contracts/alignments';
 import { VideoStatus } from '@tazamun/contracts/exports';
 import type { VideoRequest } from '@tazamun/contracts/exports';
 import { api } from '../../../lib/api-client.ts';
 
 export function uploadAlignment(form: FormData) {
   return api('/api/alignments/', { method: 'POST', body: form, schema: AlignmentSummary });
-}
-
-export { alignmentQueryKey } from '../../../lib/alignments.ts';
-
-export function getAlignment(id: string, signal?: AbortSignal) {
-  return api(`/api/alignments/${encodeURIComponent(id)}/`, { schema: AlignmentDetail, signal });
-}
-
-export function getProgress(id: string, signal?: AbortSignal) {
-  return api(`/api/alignments/${encodeURIComponent(id)}/progress/`, { schema: Progress, signal });
 }
 
 export function cancelAlignment(id: string) {
@@ -24,9 +14,13 @@ export function cancelAlignment(id: string) {
   });
 }
 
-/** A signed audio URL the player streams without an Authorization header (valid for an hour). */
-export function getAudioUrl(id: string, signal?: AbortSignal) {
-  return api(`/api/alignments/${encodeURIComponent(id)}/audio-url/`, { schema: AudioUrlResponse, signal });
+/** A read-only link to the alignment that anyone can open. */
+export function shareAlignment(id: string) {
+  return api(`/api/alignments/${encodeURIComponent(id)}/share/`, { method: 'POST', schema: ShareResponse });
+}
+
+export function unshareAlignment(id: string) {
+  return api(`/api/alignments/${encodeURIComponent(id)}/share/`, { method: 'DELETE' });
 }
 
 export function exportFile(id: string, format: string, options: Record<string, string>): Promise<Blob> {
@@ -42,10 +36,6 @@ export function requestVideo(id: string, body: Partial<VideoRequest>) {
     body,
     schema: VideoStatus,
   });
-}
-
-export function getVideo(id: string, signal?: AbortSignal) {
-  return api(`/api/alignments/${encodeURIComponent(id)}/video/`, { schema: VideoStatus, signal });
 }
 
 export function downloadVideo(id: string): Promise<Blob> {

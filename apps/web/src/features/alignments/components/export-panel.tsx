@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FILE_EXPORT_FORMATS } from '@tazamun/contracts/exports';
 import { saveBlob } from '../../../lib/download.ts';
@@ -8,8 +8,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Checkbox, InputField, SelectField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { downloadVideo, exportFile, getVideo, requestVideo } from '../api/alignments-api.ts';
-import { videoQueryKey } from '../../../lib/alignments.ts';
+import { downloadVideo, exportFile, requestVideo } from '../api/alignments-api.ts';
+import { useVideo, videoQueryKey } from '../../../lib/api/get-video.ts';
 
 type Format = (typeof FILE_EXPORT_FORMATS)[number];
 const EXTENSIONS: Record<Format, string> = {
@@ -192,13 +192,7 @@ function VideoExport({ id, baseName }: { id: string; baseName: string }) {
   const [waveform, setWaveform] = useState(true);
   const [requested, setRequested] = useState(false);
   // Asked only once a render was requested here: before that the server has no video (404).
-  const status = useQuery({
-    enabled: requested,
-    queryKey: videoQueryKey(id),
-    queryFn: ({ signal }) => getVideo(id, signal).catch(() => null),
-    refetchInterval: (q) =>
-      q.state.data && ['queued', 'processing'].includes(q.state.data.status) ? 1500 : false,
-  });
+  const status = useVideo(id, requested);
   const start = useMutation({
     mutationFn: () =>
       requestVideo(id, {
@@ -209,7 +203,7 @@ function VideoExport({ id, baseName }: { id: string; baseName: string }) {
         ...(fontSize ? { font_size: Number(fontSize) } : {}),
       }),
     onSuccess: (v) => {
-      queryClient.setQueryData(['video', id], v);
+      queryClient.setQueryData(videoQueryKey(id), v);
       setRequested(true);
     },
     onError: (e) => toast.error(e.message),

@@ -1,7 +1,7 @@
 // How long this job should take, from its audio length and the speed measured on the user's own recent
 // alignments (processing_speed: audio seconds aligned per second of work), instead of a fixed range.
 import { useTranslation } from 'react-i18next';
-import { useAlignmentList } from '../../../lib/alignments.ts';
+import { useAlignmentList } from '../../../lib/api/get-alignments.ts';
 import { formatDuration } from '../../../lib/format.ts';
 
 /** Seconds of work expected for `audioSeconds`, from the median of measured speeds; null without any. */

@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
 import type { Progress } from '@tazamun/contracts/alignments';
-import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
-import { apiUrl, isApiError } from '../../../lib/api-client.ts';
+import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
+import { isApiError } from '../../../lib/api-client.ts';
 import {
   formatBytes,
   formatDateTime,
@@ -20,14 +20,16 @@ import { Alert, Card } from '../../../components/ui/card.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
-import { alignmentQueryKey, cancelAlignment, getAlignment, getAudioUrl } from '../api/alignments-api.ts';
+import { cancelAlignment } from '../api/alignments-api.ts';
 import { CorrectionEditor } from '../editor/correction-editor.tsx';
-import { useAlignmentProgress } from '../api/get-progress.ts';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { ExportPanel } from './export-panel.tsx';
 import { ProcessingEstimate } from './processing-estimate.tsx';
 import { ShareControls } from './share-controls.tsx';
-import { ALIGNMENTS_KEY, audioUrlQueryKey } from '../../../lib/alignments.ts';
+import { alignmentQueryKey, useAlignment } from '../../../lib/api/get-alignment.ts';
+import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
+import { useAudioUrl } from '../../../lib/api/get-audio-url.ts';
+import { useAlignmentProgress } from '../../../lib/api/get-progress.ts';
 
 function ProgressSteps({ progress }: { progress: Progress }) {
   const { t } = useTranslation();
@@ -88,26 +90,6 @@ function ProgressSteps({ progress }: { progress: Progress }) {
   );
 }
 
-// Keep a little margin so a URL handed to the player is never one that is about to lapse.
-const AUDIO_URL_MARGIN_MS = 5 * 60_000;
-
-/** The signed URL the player streams from; a page opened after it lapsed asks for a new one. */
-function useAudioUrl(id: string, enabled: boolean): string | null {
-  const audio = useQuery({
-    queryKey: audioUrlQueryKey(id),
-    queryFn: ({ signal }) => getAudioUrl(id, signal),
-    enabled,
-    // No background refetch: a new URL would restart the player mid-listen.
-    staleTime: (query) =>
-      query.state.data
-        ? Math.max(0, Date.parse(query.state.data.expires_at) - Date.now() - AUDIO_URL_MARGIN_MS)
-        : 0,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-  });
-  return audio.data ? apiUrl(audio.data.url) : null;
-}
-
 export function ResultsPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
@@ -116,10 +98,7 @@ export function ResultsPage() {
   const mode = params.get('mode') === 'correct' ? 'correct' : 'view';
   const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
-  const detail = useQuery({
-    queryKey: alignmentQueryKey(id),
-    queryFn: ({ signal }) => getAlignment(id, signal),
-  });
+  const detail = useAlignment(id);
   const running = detail.data?.status === 'queued' || detail.data?.status === 'processing';
   const progress = useAlignmentProgress(id, running);
   const finished = progress.data && !['queued', 'processing'].includes(progress.data.status);

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ShareResponse } from '@tazamun/contracts/alignments';
-import { api } from '../../../lib/api-client.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { alignmentQueryKey } from '../../../lib/alignments.ts';
+import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
+import { shareAlignment, unshareAlignment } from '../api/alignments-api.ts';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -31,9 +30,8 @@ export function ShareControls({
   const queryClient = useQueryClient();
   const [link, setLink] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const path = `/api/alignments/${encodeURIComponent(id)}/share/`;
   const share = useMutation({
-    mutationFn: () => api(path, { method: 'POST', schema: ShareResponse }),
+    mutationFn: () => shareAlignment(id),
     onSuccess: (r) => {
       const url = new URL(r.url, window.location.origin);
       // The server knows its public URL; the link is shown on this origin's /share/ route.
@@ -43,7 +41,7 @@ export function ShareControls({
     onError: (e) => toast.error(e.message),
   });
   const unshare = useMutation({
-    mutationFn: () => api(path, { method: 'DELETE' }),
+    mutationFn: () => unshareAlignment(id),
     onSuccess: () => {
       setLink(null);
       toast.success(t('share.stopped'));

@@ -5,6 +5,7 @@ import { renderApp } from '../../../test/render-app.tsx';
 import { makeUser, serveShell, startTestApi } from '../../../test/test-api.ts';
 import type { TestApi } from '../../../test/test-api.ts';
 import { setTokens } from '../../../lib/token-storage.ts';
+import { expectToast } from '../../../test/toasts.ts';
 
 let api: TestApi;
 beforeEach(async () => {
@@ -54,6 +55,15 @@ async function expectFieldError(label: string, message: string) {
   expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
 }
 
+/** The recording was refused: its reason is an alert right under the drop zone, which still asks for a file. */
+async function expectAudioRefused(message: string) {
+  const reason = await screen.findByText(message);
+  expect(reason.getAttribute('role')).toBe('alert');
+  const dropZone = screen.getByTestId('audio-input').closest('[role="button"]');
+  expect(dropZone?.nextElementSibling).toBe(reason);
+  expect(dropZone?.querySelector('p')?.textContent).toBe('Drop an audio file here or click to choose one');
+}
+
 describe('upload studio', () => {
   it('refuses a file that is not MP3, WAV, M4A or OGG and sends nothing without audio and text', async () => {
     await renderApp('/upload', { apiUrl: api.url, language: 'en' });
@@ -62,11 +72,11 @@ describe('upload studio', () => {
     fireEvent.change(input, {
       target: { files: [new File(['not audio'], 'notes.pdf', { type: 'application/pdf' })] },
     });
-    expect(await screen.findByText('Invalid file type. Accepted formats: MP3, WAV, M4A, OGG.')).toBeTruthy();
+    await expectAudioRefused('Invalid file type. Accepted formats: MP3, WAV, M4A, OGG.');
     await userEvent.click(screen.getByRole('button', { name: 'Start the alignment' }));
     await expectFieldError('Text spoken in the recording', 'The transcript is required.');
     // The refused file keeps its reason after Start.
-    expect(screen.getByText('Invalid file type. Accepted formats: MP3, WAV, M4A, OGG.')).toBeTruthy();
+    await expectAudioRefused('Invalid file type. Accepted formats: MP3, WAV, M4A, OGG.');
     expect(screen.queryByText('Choose an audio file.')).toBeNull();
     expect(api.requests.some((r) => r.path === '/api/alignments/')).toBe(false);
   });
@@ -78,10 +88,10 @@ describe('upload studio', () => {
     Object.defineProperty(big, 'size', { value: 57 * 1024 * 1024 });
     fireEvent.change(screen.getByTestId('audio-input'), { target: { files: [big] } });
     const message = 'The audio file is too large (maximum 50 MB).';
-    expect(await screen.findByText(message)).toBeTruthy();
+    await expectAudioRefused(message);
     await userEvent.click(screen.getByRole('button', { name: 'Start the alignment' }));
     await expectFieldError('Text spoken in the recording', 'The transcript is required.');
-    expect(screen.getByText(message)).toBeTruthy();
+    await expectAudioRefused(message);
     expect(screen.queryByText('Choose an audio file.')).toBeNull();
   });
 
@@ -107,9 +117,12 @@ describe('upload studio', () => {
     await userEvent.type(picker, 'klingon');
     await userEvent.tab();
     await userEvent.click(screen.getByRole('button', { name: 'Start the alignment' }));
-    expect(
-      await screen.findByText('Choose a language from the list, or type its ISO 639-1 or 639-3 code.'),
-    ).toBeTruthy();
+    const languageError = await screen.findByText(
+      'Choose a language from the list, or type its ISO 639-1 or 639-3 code.',
+    );
+    expect(languageError.getAttribute('role')).toBe('alert');
+    expect(picker.getAttribute('aria-invalid')).toBe('true');
+    expect(picker.getAttribute('aria-describedby')).toBe(languageError.id);
   });
 
   it('a Windows-1256 transcript file is converted to UTF-8 with a note', async () => {
@@ -211,7 +224,7 @@ describe('upload studio', () => {
     await userEvent.clear(ipa);
     await userEvent.type(ipa, 'zɔrblaks');
     await userEvent.click(screen.getByRole('button', { name: 'Save to my lexicon' }));
-    expect(await screen.findByText('“zorblax” saved to your lexicon.')).toBeTruthy();
+    await expectToast('success', '“zorblax” saved to your lexicon.');
     const sent = api.requests.filter((r) => r.path === '/api/lexicon/' && r.method === 'POST');
     expect(sent.map((r) => r.body)).toEqual([{ language: 'ara', word: 'zorblax', ipa: 'zɔrblaks' }]);
     expect(screen.queryByLabelText('IPA of zorblax')).toBeNull();

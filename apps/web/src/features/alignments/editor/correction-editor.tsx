@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
@@ -11,7 +11,7 @@ import SpectrogramPlugin from 'wavesurfer.js/dist/plugins/spectrogram.esm.js';
 import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
 import ZoomPlugin from 'wavesurfer.js/dist/plugins/zoom.esm.js';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { contentDirection } from '../../../lib/alignments.ts';
+import { contentDirection } from '../../../lib/content-direction.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { saveBlob } from '../../../lib/download.ts';
 import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format.ts';
@@ -19,9 +19,10 @@ import { useUiStore, toast } from '../../../stores/ui-store.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { formatClock } from '../../../components/alignment/time.ts';
-import { alignmentQueryKey, exportFile } from '../api/alignments-api.ts';
-import { getRealignment, realignmentQueryKey } from '../api/get-realignment.ts';
-import { getRevisions, revisionsQueryKey } from '../api/get-revisions.ts';
+import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
+import { exportFile } from '../api/alignments-api.ts';
+import { realignmentQueryKey, useRealignment } from '../api/get-realignment.ts';
+import { revisionsQueryKey, useRevisions } from '../api/get-revisions.ts';
 import { requestRealign, saveRevision } from '../api/revisions-api.ts';
 import {
   NUDGE,
@@ -317,10 +318,7 @@ export function CorrectionEditor({
     },
   });
 
-  const revisions = useQuery({
-    queryKey: revisionsQueryKey(alignmentId),
-    queryFn: ({ signal }) => getRevisions(alignmentId, signal),
-  });
+  const revisions = useRevisions(alignmentId);
 
   const realign = useMutation({
     mutationFn: (s: Stretch) =>
@@ -331,15 +329,7 @@ export function CorrectionEditor({
     },
     onError: (e) => toast.error(e.message),
   });
-  const realignment = useQuery({
-    queryKey: realignmentQueryKey(alignmentId),
-    queryFn: ({ signal }) => getRealignment(alignmentId, signal),
-    enabled: realignId !== null,
-    refetchInterval: (q) =>
-      q.state.data && (q.state.data.status === 'queued' || q.state.data.status === 'processing')
-        ? 1000
-        : false,
-  });
+  const realignment = useRealignment(alignmentId, realignId !== null);
   const realignState = realignId !== null && realignment.data?.id === realignId ? realignment.data : null;
   useEffect(() => {
     if (realignState?.status !== 'completed') return;

@@ -154,7 +154,10 @@ describe('register', () => {
     await renderApp('/auth?view=register', { apiUrl: api.url, language: 'en' });
     const user = await fillRegister();
     await user.click(screen.getByRole('button', { name: 'Create account' }));
-    expect(await screen.findByText('You must accept the terms and the privacy policy.')).toBeTruthy();
+    await expectFieldError(
+      'I accept the terms of service and the privacy policy.',
+      'You must accept the terms and the privacy policy.',
+    );
     expect(api.requests.some((r) => r.path === '/api/auth/register/')).toBe(false);
   });
 

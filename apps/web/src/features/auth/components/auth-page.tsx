@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { useUser } from '../../../lib/auth.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { Card } from '../../../components/ui/card.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { LoginFormView } from './login-form.tsx';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Tokens, User } from '@tazamun/contracts/auth';
-import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
+import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { setTokens } from '../../../lib/token-storage.ts';
 
 /** Stores a new session and goes on: waiting list when not approved, else where the person was heading. */

@@ -2,9 +2,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link } from 'react-router';
-import { hasQuotaLeft, useUser } from '../../../lib/auth.ts';
-import { useStats } from '../../../lib/account.ts';
-import { useAlignmentList } from '../../../lib/alignments.ts';
+import { hasQuotaLeft } from '../../../lib/auth.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
+import { useStats } from '../../../lib/api/get-stats.ts';
+import { useAlignmentList } from '../../../lib/api/get-alignments.ts';
 import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Card, CardTitle, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
 import {

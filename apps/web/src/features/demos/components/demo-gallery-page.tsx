@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { DEMO_DURATIONS } from '@tazamun/contracts/demos';
-import { contentDirection } from '../../../lib/alignments.ts';
+import { contentDirection } from '../../../lib/content-direction.ts';
 import { formatDuration, formatPercent } from '../../../lib/format.ts';
 import { Alert, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
 import { InputField, SelectField } from '../../../components/ui/field.tsx';
 import { PlayIcon, WaveIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useDemos } from '../api/demos-api.ts';
+import { useDemos } from '../api/get-demos.ts';
 
 /** Categories the project's own demos use have a translation; others (published by an administrator)
  *  are shown as written. */

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { contentDirection } from '../../../lib/alignments.ts';
+import { contentDirection } from '../../../lib/content-direction.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { ArrowForwardIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useDemo } from '../api/demos-api.ts';
+import { useDemo } from '../api/get-demo.ts';
 
 export function DemoPlayerPage() {
   const { t } = useTranslation();

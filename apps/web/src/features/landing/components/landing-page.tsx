@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EXPORT_FORMATS, LIMITS, UI_LANGUAGES } from '@tazamun/contracts/limits';
-import { useUser } from '../../../lib/auth.ts';
-import { usePublicStats } from '../../../lib/alignments.ts';
-import { useExampleDemos } from '../api/landing-api.ts';
-import { usePublicConfig } from '../../../lib/config.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
+import { useExampleDemos } from '../api/get-example-demos.ts';
+import { usePublicStats } from '../api/get-public-stats.ts';
+import { usePublicConfig } from '../../../lib/api/get-public-config.ts';
 import { formatBytes, formatNumber } from '../../../lib/format.ts';
 import { ButtonLink } from '../../../components/ui/button.tsx';
 import {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { APP_VERSION, COPYRIGHT_YEAR } from '@tazamun/contracts/limits';
-import { usePublicConfig } from '../../../lib/config.ts';
+import { usePublicConfig } from '../../../lib/api/get-public-config.ts';
 import { useSourceLink } from '../../../lib/source-link.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CheckIcon, CodeIcon, CopyIcon, MailIcon } from '../../../components/ui/icons.tsx';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { usePublicConfig } from '../../../lib/config.ts';
+import { usePublicConfig } from '../../../lib/api/get-public-config.ts';
 import { Paragraphs, ProsePage, ProseSection } from './prose.tsx';
 
 const SECTIONS = [

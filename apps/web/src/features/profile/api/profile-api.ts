@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChangePasswordRequest, DeleteAccountRequest } from '@tazamun/contracts/auth';
-import { PreferencesUpdate, ProfileUpdate, RevokedCount, SessionList, User } from '@tazamun/contracts/auth';
+import { PreferencesUpdate, ProfileUpdate, RevokedCount, User } from '@tazamun/contracts/auth';
 import { api } from '../../../lib/api-client.ts';
 
 const UserResponse = z.union([User, z.object({ user: User }).transform((r) => r.user)]);
@@ -29,10 +29,6 @@ export function uploadAvatar(file: File) {
 
 export function removeAvatar() {
   return api('/api/auth/avatar/', { method: 'DELETE' });
-}
-
-export function listSessions(signal?: AbortSignal) {
-  return api('/api/auth/sessions/', { schema: SessionList, signal });
 }
 
 export function revokeSession(id: string) {

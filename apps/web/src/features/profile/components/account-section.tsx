@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@tazamun/contracts/auth';
 import { LIMITS } from '@tazamun/contracts/limits';
-import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
+import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { Avatar } from '../../../components/ui/avatar.tsx';
 import { ApiError, clientErrorMessage } from '../../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -8,7 +8,8 @@ import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
 import { InputField, SelectField } from '../../../components/ui/field.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { API_TOKENS_KEY, createApiToken, listApiTokens, revokeApiToken } from '../api/api-tokens-api.ts';
+import { createApiToken, revokeApiToken } from '../api/api-tokens-api.ts';
+import { API_TOKENS_KEY, useApiTokens } from '../api/get-api-tokens.ts';
 
 const LIFETIMES = ['30', '90', '365', ''] as const;
 
@@ -19,7 +20,7 @@ export function ApiTokensSection() {
   const [days, setDays] = useState<(typeof LIFETIMES)[number]>('90');
   // the secret is shown once, right after creation, and forgotten when the page goes
   const [secret, setSecret] = useState<string | null>(null);
-  const tokens = useQuery({ queryKey: API_TOKENS_KEY, queryFn: ({ signal }) => listApiTokens(signal) });
+  const tokens = useApiTokens();
   const refresh = () => queryClient.invalidateQueries({ queryKey: API_TOKENS_KEY });
   const create = useMutation({
     mutationFn: createApiToken,

@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Preferences, User } from '@tazamun/contracts/auth';
-import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
+import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Checkbox, SelectField } from '../../../components/ui/field.tsx';

@@ -1,7 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useUser } from '../../../lib/auth.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { directionOf } from '../../../lib/i18n.ts';
 import { PageHeader } from '../../../components/ui/card.tsx';
 import { Avatar } from '../../../components/ui/avatar.tsx';

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -6,14 +6,13 @@ import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { listSessions, revokeOtherSessions, revokeSession } from '../api/profile-api.ts';
-
-const SESSIONS_KEY = ['auth', 'sessions'] as const;
+import { revokeOtherSessions, revokeSession } from '../api/profile-api.ts';
+import { SESSIONS_KEY, useSessions } from '../api/get-sessions.ts';
 
 export function SessionsSection() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: ({ signal }) => listSessions(signal) });
+  const sessions = useSessions();
   const refresh = () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
   const revoke = useMutation({
     mutationFn: revokeSession,

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { User } from '@tazamun/contracts/auth';
 import { Link } from 'react-router';
-import { useStats } from '../../../lib/account.ts';
-import { useAlignmentList } from '../../../lib/alignments.ts';
+import { useStats } from '../../../lib/api/get-stats.ts';
+import { useAlignmentList } from '../../../lib/api/get-alignments.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Card, CardTitle, EmptyState } from '../../../components/ui/card.tsx';
 import { WaveIcon } from '../../../components/ui/icons.tsx';

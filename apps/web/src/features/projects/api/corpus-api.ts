@@ -1,4 +1,3 @@
-import { AlignmentListResponse } from '@tazamun/contracts/alignments';
 import { BatchResponse } from '@tazamun/contracts/projects';
 import { api } from '../../../lib/api-client.ts';
 
@@ -19,11 +18,6 @@ export function uploadBatch(projectId: string, language: string, input: BatchInp
     body: form,
     schema: BatchResponse,
   });
-}
-
-export function listProjectAlignments(projectId: string, signal?: AbortSignal) {
-  const q = new URLSearchParams({ project: projectId, page_size: '100' });
-  return api(`/api/alignments/?${q.toString()}`, { schema: AlignmentListResponse, signal });
 }
 
 export function downloadProjectExport(projectId: string, format: 'textgrid' | 'json' | 'csv'): Promise<Blob> {

@@ -1,9 +1,5 @@
-import { MoveResult, Project, ProjectList } from '@tazamun/contracts/projects';
+import { MoveResult, Project } from '@tazamun/contracts/projects';
 import { api } from '../../../lib/api-client.ts';
-
-export function listProjects(signal?: AbortSignal) {
-  return api('/api/projects/', { schema: ProjectList, signal });
-}
 
 export function createProject(body: { name: string; description: string }) {
   return api('/api/projects/', { method: 'POST', body, schema: Project });

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { DragEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchResponse } from '@tazamun/contracts/projects';
-import { ALIGNMENTS_KEY, PROJECTS_KEY, projectBatchKey, retryAlignment } from '../../../lib/alignments.ts';
+import { retryAlignment } from '../../../lib/api/alignments-api.ts';
+import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
+import { PROJECTS_KEY } from '../../../lib/api/get-projects.ts';
 import { saveBlob } from '../../../lib/download.ts';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { formatPercent } from '../../../lib/format.ts';
@@ -11,10 +13,9 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { InputField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { downloadProjectExport, listProjectAlignments, uploadBatch } from '../api/corpus-api.ts';
+import { downloadProjectExport, uploadBatch } from '../api/corpus-api.ts';
+import { useProjectBatch } from '../api/get-project-batch.ts';
 import type { BatchInput } from '../api/corpus-api.ts';
-
-const ACTIVE = new Set(['queued', 'processing']);
 
 /** The files of a dropped folder, each with its path relative to the drop (MFA's layout needs folders). */
 async function filesOf(entry: FileSystemEntry, prefix = ''): Promise<{ file: File; path: string }[]> {
@@ -53,12 +54,7 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
   const [language, setLanguage] = useState('eng');
   const [over, setOver] = useState(false);
   const [last, setLast] = useState<BatchResponse | null>(null);
-  const rows = useQuery({
-    queryKey: projectBatchKey(projectId),
-    queryFn: ({ signal }) => listProjectAlignments(projectId, signal),
-    // followed while any recording of the project is still waiting or aligning
-    refetchInterval: (q) => (q.state.data?.results.some((a) => ACTIVE.has(a.status)) ? 2000 : false),
-  });
+  const rows = useProjectBatch(projectId);
   const send = useMutation({
     mutationFn: (input: BatchInput) => uploadBatch(projectId, language, input),
     onSuccess: (r) => {

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link } from 'react-router';
-import { ALIGNMENTS_KEY, PROJECTS_KEY, useAlignmentList } from '../../../lib/alignments.ts';
+import { ALIGNMENTS_KEY, useAlignmentList } from '../../../lib/api/get-alignments.ts';
+import { PROJECTS_KEY, useProjects } from '../../../lib/api/get-projects.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
@@ -14,7 +15,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { AlignmentActions } from '../../../components/alignment/alignment-actions.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { createProject, deleteProject, listProjects, moveToProject } from '../api/projects-api.ts';
+import { createProject, deleteProject, moveToProject } from '../api/projects-api.ts';
 import { ProjectBatch } from './project-batch.tsx';
 
 export function ProjectsPage() {
@@ -24,7 +25,7 @@ export function ProjectsPage() {
   const [name, setName] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
-  const projects = useQuery({ queryKey: PROJECTS_KEY, queryFn: ({ signal }) => listProjects(signal) });
+  const projects = useProjects();
   const alignments = useAlignmentList({
     project: selected || undefined,
     q: q || undefined,

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { DEFAULT_PREFERENCES, FEEDBACK_TYPES } from '@tazamun/contracts/auth';
 import { UI_LANGUAGES } from '@tazamun/contracts/limits';
 import type { UiLanguage } from '@tazamun/contracts/limits';
-import { PROFILE_QUERY_KEY } from '../../../lib/auth.ts';
+import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { changeLanguage, currentLanguage, i18n } from '../../../lib/i18n.ts';
 import type { Theme } from '../../../lib/theme.ts';
 import { Button } from '../../../components/ui/button.tsx';

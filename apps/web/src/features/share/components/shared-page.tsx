@@ -1,25 +1,19 @@
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { SharedAlignment } from '@tazamun/contracts/alignments';
-import { api, isApiError } from '../../../lib/api-client.ts';
-import { contentDirection } from '../../../lib/alignments.ts';
+import { isApiError } from '../../../lib/api-client.ts';
+import { contentDirection } from '../../../lib/content-direction.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useSharedAlignment } from '../api/get-shared-alignment.ts';
 
 /** The public, read-only page of an alignment its owner chose to share. */
 export function SharedPage() {
   const { t } = useTranslation();
   const { token = '' } = useParams();
-  const shared = useQuery({
-    queryKey: ['share', token],
-    queryFn: ({ signal }) =>
-      api(`/api/share/${encodeURIComponent(token)}/`, { schema: SharedAlignment, signal, auth: false }),
-    retry: false,
-  });
+  const shared = useSharedAlignment(token);
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
       {shared.isPending && (

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useSignOutAndLeave, useUser } from '../../../lib/auth.ts';
+import { useSignOutAndLeave } from '../../../lib/auth.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { ShieldIcon } from '../../../components/ui/icons.tsx';

@@ -1,16 +1,28 @@
 // The progress of a running alignment, one way: the server's event stream (GET …/events/) writes each
 // update into the query cache as it happens; polling every second is only the fallback, for a browser
 // without EventSource or a stream the server refused or closed (an expired token, a proxy that buffers).
+// Read by the results page; its key lives here because the shared alignment actions
+// (components/alignment) refresh and cancel it.
 import { useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Progress } from '@tazamun/contracts/alignments';
-import { apiUrl } from '../../../lib/api-client.ts';
-import { i18n } from '../../../lib/i18n.ts';
-import { getAccessToken } from '../../../lib/token-storage.ts';
-import { progressQueryKey } from '../../../lib/alignments.ts';
-import { getProgress } from './alignments-api.ts';
+import { api, apiUrl } from '../api-client.ts';
+import { i18n } from '../i18n.ts';
+import { getAccessToken } from '../token-storage.ts';
 
 const POLL_MS = 1000;
+
+export const progressQueryKey = (id: string) => ['alignment-progress', id] as const;
+
+export function getProgress(id: string, signal?: AbortSignal) {
+  return api(`/api/alignments/${encodeURIComponent(id)}/progress/`, { schema: Progress, signal });
+}
+
+export const progressQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: progressQueryKey(id),
+    queryFn: ({ signal }) => getProgress(id, signal),
+  });
 
 /** Follows the stream while `enabled`; true while it is the source of updates. */
 function useProgressStream(id: string, enabled: boolean): boolean {
@@ -45,8 +57,7 @@ function useProgressStream(id: string, enabled: boolean): boolean {
 export function useAlignmentProgress(id: string, running: boolean) {
   const streaming = useProgressStream(id, running);
   return useQuery({
-    queryKey: progressQueryKey(id),
-    queryFn: ({ signal }) => getProgress(id, signal),
+    ...progressQueryOptions(id),
     enabled: running,
     // one read when the page opens; after that the stream brings each change
     refetchInterval: streaming ? false : POLL_MS,

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { DemoDetail, DemoList } from '@tazamun/contracts/demos';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { DemoList } from '@tazamun/contracts/demos';
 import { api } from '../../../lib/api-client.ts';
 
 export interface DemoFilters {
@@ -9,13 +9,18 @@ export interface DemoFilters {
   duration?: string;
 }
 
-export function useDemos(filters: DemoFilters) {
+export const demosQueryKey = (filters: DemoFilters) => ['demos', filters] as const;
+
+export function getDemos(filters: DemoFilters, signal?: AbortSignal) {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(filters)) if (v) search.set(k, v);
-  return useQuery({
-    queryKey: ['demos', filters],
-    queryFn: ({ signal }) =>
-      api(`/api/demos/?${search.toString()}`, { schema: DemoList, signal, auth: false }),
+  return api(`/api/demos/?${search.toString()}`, { schema: DemoList, signal, auth: false });
+}
+
+export const demosQueryOptions = (filters: DemoFilters) =>
+  queryOptions({
+    queryKey: demosQueryKey(filters),
+    queryFn: ({ signal }) => getDemos(filters, signal),
     placeholderData: (previous) => previous,
     // On a first start the demos are still being aligned: look again until they are all in. An empty
     // gallery is also looked at again, less often: seeding starts a moment after the server does.
@@ -25,12 +30,7 @@ export function useDemos(filters: DemoFilters) {
       return data && data.count === 0 ? 10_000 : false;
     },
   });
-}
 
-export function useDemo(id: string) {
-  return useQuery({
-    queryKey: ['demo', id],
-    queryFn: ({ signal }) =>
-      api(`/api/demos/${encodeURIComponent(id)}/`, { schema: DemoDetail, signal, auth: false }),
-  });
+export function useDemos(filters: DemoFilters) {
+  return useQuery(demosQueryOptions(filters));
 }
