@@ -59,7 +59,7 @@ function lastJson(stdout: string): { startup: number; perFile: number[]; failed:
   }
 }
 
-function runTazamun(set: string, utts: RefUtt[], precision: string): PeerRun {
+function runTazamun(set: string, utts: RefUtt[], precision: string, recognition = true): PeerRun {
   const work = mkdtempSync(join(tmpdir(), 'tz-peers-tz-'));
   const manifest = join(work, 'm.jsonl');
   writeFileSync(
@@ -80,6 +80,7 @@ function runTazamun(set: string, utts: RefUtt[], precision: string): PeerRun {
     '1',
     '--precision',
     precision,
+    ...(recognition ? [] : ['--no-recognition']),
   ]);
   if (cost.status !== 0) throw new Error(`tazamun exited with ${cost.status}`);
   const perFile = readdirSync(out)
@@ -91,7 +92,7 @@ function runTazamun(set: string, utts: RefUtt[], precision: string): PeerRun {
     );
   const startup = measured([process.execPath, CLI, '--help']).wall;
   return {
-    peer: `Tazamun (CLI batch, ${precision})`,
+    peer: `Tazamun (CLI batch, ${precision}${recognition ? '' : ', no recognition pass'})`,
     cost,
     startup,
     perFile,
@@ -140,6 +141,7 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
     const audio = utts.reduce((a, u) => a + u.duration, 0);
     const peers: (() => PeerRun)[] = [
       () => runTazamun(set, utts, precision),
+      () => runTazamun(set, utts, precision, false),
       () =>
         runChild(
           'pocketsphinx 5 align (soundswallower WASM)',
@@ -165,7 +167,7 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 ? peers : [...peers].reverse();
       const runs = order.map((p) => p());
-      const tz = runs.find((r) => r.peer.startsWith('Tazamun'))!;
+      const tz = runs.find((r) => r.peer === `Tazamun (CLI batch, ${precision})`)!;
       for (const r of runs) {
         const warm = r.perFile.slice(1).reduce((a, b) => a + b, 0);
         const warmAudio = audio - (utts[0]?.duration ?? 0);
