@@ -15,11 +15,9 @@ import { align } from '../../engine.ts';
 import { normalizeTranscript } from '../../text/normalize.ts';
 import { loadMmsBackend } from './backend.ts';
 import { arraySource, computeEmissions, loadMmsModel, wav2vec2Frames } from './emissions.ts';
-import { buildTinyMmsModel, installTinyModel, synthesize } from '@tazamun/aligner/testing/tiny-model';
-import type { ToneSegment } from '@tazamun/aligner/testing/tiny-model';
+import { buildTinyMmsModel, installTinyModel, speakWords } from '@tazamun/aligner/testing/tiny-model';
 import { MMS_VOCAB } from './vocab.ts';
 import { greedyDecode } from '../../align/ctc-greedy.ts';
-import { romanizeWord } from '../../romanize/romanize.ts';
 import { rawF32ToWav } from '../../audio/decode.ts';
 import { EngineError } from '../../errors.ts';
 import { MMS_IPA_REFUSAL } from '../../text/languages.ts';
@@ -46,36 +44,6 @@ function withModels(t: { after: (fn: () => void) => void }, install = true): Nod
 
 const MMS = { engine: 'mms' } as const;
 
-/** Audio that speaks `words` (romanised letters as tones), with `gap` silent frames around each. */
-function speak(
-  words: string[],
-  letterFrames = 3,
-  gap = 10,
-): { audio: Float32Array; onsets: number[]; offsets: number[] } {
-  const segs: ToneSegment[] = [{ frames: gap }];
-  const onsets: number[] = [];
-  const offsets: number[] = [];
-  let f = gap;
-  for (const w of words) {
-    onsets.push(f);
-    let prev = '';
-    for (const ch of romanizeWord(w).text) {
-      // A repeated letter is two spikes with a blank between, as a CTC model emits it.
-      if (ch === prev) {
-        segs.push({ frames: 1 });
-        f += 1;
-      }
-      segs.push({ letter: ch, frames: letterFrames });
-      f += letterFrames;
-      prev = ch;
-    }
-    offsets.push(f);
-    segs.push({ frames: gap });
-    f += gap;
-  }
-  return { audio: synthesize(segs), onsets, offsets };
-}
-
 test('the tiny model has the real export shape: input_values -> logits [1, frames, 31]', async () => {
   const session = await ort.InferenceSession.create(buildTinyMmsModel());
   assert.deepEqual(session.inputNames, ['input_values']);
@@ -89,7 +57,7 @@ test('the tiny model has the real export shape: input_values -> logits [1, frame
 test('windows with context stitch into the same emissions as one pass', async (t) => {
   const env = withModels(t);
   const model = await loadMmsModel(join(env.TAZAMUN_MODELS_DIR!, 'mms/onnx/model_quantized.onnx'), 31);
-  const { audio } = speak(['alpha', 'beta', 'gamma', 'delta', 'epsilon'], 4, 30);
+  const { audio } = speakWords(['alpha', 'beta', 'gamma', 'delta', 'epsilon'], 4, 30);
   const whole = await computeEmissions(model, arraySource(audio), { windowSeconds: 1000 });
   const windowed = await computeEmissions(model, arraySource(audio), {
     windowSeconds: 0.5,
@@ -112,7 +80,7 @@ test('windows with context stitch into the same emissions as one pass', async (t
 test('word times come from the letters the audio spells, digits read out before romanising', async (t) => {
   const env = withModels(t);
   const spoken = ['i', 'have', 'two', 'cats'];
-  const { audio, onsets, offsets } = speak(spoken);
+  const { audio, onsets, offsets } = speakWords(spoken);
   const result = await align(audio, 'I have 2 cats.', { lang: 'eng', ...MMS });
   assert.deepEqual(AlignmentResult.parse(result), result);
   assert.equal(result.engine.backend, 'mms');
@@ -171,7 +139,7 @@ test('word times come from the letters the audio spells, digits read out before 
 
 test('other scripts: Russian and Arabic words are romanised and linked back to what the user wrote', async (t) => {
   withModels(t);
-  const { audio } = speak(['привет', 'мир']);
+  const { audio } = speakWords(['привет', 'мир']);
   const ru = await align(audio, 'Привет, мир!', { lang: 'rus', ...MMS });
   assert.deepEqual(
     ru.words.map((w) => [w.word, w.normalized, w.status, w.char_start]),
@@ -180,7 +148,7 @@ test('other scripts: Russian and Arabic words are romanised and linked back to w
       ['мир!', 'mir', 'aligned', 8],
     ],
   );
-  const ar = speak(['كتاب', 'جديد']);
+  const ar = speakWords(['كتاب', 'جديد']);
   const res = await align(ar.audio, 'كتاب جديد', { lang: 'ara', ...MMS });
   assert.deepEqual(
     res.words.map((w) => [w.word, w.status]),
@@ -195,7 +163,7 @@ test('other scripts: Russian and Arabic words are romanised and linked back to w
 test('a word missing from the audio is not_found through <star>; extra speech does not move the neighbours', async (t) => {
   withModels(t);
   // The audio says "good morning extra words friend"; the text has "good morning dear friend".
-  const { audio, onsets } = speak(['good', 'morning', 'xqxq', 'zzzz', 'friend']);
+  const { audio, onsets } = speakWords(['good', 'morning', 'xqxq', 'zzzz', 'friend']);
   const r = await align(audio, 'good morning dear friend', { lang: 'eng', ...MMS });
   assert.deepEqual(
     r.words.map((w) => w.status),
@@ -211,7 +179,7 @@ test('a word missing from the audio is not_found through <star>; extra speech do
 
 test('without an installed model the error says how to pull it', async (t) => {
   withModels(t, false);
-  const { audio } = speak(['hello']);
+  const { audio } = speakWords(['hello']);
   await assert.rejects(align(audio, 'hello', { lang: 'eng', ...MMS }), /tazamun models pull mms/);
   await assert.rejects(align(audio, 'həˈloʊ', { lang: 'eng', inputKind: 'ipa', ...MMS }), /not IPA/);
 });
@@ -229,7 +197,7 @@ test('the back-end itself refuses an IPA transcript with the same message', asyn
 test("the pulled model's own files are checked: vocabulary order and sampling rate", async (t) => {
   const env = withModels(t);
   const dir = join(env.TAZAMUN_MODELS_DIR!, 'mms');
-  const { audio } = speak(['hello']);
+  const { audio } = speakWords(['hello']);
   writeFileSync(
     join(dir, 'preprocessor_config.json'),
     JSON.stringify({ do_normalize: true, sampling_rate: 8000 }),
@@ -256,7 +224,7 @@ test('a real audio file decoded by ffmpeg aligns end to end', async (t) => {
   withModels(t);
   const dir = mkdtempSync(join(tmpdir(), 'tz-wav-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const { audio } = speak(['salut', 'monde']);
+  const { audio } = speakWords(['salut', 'monde']);
   const raw = join(dir, 'a.f32');
   writeFileSync(raw, Buffer.from(audio.buffer));
   const wav = join(dir, 'a.wav');
