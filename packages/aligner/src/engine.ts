@@ -228,7 +228,6 @@ async function alignUnchecked(
     lang3,
     inputKind,
     engine: { backend: backend.name, model: backend.model, version: backend.version, precision, route },
-    calibrated: backend.traits.calibrated,
     audio: audioInfo,
     stats,
     processed: units
@@ -368,7 +367,6 @@ interface ResultInput {
   lang3: string;
   inputKind: 'orthography' | 'ipa';
   engine: AlignmentResult['engine'];
-  calibrated: boolean;
   audio: SourceAudioInfo;
   stats: AudioStats;
   processed: string;
