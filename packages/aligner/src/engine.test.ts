@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { align } from './engine.ts';
+import { align, chooseBackend, selectBackend } from './engine.ts';
+import { acceptLanguage } from './text/languages.ts';
+import { installTinyModel } from '@tazamun/aligner/testing/tiny-model';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -224,4 +226,71 @@ test('a search graph past the ceiling is refused before the module is touched; t
   const res = await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
   assert.equal(res.metrics.coverage, 1);
   assert.equal(moduleGenerations(), generation, 'the refusal did not retire the module');
+});
+
+test('the back-end is chosen once for every engine and input, with the reason auto chose mms', (t) => {
+  // where `models pull` would leave MMS: empty first, then with the tiny stand-in installed
+  const dir = mkdtempSync(join(tmpdir(), 'tz-choice-'));
+  const before = process.env.TAZAMUN_MODELS_DIR;
+  process.env.TAZAMUN_MODELS_DIR = dir;
+  t.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    if (before === undefined) delete process.env.TAZAMUN_MODELS_DIR;
+    else process.env.TAZAMUN_MODELS_DIR = before;
+  });
+  const choose = (
+    lang: string,
+    engine: 'auto' | 'hmm' | 'mms',
+    inputKind: 'orthography' | 'ipa' = 'orthography',
+  ) => chooseBackend(acceptLanguage(lang, { inputKind, engine }), inputKind, engine);
+  assert.deepEqual(choose('en', 'auto'), { engine: 'hmm', notes: [] });
+  assert.deepEqual(choose('fr', 'auto'), { engine: 'hmm', notes: [] });
+  assert.deepEqual(choose('en', 'mms'), { engine: 'mms', notes: [] });
+  assert.deepEqual(choose('ar', 'hmm'), { engine: 'hmm', notes: [] });
+  assert.deepEqual(choose('aeb', 'auto', 'ipa'), { engine: 'hmm', notes: [] });
+  // Arabic on auto: hmm (cross-lingual) while MMS is not installed, MMS once it is, and the note says so
+  assert.deepEqual(choose('ar', 'auto'), { engine: 'hmm', notes: [] });
+  // written Yoruba has no hmm route: MMS, whether installed or not (the user is then told to pull it)
+  assert.deepEqual(choose('yo', 'auto'), {
+    engine: 'mms',
+    notes: ['language "yor" has no hmm route: aligned with mms'],
+  });
+  installTinyModel(join(dir, 'mms'));
+  assert.deepEqual(choose('ar', 'auto'), {
+    engine: 'mms',
+    notes: ['auto: mms for ara (no native hmm model)'],
+  });
+  assert.deepEqual(choose('en', 'auto'), { engine: 'hmm', notes: [] });
+});
+
+test('selectBackend gives the chosen back-end; mms without its model says how to pull it', async (t) => {
+  const hmm = await selectBackend('hmm', 'eng');
+  assert.equal(hmm.name, 'hmm');
+  assert.match(hmm.model, /en-us/);
+  assert.deepEqual(hmm.traits, { ditherZeros: true, refineEdges: true, wholeFile: false, calibrated: true });
+  assert.equal((await selectBackend('hmm', 'fra')).model, 'cmusphinx-fr-ptm');
+  const dir = mkdtempSync(join(tmpdir(), 'tz-nomodel-'));
+  const before = process.env.TAZAMUN_MODELS_DIR;
+  process.env.TAZAMUN_MODELS_DIR = dir;
+  t.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    if (before === undefined) delete process.env.TAZAMUN_MODELS_DIR;
+    else process.env.TAZAMUN_MODELS_DIR = before;
+  });
+  await assert.rejects(
+    selectBackend('mms', 'eng'),
+    (e: unknown) =>
+      e instanceof EngineError &&
+      e.code === 'model_not_installed' &&
+      /tazamun models pull mms/.test(e.message),
+  );
+  installTinyModel(join(dir, 'mms'));
+  const mms = await selectBackend('mms', 'yor');
+  assert.equal(mms.name, 'mms');
+  assert.deepEqual(mms.traits, {
+    ditherZeros: false,
+    refineEdges: false,
+    wholeFile: true,
+    calibrated: false,
+  });
 });

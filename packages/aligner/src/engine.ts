@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
 import { JobBoundsError, assertJobBounds } from '@tazamun/contracts/job-bounds';
-import type { AlignmentResult, Segment, WordTiming } from '@tazamun/contracts/alignment-result';
+import type { AlignmentResult, WordTiming } from '@tazamun/contracts/alignment-result';
 import { lexiconMap } from './acoustic/backend.ts';
 import type {
   AcousticBackend,
@@ -19,9 +19,12 @@ import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { EngineError, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
 import type { SourceAudioInfo } from './audio/load.ts';
+import type { AudioStats } from './audio/measure.ts';
 import { alignLong } from './align/long-audio.ts';
-import { normalizeTranscript } from './text/normalize.ts';
+import { normalizeTranscript, splitWords } from './text/normalize.ts';
+import type { ModelToken, SourceWord } from './text/normalize.ts';
 import { acceptLanguage } from './text/languages.ts';
+import type { AcceptedLanguage } from './text/languages.ts';
 import { chooseEngine } from './models/registry.ts';
 import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
@@ -30,9 +33,9 @@ import { wordConfidence } from './metrics/confidence.ts';
 import { calibrate, calibrationClass, rawWordScore, wordFits } from './metrics/calibration.ts';
 import type { CalibrationClass, WordEvidence } from './metrics/calibration.ts';
 import { assessQuality } from './metrics/quality.ts';
+import { poolRecognitions, recognitionWindows } from './metrics/recognition.ts';
 import { analyseSpeech, untranscribedSpeech } from './metrics/speech.ts';
 import { isSilent } from './audio/measure.ts';
-import { ipaPhones } from './align/ipa-tier.ts';
 import { checkLanguage } from '@tazamun/contracts/language-check';
 
 export type EngineName = 'auto' | 'hmm' | 'mms';
@@ -57,13 +60,16 @@ export interface AlignOptions {
    * and the sample rate is checked against the job bounds. Ignored when `audio` is a path.
    */
   audioInfo?: SourceAudioInfo;
-  /** called now and then with the share of the work done, in [0, 1] (hmm engine) */
+  /** called now and then with the share of the work done, in [0, 1] */
   onProgress?: (done: number) => void;
   /** 'none' leaves each word's confidence at its raw score (the calibration fit reads those) */
   calibration?: 'fitted' | 'none';
   /** the evidence behind each placed word's confidence, for the bench and the calibration fit */
-  onWordEvidence?: (evidence: (WordEvidence & { wordIndex: number; cls: CalibrationClass })[]) => void;
+  onWordEvidence?: (evidence: PlacedEvidence[]) => void;
 }
+
+/** A placed word's evidence; `cls` is null on a back-end without calibration tables (mms). */
+export type PlacedEvidence = WordEvidence & { wordIndex: number; cls: CalibrationClass | null };
 
 /**
  * Digital silence (runs of exact zeros) gives the HMM front end log(0) energies; a dither of about one
@@ -85,7 +91,41 @@ function familyFor(lang3: string): ModelFamily {
   return lang3 === 'fra' ? 'fr' : 'en';
 }
 
-async function selectBackend(lang3: string): Promise<AcousticBackend> {
+export interface BackendChoice {
+  engine: 'hmm' | 'mms';
+  /** why `auto` chose mms, for the first of the result's warnings */
+  notes: string[];
+}
+
+/**
+ * Which back-end aligns this transcript. IPA is read by hmm (acceptLanguage refuses IPA on mms). Written
+ * text in a language with no pronunciation route on hmm is read by mms (acceptLanguage refused it for
+ * hmm); otherwise chooseEngine decides: hmm where it has a native model, mms elsewhere when installed.
+ */
+export function chooseBackend(
+  accepted: AcceptedLanguage,
+  inputKind: 'orthography' | 'ipa',
+  engine: EngineName,
+): BackendChoice {
+  if (inputKind === 'ipa') return { engine: 'hmm', notes: [] };
+  if (!accepted.info) {
+    // Only MMS reads this language: without the model, the user is told to pull it.
+    const notes = engine === 'auto' ? [`language "${accepted.iso3}" has no hmm route: aligned with mms`] : [];
+    return { engine: 'mms', notes };
+  }
+  const choice = chooseEngine(engine, accepted.iso3);
+  return {
+    engine: choice.engine,
+    notes: choice.engine === 'mms' && engine === 'auto' ? [choice.reason] : [],
+  };
+}
+
+/** The back-end for one job. MMS (and onnxruntime) is loaded only when a job needs it. */
+export async function selectBackend(engine: 'hmm' | 'mms', lang3: string): Promise<AcousticBackend> {
+  if (engine === 'mms') {
+    const { loadMmsBackend } = await import('./acoustic/mms/backend.ts');
+    return loadMmsBackend();
+  }
   const decoder = await loadDecoder(familyFor(lang3), 'full');
   return new HmmBackend(decoder, { espeakIpa, arabicLattice: arabicPronunciationLattice });
 }
@@ -110,6 +150,7 @@ export async function align(
   }
 }
 
+/** The one pipeline, for every back-end: bounds, back-end, audio, text, units, search, scores, result. */
 async function alignUnchecked(
   audio: string | Float32Array,
   text: string,
@@ -128,46 +169,34 @@ async function alignUnchecked(
   const engine = options.engine ?? 'auto';
   // Written text on hmm needs a language of the table; IPA and MMS accept every ISO 639-3 code.
   const accepted = acceptLanguage(options.lang, { inputKind, engine });
-  if (inputKind === 'orthography') {
-    if (!accepted.info) {
-      // Only MMS reads this language (acceptLanguage refused it for hmm): without the model, the user
-      // is told to pull it.
-      const notes =
-        engine === 'auto' ? [`language "${accepted.iso3}" has no hmm route: aligned with mms`] : [];
-      return alignWithMms(audio, text, options, notes);
-    }
-    const choice = chooseEngine(engine, accepted.iso3);
-    if (choice.engine === 'mms')
-      return alignWithMms(audio, text, options, engine === 'auto' ? [choice.reason] : []);
-  }
   const lang3 = accepted.iso3;
-  const warnings: string[] = [];
+  const choice = chooseBackend(accepted, inputKind, engine);
+  // Before decoding: a model that is missing or not the expected one fails before an hour of audio is read.
+  const backend = await selectBackend(choice.engine, lang3);
+  const warnings: string[] = [...choice.notes];
+  const warn = (message: string): void => {
+    if (!warnings.includes(message)) warnings.push(message);
+  };
 
   const loaded = await loadAlignableAudio(audio, options.audioInfo, true);
   const { info: audioInfo, stats } = loaded;
-  const samples = ditherZeros(loaded.samples);
+  const samples = backend.traits.ditherZeros ? ditherZeros(loaded.samples) : loaded.samples;
   // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.
   const silent = isSilent(stats);
   if (stats.clippingRatio > 0.001)
     warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
 
-  const backend = await selectBackend(lang3);
   const lexicon = lexiconMap(options.lexicon);
-  const norm = normalizeTranscript(text, options.lang, {
-    normalize: options.normalize ?? true,
-    numbersToWords: options.numbersToWords ?? true,
-    removeFillers: options.removeFillers ?? false,
-    inputKind,
-    hasWord:
-      backend instanceof HmmBackend
-        ? (w) => lexicon.has(w.normalize('NFC').toLowerCase()) || backend.hasWord(w, lang3)
-        : undefined,
+  const hasWord = backend.hasWord?.bind(backend);
+  const transcript = transcriptTokens(text, options, accepted, inputKind, {
+    hasWord: hasWord ? (w) => lexicon.has(w.normalize('NFC').toLowerCase()) || hasWord(w, lang3) : undefined,
   });
+  warnings.push(...transcript.warnings);
   const {
     units,
     route,
     warnings: pw,
-  } = await backend.pronounce(norm.tokens, options.lang, inputKind, lexicon);
+  } = await backend.pronounce(transcript.tokens, options.lang, inputKind, lexicon);
   warnings.push(...pw);
 
   const recognition = options.recognition !== false;
@@ -175,17 +204,88 @@ async function alignUnchecked(
   const share = recognition ? 0.85 : 1;
   const rawSpans = silent
     ? []
-    : alignLong(backend, samples, units, {
+    : await alignLong(backend, samples, units, {
         precision,
         garbage: options.garbage ?? true,
         onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
+        warn,
       });
-  const spans = refineEdges(rawSpans, energyTrack(samples), stats.duration);
-
-  const recog = recognition && !silent ? recogniseWindowed(backend, samples, units, spans) : null;
-  const family = familyFor(lang3);
-  const evidence: (WordEvidence & { wordIndex: number; cls: CalibrationClass })[] = [];
+  const spans = backend.traits.refineEdges
+    ? refineEdges(rawSpans, energyTrack(samples), stats.duration)
+    : rawSpans;
+  const recog = recognition && !silent ? await recogniseWindowed(backend, samples, units, spans) : null;
   options.onProgress?.(1);
+
+  const placed = placeWords(backend, transcript.words, units, spans, recog, {
+    route,
+    inputKind,
+    calibration: options.calibration ?? 'fitted',
+  });
+  options.onWordEvidence?.(placed.evidence);
+  return buildResult({
+    t0,
+    text,
+    lang3,
+    inputKind,
+    engine: { backend: backend.name, model: backend.model, version: backend.version, precision, route },
+    audio: audioInfo,
+    stats,
+    processed: units
+      .map((u) => u.text)
+      .filter(Boolean)
+      .join(' '),
+    placed,
+    recog,
+    warnings,
+  });
+}
+
+/**
+ * The transcript's words as written and the tokens the model gets. A language of the table is
+ * normalised by its rules (IPA by the IPA rules of any code); a language only MMS reads keeps its words
+ * as written, one token each, with no number expansion (digits are reported as not romanised).
+ */
+function transcriptTokens(
+  text: string,
+  options: AlignOptions,
+  accepted: AcceptedLanguage,
+  inputKind: 'orthography' | 'ipa',
+  lookup: { hasWord?: (form: string) => boolean },
+): { words: SourceWord[]; tokens: ModelToken[]; warnings: string[] } {
+  if (inputKind === 'orthography' && !accepted.info) {
+    const words = splitWords(text);
+    return {
+      words,
+      tokens: words.map((w) => ({ text: w.text, wordIndex: w.index })),
+      warnings: [`language "${accepted.iso3}" has no text rules here: words are romanised as written`],
+    };
+  }
+  const norm = normalizeTranscript(text, options.lang, {
+    normalize: options.normalize ?? true,
+    numbersToWords: options.numbersToWords ?? true,
+    removeFillers: options.removeFillers ?? false,
+    inputKind,
+    hasWord: lookup.hasWord,
+  });
+  return { words: norm.words, tokens: norm.tokens, warnings: [] };
+}
+
+interface PlacedWords {
+  words: WordTiming[];
+  evidence: PlacedEvidence[];
+  /** per word, in order: placed and its audio fits it (calibrated back-ends only) */
+  fits: boolean[] | undefined;
+}
+
+/** Each source word with the spans of its units: times, phones, confidence, and the evidence behind it. */
+function placeWords(
+  backend: AcousticBackend,
+  sourceWords: SourceWord[],
+  units: Unit[],
+  spans: UnitSpan[],
+  recog: Recognition | null,
+  ctx: { route: string; inputKind: 'orthography' | 'ipa'; calibration: 'fitted' | 'none' },
+): PlacedWords {
   const byWord = new Map<number, UnitSpan[]>();
   for (const s of spans) {
     const w = units[s.unit]!.wordIndex;
@@ -193,15 +293,17 @@ async function alignUnchecked(
   }
   const unitsByWord = new Map<number, Unit[]>();
   for (const u of units) unitsByWord.set(u.wordIndex, [...(unitsByWord.get(u.wordIndex) ?? []), u]);
-
-  const words: WordTiming[] = norm.words.map((w) => {
+  const evidence: PlacedEvidence[] = [];
+  const words: WordTiming[] = sourceWords.map((w) => {
     const ss = byWord.get(w.index) ?? [];
     const wordUnits = unitsByWord.get(w.index) ?? [];
-    const normalized = wordUnits.map((u) => u.text).join(' ');
     const base = {
       index: w.index,
       word: w.text,
-      normalized,
+      normalized: wordUnits
+        .map((u) => u.text)
+        .filter(Boolean)
+        .join(' '),
       // a word split into several units (a number read out) takes its first unit's source
       pronunciation_source: wordUnits.find((u) => u.source)?.source ?? null,
       char_start: w.charStart,
@@ -229,60 +331,92 @@ async function alignUnchecked(
       loopHit: loop?.hit ?? null,
       loopN: loop?.n ?? null,
     };
-    const cls = calibrationClass(route, inputKind, unitsByWord.get(w.index) ?? []);
+    const cls = backend.traits.calibrated ? calibrationClass(ctx.route, ctx.inputKind, wordUnits) : null;
     evidence.push({ ...ev, wordIndex: w.index, cls });
-    const raw = rawWordScore(ev);
     return {
       ...base,
       start,
       end,
       duration: Math.round((end - start) * 10000) / 10000,
-      confidence: options.calibration === 'none' ? raw : calibrate(raw, cls),
+      confidence: wordScore(ev, cls, ctx.calibration),
       status: 'aligned' as const,
-      phones: ipaPhones(units, ss, family),
+      phones: backend.phoneTier(units, ss),
     };
   });
-  options.onWordEvidence?.(evidence);
+  const fitOf = new Map(evidence.map((e) => [e.wordIndex, e.cls !== null && wordFits(e, e.cls)]));
+  const fits = backend.traits.calibrated ? words.map((w) => fitOf.get(w.index) ?? false) : undefined;
+  return { words, evidence, fits };
+}
 
-  const segments: Segment[] = buildSegments(text, words);
+/**
+ * A placed word's confidence: the calibrated probability that its edges are within 50 ms of a person's
+ * (metrics/calibration.ts), or its raw score when asked. A back-end without tables (cls null: MMS, whose
+ * real model has not been run on the dev sets) reports its own score as it is, the mean posterior of
+ * the word's letters; the verdict then judges fit by QUALITY.wordFitMin on it.
+ */
+function wordScore(ev: WordEvidence, cls: CalibrationClass | null, calibration: 'fitted' | 'none'): number {
+  if (cls === null) return ev.p;
+  const raw = rawWordScore(ev);
+  return calibration === 'none' ? raw : calibrate(raw, cls);
+}
+
+interface ResultInput {
+  /** performance.now() when the job started */
+  t0: number;
+  text: string;
+  lang3: string;
+  inputKind: 'orthography' | 'ipa';
+  engine: AlignmentResult['engine'];
+  audio: SourceAudioInfo;
+  stats: AudioStats;
+  processed: string;
+  placed: PlacedWords;
+  recog: Recognition | null;
+  warnings: string[];
+}
+
+/** The platform result (contracts, schema version 1): segments, metrics, the verdict and its reasons. */
+function buildResult(r: ResultInput): AlignmentResult {
+  const { words, fits } = r.placed;
+  const { stats } = r;
   const aligned = words.filter((w) => w.status === 'aligned');
   const speech = analyseSpeech(stats.frameDb);
   const untranscribed = untranscribedSpeech(speech, words);
-  const lang = checkLanguage(text, lang3, inputKind);
-  const fitOf = new Map(evidence.map((e) => [e.wordIndex, wordFits(e, e.cls)]));
+  const lang = checkLanguage(r.text, r.lang3, r.inputKind);
   const assessed = assessQuality({
     words,
-    fits: words.map((w) => fitOf.get(w.index) ?? false),
+    fits,
     speech,
     untranscribedSeconds: untranscribed,
     duration: stats.duration,
     clippingRatio: stats.clippingRatio,
-    language: { chosen: lang3, ...lang },
+    language: { chosen: r.lang3, ...lang },
   });
-  const processing = (performance.now() - t0) / 1000;
+  const processing = (performance.now() - r.t0) / 1000;
   return {
     schema_version: RESULT_SCHEMA_VERSION,
-    language: lang3,
-    engine: { backend: backend.name, model: backend.model, version: backend.version, precision, route },
+    language: r.lang3,
+    engine: r.engine,
     audio: {
       duration: stats.duration,
-      sample_rate: audioInfo.sampleRate,
-      channels: audioInfo.channels,
-      format: audioInfo.format,
+      sample_rate: r.audio.sampleRate,
+      channels: r.audio.channels,
+      format: r.audio.format,
       peak_dbfs: stats.peakDbfs,
       clipping_ratio: stats.clippingRatio,
       silence_ratio: stats.silenceRatio,
     },
-    text: { original: text, processed: norm.processedText, input_kind: inputKind },
+    text: { original: r.text, processed: r.processed, input_kind: r.inputKind },
     words,
-    segments,
+    segments: buildSegments(r.text, words),
     metrics: {
       coverage: words.length ? aligned.length / words.length : 0,
       mean_confidence: aligned.length ? aligned.reduce((a, w) => a + w.confidence, 0) / aligned.length : 0,
       wer: assessed.wer,
       cer: assessed.cer,
       wer_method: assessed.method,
-      phone_error_rate: recog?.cer ?? null,
+      // the recognition pass's own label error rate (phones on hmm, letters on mms), kept as a diagnostic
+      phone_error_rate: r.recog?.cer ?? null,
       speech_seconds: speech.speechSeconds,
       untranscribed_speech_seconds: untranscribed,
       words_total: words.length,
@@ -293,69 +427,26 @@ async function alignUnchecked(
     },
     detected_language: lang.detected,
     quality: assessed.quality,
-    warnings,
+    warnings: r.warnings,
   };
-}
-
-async function alignWithMms(
-  audio: string | Float32Array,
-  text: string,
-  options: AlignOptions,
-  notes: string[],
-): Promise<AlignmentResult> {
-  const { alignFileWithMms } = await import('./acoustic/mms/align-mms.ts');
-  return alignFileWithMms(audio, text, { ...options, lang: options.lang, notes });
 }
 
 /**
  * The recognition pass over windows of at most 30 s (cut at aligned word edges), each scored against the
- * words the alignment put in it; counts are pooled. Keeps memory and the edit-distance cost linear.
+ * words the alignment put in it; counts are pooled (metrics/recognition.ts). Keeps memory and the
+ * edit-distance cost linear.
  */
-function recogniseWindowed(
+async function recogniseWindowed(
   backend: AcousticBackend,
   samples: Float32Array,
   units: Unit[],
   spans: UnitSpan[],
-): Recognition {
-  const total = samples.length / SAMPLE_RATE;
-  if (total <= 45) return backend.recognise(samples, units);
-  const startOf = new Map<number, number>();
-  for (const s of spans) startOf.set(s.unit, s.start);
-  const cuts: number[] = [0];
-  for (const s of spans) if (s.end - cuts[cuts.length - 1]! >= 30) cuts.push(s.end);
-  cuts.push(total);
-  // Units without a span follow the window of the last placed unit before them.
-  const windowOf: number[] = [];
-  let w = 0;
-  units.forEach((u, i) => {
-    const t = startOf.get(i);
-    if (t !== undefined) while (w + 1 < cuts.length - 1 && t >= cuts[w + 1]!) w++;
-    windowOf[i] = w;
-  });
-  let pe = 0;
-  let ph = 0;
-  let ww = 0;
-  let wn = 0;
-  let method = '';
-  for (let k = 0; k < cuts.length - 1; k++) {
-    const us = units.filter((_, i) => windowOf[i] === k);
-    if (us.length === 0) continue;
-    const r = backend.recognise(
-      samples.subarray(Math.floor(cuts[k]! * SAMPLE_RATE), Math.ceil(cuts[k + 1]! * SAMPLE_RATE)),
-      us,
-    );
-    method = r.method;
-    if (!r.counts) continue;
-    pe += r.counts.phoneErrors;
-    ph += r.counts.phones;
-    ww += r.counts.wrongWords;
-    wn += r.counts.words;
+): Promise<Recognition> {
+  const rs: Recognition[] = [];
+  for (const w of recognitionWindows(samples.length / SAMPLE_RATE, units, spans)) {
+    const from = Math.floor(w.start * SAMPLE_RATE);
+    const to = Math.min(samples.length, Math.ceil(w.end * SAMPLE_RATE));
+    rs.push(await backend.recognise(samples.subarray(from, to), w.units));
   }
-  if (ph === 0) return { wer: null, cer: null, method: 'no pronounceable words in the transcript' };
-  const r3 = (x: number) => Math.round(x * 1000) / 1000;
-  return {
-    wer: r3(ww / Math.max(1, wn)),
-    cer: r3(Math.min(1, pe / ph)),
-    method: `${method} (pooled over 30 s windows)`,
-  };
+  return poolRecognitions(rs);
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { encodeOnnxModel } from './onnx-writer.ts';
 import { FIRST_LETTER, MMS_VOCAB, letterId } from '../src/acoustic/mms/vocab.ts';
 import type { SampleSource } from '../src/acoustic/mms/emissions.ts';
+import { romanizeWord } from '../src/romanize/romanize.ts';
 
 const WIN = 400;
 const HOP = 320;
@@ -132,4 +133,37 @@ export function repeatingSource(
       return out;
     },
   };
+}
+
+/**
+ * Audio that speaks `words` (their romanised letters as tones, `letterFrames` frames each), with `gap`
+ * silent frames around each word, and the frames where each word's tones start and end.
+ */
+export function speakWords(
+  words: string[],
+  letterFrames = 3,
+  gap = 10,
+): { audio: Float32Array; onsets: number[]; offsets: number[] } {
+  const segs: ToneSegment[] = [{ frames: gap }];
+  const onsets: number[] = [];
+  const offsets: number[] = [];
+  let f = gap;
+  for (const w of words) {
+    onsets.push(f);
+    let prev = '';
+    for (const ch of romanizeWord(w).text) {
+      // A repeated letter is two spikes with a blank between, as a CTC model emits it.
+      if (ch === prev) {
+        segs.push({ frames: 1 });
+        f += 1;
+      }
+      segs.push({ letter: ch, frames: letterFrames });
+      f += letterFrames;
+      prev = ch;
+    }
+    offsets.push(f);
+    segs.push({ frames: gap });
+    f += gap;
+  }
+  return { audio: synthesize(segs), onsets, offsets };
 }

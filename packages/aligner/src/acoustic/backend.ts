@@ -2,7 +2,7 @@
 // into units it can score (pronunciations in its own unit set) and places those units in the audio. The
 // engine owns everything else: decoding, text processing, long-audio windowing, scores and the result.
 
-import type { PronunciationSource } from '@tazamun/contracts/alignment-result';
+import type { PhoneTiming, PronunciationSource } from '@tazamun/contracts/alignment-result';
 
 export type Precision = 'standard' | 'high' | 'ultra';
 
@@ -59,6 +59,10 @@ export interface WindowRequest {
   openEnd: boolean;
   /** units may be absent from the audio and extra speech may be present */
   garbage: boolean;
+  /** called now and then with the share of this window's search done, in [0, 1] */
+  onProgress?: (done: number) => void;
+  /** a note for the result's warnings (the search suspects the text and audio do not match, ...) */
+  warn?: (message: string) => void;
 }
 
 export interface Recognition {
@@ -71,21 +75,59 @@ export interface Recognition {
   perWord?: Map<number, { hit: number; n: number }>;
 }
 
+/**
+ * What the engine's one pipeline does differently per back-end, so that it branches on what a back-end
+ * needs rather than on its name.
+ */
+export interface BackendTraits {
+  /**
+   * Runs of exact zeros are dithered before the search: a front end that takes log energies (the HMM's
+   * MFCCs) gets log(0) from digital silence. A model that normalises each window itself gets the samples
+   * as they are.
+   */
+  ditherZeros: boolean;
+  /**
+   * Word edges that touch a pause are moved to the energy crossing after the search (align/refine.ts):
+   * the correction measured for the HMM's silence model. A back-end with its own boundary rule (the CTC
+   * spans' pads) keeps its edges.
+   */
+  refineEdges: boolean;
+  /**
+   * The search is linear in the audio in bounded memory (a banded, checkpointed CTC Viterbi): long-audio
+   * alignment gives it the whole file as one window instead of cutting the file into windows.
+   */
+  wholeFile: boolean;
+  /**
+   * Word confidences go through the calibration tables fitted on the dev sets (metrics/calibration.ts),
+   * and the verdict judges each word's fit with the fitted thresholds. Without a fit, a word's
+   * confidence is the back-end's own score and the verdict uses QUALITY.wordFitMin (metrics/quality.ts).
+   */
+  calibrated: boolean;
+}
+
 export interface AcousticBackend {
   readonly name: 'hmm' | 'mms';
   readonly model: string;
   readonly version: string;
-  /** pronunciation route actually used for the last prepare() call, e.g. dictionary+espeak-ipa */
+  readonly traits: BackendTraits;
+  /** Units for the normaliser's tokens, one per token, with the pronunciation route used. */
   pronounce(
     tokens: { text: string; wordIndex: number }[],
     lang: string,
     inputKind: 'orthography' | 'ipa',
     lexicon?: ReadonlyMap<string, string>,
   ): Promise<{ units: Unit[]; route: string; warnings: string[] }>;
+  /**
+   * Whether the back-end's lexicon has this written form (the normaliser keeps a hyphenated compound
+   * whole when it does); absent for a back-end without a lexicon.
+   */
+  hasWord?(word: string, lang3: string): boolean;
   /** Spans for the units found in the window, in order; units not found are absent. */
-  alignWindow(req: WindowRequest): UnitSpan[];
+  alignWindow(req: WindowRequest): Promise<UnitSpan[]>;
   /** Word-level spans only (no phones), quicker and sturdier: the first pass over long recordings. */
-  segmentWindow?(req: WindowRequest): UnitSpan[];
+  segmentWindow?(req: WindowRequest): Promise<UnitSpan[]>;
   /** An independent recognition pass scored against the transcript (see docs/engines.md). */
-  recognise(samples: Float32Array, units: Unit[]): Recognition;
+  recognise(samples: Float32Array, units: Unit[]): Promise<Recognition>;
+  /** The phone tier of a word from its placed spans, each phone with its label in the result's terms. */
+  phoneTier(units: Unit[], spans: UnitSpan[]): PhoneTiming[];
 }

@@ -84,7 +84,7 @@ test('two passes over joined sentences place the words near the hand labels, rep
   assert.equal(units.length, words.length);
   const progress: number[] = [];
   // about 12 s of speech: single search only up to 4 s, 6 s first-pass windows -> several windows
-  const spans = alignLong(backend, samples, units, {
+  const spans = await alignLong(backend, samples, units, {
     precision: 'standard',
     garbage: true,
     singleMax: 4,

@@ -7,6 +7,8 @@
 // 2. Alignment: the file is cut in pauses between the words found into pieces of 15-40 s, and each piece
 //    gets the full closed search (all its words must be placed or skipped, phones included). A piece whose
 //    closed search fails keeps its first-pass word times.
+// A back-end whose search is itself linear in the audio and bounded in memory (traits.wholeFile: MMS's
+// banded, checkpointed CTC Viterbi) gets the whole file as one window instead.
 import type { AcousticBackend, Precision, Unit, UnitSpan, WindowRequest } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
 
@@ -21,6 +23,8 @@ export interface LongAudioOptions {
   guard?: number;
   /** called with the share of the audio done, in [0, 1] */
   onProgress?: (done: number) => void;
+  /** passed to the back-end for notes on the result's warnings */
+  warn?: (message: string) => void;
 }
 
 /** Second-pass pieces: cut in the widest pause once a piece is this long ... */
@@ -28,50 +32,62 @@ const PIECE_MIN = 15;
 /** ... and at the latest at this length. */
 const PIECE_MAX = 40;
 
-export function alignLong(
+export async function alignLong(
   backend: AcousticBackend,
   samples: Float32Array,
   units: Unit[],
   opts: LongAudioOptions,
-): UnitSpan[] {
+): Promise<UnitSpan[]> {
   const singleMax = opts.singleMax ?? 75;
   const total = samples.length / SAMPLE_RATE;
-  const base = { precision: opts.precision, garbage: opts.garbage };
+  const base = { precision: opts.precision, garbage: opts.garbage, warn: opts.warn };
+  if (backend.traits.wholeFile) {
+    const spans = await backend.alignWindow({
+      ...base,
+      samples,
+      offset: 0,
+      units,
+      openEnd: false,
+      onProgress: opts.onProgress,
+    });
+    opts.onProgress?.(1);
+    return spans;
+  }
   if (total <= singleMax) {
-    const spans = backend.alignWindow({ ...base, samples, offset: 0, units, openEnd: false });
+    const spans = await backend.alignWindow({ ...base, samples, offset: 0, units, openEnd: false });
     opts.onProgress?.(1);
     // When the one search finds no complete path (beams, an odd stretch of audio), the two-pass path
     // with short windows usually gets through.
     if (spans.length >= units.length * 0.5 || total < 8) return spans;
-    const again = twoPass(backend, samples, units, { ...opts, window: 12, guard: 3 });
+    const again = await twoPass(backend, samples, units, { ...opts, window: 12, guard: 3 });
     return again.length > spans.length ? again : spans;
   }
   return twoPass(backend, samples, units, opts);
 }
 
-function twoPass(
+async function twoPass(
   backend: AcousticBackend,
   samples: Float32Array,
   units: Unit[],
   opts: LongAudioOptions,
-): UnitSpan[] {
-  const first = segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
+): Promise<UnitSpan[]> {
+  const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
   return piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
 }
 
 /** Pass 1: word spans for the whole file from open-ended windows. */
-export function segmentPass(
+export async function segmentPass(
   backend: AcousticBackend,
   samples: Float32Array,
   units: Unit[],
   opts: LongAudioOptions,
   progress: (done: number) => void = () => {},
-): UnitSpan[] {
+): Promise<UnitSpan[]> {
   const win = opts.window ?? 45;
   const guard = opts.guard ?? 12;
   const total = samples.length / SAMPLE_RATE;
-  const base = { precision: opts.precision, garbage: opts.garbage };
-  const search = (req: WindowRequest): UnitSpan[] =>
+  const base = { precision: opts.precision, garbage: opts.garbage, warn: opts.warn };
+  const search = (req: WindowRequest): Promise<UnitSpan[]> =>
     backend.segmentWindow ? backend.segmentWindow(req) : backend.alignWindow(req);
   const out: UnitSpan[] = [];
   let t = 0;
@@ -85,7 +101,7 @@ export function segmentPass(
     const perSecond = (units.length - u) / remaining;
     const n = last ? units.length - u : Math.min(units.length - u, Math.ceil(perSecond * win * 1.5) + 20);
     const to = last ? samples.length : Math.min(samples.length, from + Math.round(win * SAMPLE_RATE));
-    const spans = search({
+    const spans = await search({
       ...base,
       samples: samples.subarray(from, to),
       offset: t,
@@ -172,22 +188,23 @@ export function planPieces(first: UnitSpan[], unitCount: number, total: number):
 }
 
 /** Pass 2: the closed search per piece. */
-function piecePass(
+async function piecePass(
   backend: AcousticBackend,
   samples: Float32Array,
   units: Unit[],
   first: UnitSpan[],
   opts: LongAudioOptions,
   progress: (done: number) => void,
-): UnitSpan[] {
+): Promise<UnitSpan[]> {
   const total = samples.length / SAMPLE_RATE;
   if (first.length === 0) return [];
   const out: UnitSpan[] = [];
   for (const p of planPieces(first, units.length, total)) {
     progress(p.t0 / total);
-    const spans = backend.alignWindow({
+    const spans = await backend.alignWindow({
       precision: opts.precision,
       garbage: opts.garbage,
+      warn: opts.warn,
       samples: samples.subarray(Math.round(p.t0 * SAMPLE_RATE), Math.round(p.t1 * SAMPLE_RATE)),
       offset: p.t0,
       units: units.slice(p.u0, p.u1),

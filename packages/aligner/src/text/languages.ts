@@ -381,6 +381,11 @@ export interface AcceptedLanguage {
   info: LanguageInfo | null;
 }
 
+/** The mms back-end refuses an IPA transcript with this message (here, and in its own pronounce()). */
+export const MMS_IPA_REFUSAL =
+  'the mms engine aligns written text (romanised letters), not IPA; an IPA transcript is aligned by ' +
+  'the hmm engine (--engine hmm or auto), which accepts every ISO 639-3 code';
+
 /**
  * The check every caller makes before aligning: is this language code accepted for this input kind and
  * engine? Written text on hmm needs a language of the table; IPA (hmm or auto) and written text on mms
@@ -394,13 +399,7 @@ export function acceptLanguage(
 ): AcceptedLanguage {
   const inputKind = opts.inputKind ?? 'orthography';
   const engine = opts.engine ?? 'auto';
-  if (inputKind === 'ipa' && engine === 'mms') {
-    throw new EngineError(
-      'unsupported_option',
-      'the mms engine aligns written text (romanised letters), not IPA; an IPA transcript is aligned by ' +
-        'the hmm engine (--engine hmm or auto), which accepts every ISO 639-3 code',
-    );
-  }
+  if (inputKind === 'ipa' && engine === 'mms') throw new EngineError('unsupported_option', MMS_IPA_REFUSAL);
   let info: LanguageInfo | null = null;
   try {
     info = resolveLanguage(code);

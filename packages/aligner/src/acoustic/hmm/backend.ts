@@ -1,7 +1,9 @@
 // The `hmm` back-end: CMU Sphinx PTM acoustic models run by soundswallower's finite-state-grammar search.
 // Pronunciations come from the model's dictionary, else from eSpeak NG IPA mapped onto the model's phones.
+import type { PhoneTiming } from '@tazamun/contracts/alignment-result';
 import type {
   AcousticBackend,
+  BackendTraits,
   PhoneSpan,
   Precision,
   Recognition,
@@ -10,6 +12,7 @@ import type {
   WindowRequest,
 } from '../backend.ts';
 import { buildGrammar } from '../../align/grammar.ts';
+import { ipaPhones } from '../../align/ipa-tier.ts';
 import type { GrammarUnit } from '../../align/grammar.ts';
 import { loadHmmDecoder } from './decoder.ts';
 import type { HmmDecoder, HmmSegment } from './decoder.ts';
@@ -110,6 +113,12 @@ export interface PronunciationSources {
 export class HmmBackend implements AcousticBackend {
   readonly name = 'hmm' as const;
   readonly version = 'soundswallower-0.6.3';
+  readonly traits: BackendTraits = {
+    ditherZeros: true,
+    refineEdges: true,
+    wholeFile: false,
+    calibrated: true,
+  };
 
   constructor(
     readonly decoder: HmmDecoder,
@@ -199,7 +208,8 @@ export class HmmBackend implements AcousticBackend {
     return { units, route: [...routes].join('+') || 'none', warnings };
   }
 
-  alignWindow(req: WindowRequest): UnitSpan[] {
+  // The search itself is synchronous (WASM); the interface is async for back-ends that run a model.
+  async alignWindow(req: WindowRequest): Promise<UnitSpan[]> {
     const spans = this.searchWindow(req, SETTINGS[req.precision]);
     // Derailment at `standard`: its narrower beams can keep a path that drifts away from the speech and
     // ends with a run of words left unplaced (hoarse or fast speech). Such a window is searched again
@@ -240,7 +250,7 @@ export class HmmBackend implements AcousticBackend {
    * Word spans straight from the grammar search, without the state alignment (no phones): cheaper, and
    * it never fails on a window whose text runs past its end.
    */
-  segmentWindow(req: WindowRequest): UnitSpan[] {
+  async segmentWindow(req: WindowRequest): Promise<UnitSpan[]> {
     this.decoder.configure(SETTINGS.standard);
     return this.alignOnce(req, 0, 0) ?? [];
   }
@@ -323,8 +333,13 @@ export class HmmBackend implements AcousticBackend {
     return [...this.decoder.phones].filter((p) => !skip.has(p)).map((p) => this.decoder.wordFor([p], 'G'));
   }
 
-  recognise(samples: Float32Array, units: Unit[]): Recognition {
+  async recognise(samples: Float32Array, units: Unit[]): Promise<Recognition> {
     return recognisePhones(this.decoder, samples, units);
+  }
+
+  /** Model phones shown in the IPA the pronunciation was made from (align/ipa-tier.ts). */
+  phoneTier(units: Unit[], spans: UnitSpan[]): PhoneTiming[] {
+    return ipaPhones(units, spans, this.decoder.spec.family);
   }
 }
 

@@ -6,7 +6,7 @@
 // a correct transcript (phone recognition without a language model is hard), but a wrong transcript scores
 // clearly worse: the figures discriminate, they are not comparable to an ASR system's WER.
 import type { Recognition, Unit } from '../backend.ts';
-import { editAlign } from '../../metrics/edit-distance.ts';
+import { scoreRecognition } from '../../metrics/recognition.ts';
 import type { HmmDecoder } from './decoder.ts';
 import { wordLoop } from '../../align/grammar.ts';
 
@@ -23,44 +23,6 @@ export function recognisePhones(decoder: HmmDecoder, samples: Float32Array, unit
     .split(/\s+/)
     .filter((w) => w.startsWith('P_'))
     .map((w) => w.slice(2));
-  const ref: string[] = [];
-  const owner: number[] = [];
-  units.forEach((u, ui) => {
-    for (const p of u.prons[0] ?? u.lattice?.flatMap((slot) => slot[0] ?? []) ?? []) {
-      ref.push(p);
-      owner.push(ui);
-    }
-  });
-  if (ref.length === 0) return { wer: null, cer: null, method: 'no pronounceable words in the transcript' };
-  // Collapse ARPAbet stress-free labels only; both sides use the model's own labels.
-  const { distance, refHit } = editAlign(ref, hyp);
-  const perUnit = new Map<number, { hit: number; n: number }>();
-  owner.forEach((u, k) => {
-    const e = perUnit.get(u) ?? { hit: 0, n: 0 };
-    e.n++;
-    if (refHit[k]) e.hit++;
-    perUnit.set(u, e);
-  });
-  const words = new Map<number, boolean>();
-  for (const [ui, e] of perUnit) {
-    const w = units[ui]!.wordIndex;
-    words.set(w, (words.get(w) ?? true) && e.hit * 2 >= e.n);
-  }
-  const wrongWords = [...words.values()].filter((ok) => !ok).length;
-  // Per transcript word: phones of its pronunciation the free loop recognised, out of how many.
-  const perWord = new Map<number, { hit: number; n: number }>();
-  for (const [ui, e] of perUnit) {
-    const w = units[ui]!.wordIndex;
-    const acc = perWord.get(w) ?? { hit: 0, n: 0 };
-    perWord.set(w, { hit: acc.hit + e.hit, n: acc.n + e.n });
-  }
-  return {
-    wer: round(wrongWords / Math.max(1, words.size)),
-    cer: round(Math.min(1, distance / ref.length)),
-    method: PHONE_LOOP_METHOD,
-    counts: { phoneErrors: distance, phones: ref.length, wrongWords, words: words.size },
-    perWord,
-  };
+  // Both sides use the model's own labels.
+  return scoreRecognition(units, hyp, PHONE_LOOP_METHOD);
 }
-
-const round = (x: number): number => Math.round(x * 1000) / 1000;

@@ -8,9 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { installTinyModel, synthesize } from '@tazamun/aligner/testing/tiny-model';
-import type { ToneSegment } from '@tazamun/aligner/testing/tiny-model';
-import { romanizeWord } from '../../romanize/romanize.ts';
+import { installTinyModel, speakWords } from '@tazamun/aligner/testing/tiny-model';
 import { rawF32ToWav } from '../../audio/decode.ts';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -20,21 +18,6 @@ function withModels(t: { after: (fn: () => void) => void }): NodeJS.ProcessEnv {
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   installTinyModel(join(dir, 'mms'));
   return { ...process.env, TAZAMUN_MODELS_DIR: dir };
-}
-
-/** Audio that speaks the romanised letters of `words` as tones, 10 silent frames around each word. */
-function speak(words: string[]): { audio: Float32Array } {
-  const segs: ToneSegment[] = [{ frames: 10 }];
-  for (const w of words) {
-    let prev = '';
-    for (const ch of romanizeWord(w).text) {
-      if (ch === prev) segs.push({ frames: 1 });
-      segs.push({ letter: ch, frames: 3 });
-      prev = ch;
-    }
-    segs.push({ frames: 10 });
-  }
-  return { audio: synthesize(segs) };
 }
 
 test('CLI: `tazamun align --engine mms`, and `auto` picks mms for Arabic when it is installed', (t) => {
@@ -58,7 +41,7 @@ test('CLI: `tazamun align --engine mms`, and `auto` picks mms for Arabic when it
   };
   writeFileSync(join(dir, 'en.txt'), 'good morning friend');
   const en = cli([
-    toWav(speak(['good', 'morning', 'friend']).audio, 'en'),
+    toWav(speakWords(['good', 'morning', 'friend']).audio, 'en'),
     join(dir, 'en.txt'),
     '--lang',
     'eng',
@@ -71,7 +54,7 @@ test('CLI: `tazamun align --engine mms`, and `auto` picks mms for Arabic when it
     ['aligned', 'aligned', 'aligned'],
   );
   writeFileSync(join(dir, 'ar.txt'), 'كتاب جديد');
-  const ar = cli([toWav(speak(['كتاب', 'جديد']).audio, 'ar'), join(dir, 'ar.txt'), '--lang', 'ara']);
+  const ar = cli([toWav(speakWords(['كتاب', 'جديد']).audio, 'ar'), join(dir, 'ar.txt'), '--lang', 'ara']);
   assert.equal(ar.engine.backend, 'mms');
   assert.match(ar.warnings.join(' '), /auto: mms/);
   assert.equal(ar.metrics.coverage, 1);

@@ -179,3 +179,12 @@ export async function computeEmissions(
   }
   return { frames: total, vocab: v, logProbs };
 }
+
+/** Frames [first, end) of an emission matrix, as a view that shares its memory. */
+export function sliceEmissions(em: Emissions, first: number, end: number): Emissions {
+  return {
+    frames: end - first,
+    vocab: em.vocab,
+    logProbs: em.logProbs.subarray(first * em.vocab, end * em.vocab),
+  };
+}

@@ -1,6 +1,7 @@
 // The mms back-end through onnxruntime-node with the tiny stand-in model installed as `models pull` leaves
-// it: windowing and stitching, romanisation links, <star>, times against the synthetic audio's own
-// layout, greedy-decoding scores, and the result's shape.
+// it, mostly through the engine's one pipeline (align with engine mms): windowing and stitching,
+// romanisation links, <star>, times against the synthetic audio's own layout, greedy-decoding scores, and
+// the result's shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,53 +11,38 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { alignFileWithMms } from './align-mms.ts';
+import { align } from '../../engine.ts';
+import { normalizeTranscript } from '../../text/normalize.ts';
+import { loadMmsBackend } from './backend.ts';
 import { arraySource, computeEmissions, loadMmsModel, wav2vec2Frames } from './emissions.ts';
-import { buildTinyMmsModel, installTinyModel, synthesize } from '@tazamun/aligner/testing/tiny-model';
-import type { ToneSegment } from '@tazamun/aligner/testing/tiny-model';
+import { buildTinyMmsModel, installTinyModel, speakWords } from '@tazamun/aligner/testing/tiny-model';
 import { MMS_VOCAB } from './vocab.ts';
 import { greedyDecode } from '../../align/ctc-greedy.ts';
-import { romanizeWord } from '../../romanize/romanize.ts';
 import { rawF32ToWav } from '../../audio/decode.ts';
+import { EngineError } from '../../errors.ts';
+import { MMS_IPA_REFUSAL } from '../../text/languages.ts';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-function withModels(t: { after: (fn: () => void) => void }): NodeJS.ProcessEnv {
+/**
+ * Installs the tiny model in a fresh models folder and points this process at it (the engine finds the
+ * model through TAZAMUN_MODELS_DIR, as the CLI and the worker do); the folder and variable are restored
+ * after the test. node --test runs each file in its own process, and this file's tests one at a time.
+ */
+function withModels(t: { after: (fn: () => void) => void }, install = true): NodeJS.ProcessEnv {
   const dir = mkdtempSync(join(tmpdir(), 'tz-mms-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  installTinyModel(join(dir, 'mms'));
+  const before = process.env.TAZAMUN_MODELS_DIR;
+  t.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    if (before === undefined) delete process.env.TAZAMUN_MODELS_DIR;
+    else process.env.TAZAMUN_MODELS_DIR = before;
+  });
+  if (install) installTinyModel(join(dir, 'mms'));
+  process.env.TAZAMUN_MODELS_DIR = dir;
   return { ...process.env, TAZAMUN_MODELS_DIR: dir };
 }
 
-/** Audio that speaks `words` (romanised letters as tones), with `gap` silent frames around each. */
-function speak(
-  words: string[],
-  letterFrames = 3,
-  gap = 10,
-): { audio: Float32Array; onsets: number[]; offsets: number[] } {
-  const segs: ToneSegment[] = [{ frames: gap }];
-  const onsets: number[] = [];
-  const offsets: number[] = [];
-  let f = gap;
-  for (const w of words) {
-    onsets.push(f);
-    let prev = '';
-    for (const ch of romanizeWord(w).text) {
-      // A repeated letter is two spikes with a blank between, as a CTC model emits it.
-      if (ch === prev) {
-        segs.push({ frames: 1 });
-        f += 1;
-      }
-      segs.push({ letter: ch, frames: letterFrames });
-      f += letterFrames;
-      prev = ch;
-    }
-    offsets.push(f);
-    segs.push({ frames: gap });
-    f += gap;
-  }
-  return { audio: synthesize(segs), onsets, offsets };
-}
+const MMS = { engine: 'mms' } as const;
 
 test('the tiny model has the real export shape: input_values -> logits [1, frames, 31]', async () => {
   const session = await ort.InferenceSession.create(buildTinyMmsModel());
@@ -71,7 +57,7 @@ test('the tiny model has the real export shape: input_values -> logits [1, frame
 test('windows with context stitch into the same emissions as one pass', async (t) => {
   const env = withModels(t);
   const model = await loadMmsModel(join(env.TAZAMUN_MODELS_DIR!, 'mms/onnx/model_quantized.onnx'), 31);
-  const { audio } = speak(['alpha', 'beta', 'gamma', 'delta', 'epsilon'], 4, 30);
+  const { audio } = speakWords(['alpha', 'beta', 'gamma', 'delta', 'epsilon'], 4, 30);
   const whole = await computeEmissions(model, arraySource(audio), { windowSeconds: 1000 });
   const windowed = await computeEmissions(model, arraySource(audio), {
     windowSeconds: 0.5,
@@ -94,8 +80,8 @@ test('windows with context stitch into the same emissions as one pass', async (t
 test('word times come from the letters the audio spells, digits read out before romanising', async (t) => {
   const env = withModels(t);
   const spoken = ['i', 'have', 'two', 'cats'];
-  const { audio, onsets, offsets } = speak(spoken);
-  const result = await alignFileWithMms(audio, 'I have 2 cats.', { lang: 'eng', env });
+  const { audio, onsets, offsets } = speakWords(spoken);
+  const result = await align(audio, 'I have 2 cats.', { lang: 'eng', ...MMS });
   assert.deepEqual(AlignmentResult.parse(result), result);
   assert.equal(result.engine.backend, 'mms');
   assert.deepEqual(
@@ -107,20 +93,31 @@ test('word times come from the letters the audio spells, digits read out before 
       ['cats.', 'cats', 'aligned'],
     ],
   );
-  // Without the boundary pads the times are the tones' own onsets and offsets, to the 2.5 ms frame offset.
-  const tight = await alignFileWithMms(audio, 'I have 2 cats.', {
-    lang: 'eng',
-    env,
-    spans: { startPad: 0, endPad: 0 },
+  // Without the boundary pads the times are the tones' own onsets and offsets, to the 2.5 ms frame offset
+  // (the pads are a back-end option, so this part asks the back-end itself).
+  const tight = await loadMmsBackend({ env, spans: { startPad: 0, endPad: 0 } });
+  const { units } = await tight.pronounce(
+    normalizeTranscript('I have 2 cats.', 'eng').tokens,
+    'eng',
+    'orthography',
+  );
+  const spans = await tight.alignWindow({
+    samples: audio,
+    offset: 0,
+    units,
+    precision: 'standard',
+    openEnd: false,
+    garbage: true,
   });
-  tight.words.forEach((w, i) => {
+  assert.equal(spans.length, spoken.length);
+  spans.forEach((w, i) => {
     assert.ok(
-      Math.abs(w.start! - onsets[i]! * 0.02) <= 0.003,
-      `${w.word} start ${w.start} vs ${onsets[i]! * 0.02}`,
+      Math.abs(w.start - onsets[i]! * 0.02) <= 0.003,
+      `${spoken[i]} start ${w.start} vs ${onsets[i]! * 0.02}`,
     );
     assert.ok(
-      Math.abs(w.end! - offsets[i]! * 0.02) <= 0.003,
-      `${w.word} end ${w.end} vs ${offsets[i]! * 0.02}`,
+      Math.abs(w.end - offsets[i]! * 0.02) <= 0.003,
+      `${spoken[i]} end ${w.end} vs ${offsets[i]! * 0.02}`,
     );
   });
   result.words.forEach((w, i) => {
@@ -141,9 +138,9 @@ test('word times come from the letters the audio spells, digits read out before 
 });
 
 test('other scripts: Russian and Arabic words are romanised and linked back to what the user wrote', async (t) => {
-  const env = withModels(t);
-  const { audio } = speak(['привет', 'мир']);
-  const ru = await alignFileWithMms(audio, 'Привет, мир!', { lang: 'rus', env });
+  withModels(t);
+  const { audio } = speakWords(['привет', 'мир']);
+  const ru = await align(audio, 'Привет, мир!', { lang: 'rus', ...MMS });
   assert.deepEqual(
     ru.words.map((w) => [w.word, w.normalized, w.status, w.char_start]),
     [
@@ -151,8 +148,8 @@ test('other scripts: Russian and Arabic words are romanised and linked back to w
       ['мир!', 'mir', 'aligned', 8],
     ],
   );
-  const ar = speak(['كتاب', 'جديد']);
-  const res = await alignFileWithMms(ar.audio, 'كتاب جديد', { lang: 'ara', env });
+  const ar = speakWords(['كتاب', 'جديد']);
+  const res = await align(ar.audio, 'كتاب جديد', { lang: 'ara', ...MMS });
   assert.deepEqual(
     res.words.map((w) => [w.word, w.status]),
     [
@@ -164,10 +161,10 @@ test('other scripts: Russian and Arabic words are romanised and linked back to w
 });
 
 test('a word missing from the audio is not_found through <star>; extra speech does not move the neighbours', async (t) => {
-  const env = withModels(t);
+  withModels(t);
   // The audio says "good morning extra words friend"; the text has "good morning dear friend".
-  const { audio, onsets } = speak(['good', 'morning', 'xqxq', 'zzzz', 'friend']);
-  const r = await alignFileWithMms(audio, 'good morning dear friend', { lang: 'eng', env });
+  const { audio, onsets } = speakWords(['good', 'morning', 'xqxq', 'zzzz', 'friend']);
+  const r = await align(audio, 'good morning dear friend', { lang: 'eng', ...MMS });
   assert.deepEqual(
     r.words.map((w) => w.status),
     ['aligned', 'aligned', 'not_found', 'aligned'],
@@ -176,37 +173,39 @@ test('a word missing from the audio is not_found through <star>; extra speech do
   assert.equal(r.metrics.coverage, 0.75);
   assert.ok(r.metrics.cer! > 0, 'the recognition pass hears the extra words');
   // With the wildcard off, every word is forced into the audio.
-  const forced = await alignFileWithMms(audio, 'good morning dear friend', {
-    lang: 'eng',
-    env,
-    garbage: false,
-  });
+  const forced = await align(audio, 'good morning dear friend', { lang: 'eng', ...MMS, garbage: false });
   assert.ok(forced.words.every((w) => w.status === 'aligned'));
 });
 
 test('without an installed model the error says how to pull it', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'tz-empty-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const { audio } = speak(['hello']);
+  withModels(t, false);
+  const { audio } = speakWords(['hello']);
+  await assert.rejects(align(audio, 'hello', { lang: 'eng', ...MMS }), /tazamun models pull mms/);
+  await assert.rejects(align(audio, 'həˈloʊ', { lang: 'eng', inputKind: 'ipa', ...MMS }), /not IPA/);
+});
+
+test('the back-end itself refuses an IPA transcript with the same message', async (t) => {
+  const env = withModels(t);
+  const backend = await loadMmsBackend({ env });
   await assert.rejects(
-    alignFileWithMms(audio, 'hello', { lang: 'eng', env: { TAZAMUN_MODELS_DIR: dir } }),
-    /tazamun models pull mms/,
+    backend.pronounce([{ text: 'həˈloʊ', wordIndex: 0 }], 'eng', 'ipa'),
+    (e: unknown) =>
+      e instanceof EngineError && e.code === 'unsupported_option' && e.message === MMS_IPA_REFUSAL,
   );
-  await assert.rejects(alignFileWithMms(audio, 'həˈloʊ', { lang: 'eng', inputKind: 'ipa' }), /not IPA/);
 });
 
 test("the pulled model's own files are checked: vocabulary order and sampling rate", async (t) => {
   const env = withModels(t);
   const dir = join(env.TAZAMUN_MODELS_DIR!, 'mms');
-  const { audio } = speak(['hello']);
+  const { audio } = speakWords(['hello']);
   writeFileSync(
     join(dir, 'preprocessor_config.json'),
     JSON.stringify({ do_normalize: true, sampling_rate: 8000 }),
   );
-  await assert.rejects(alignFileWithMms(audio, 'hello', { lang: 'eng', env }), /expects 8000 Hz/);
+  await assert.rejects(align(audio, 'hello', { lang: 'eng', ...MMS }), /expects 8000 Hz/);
   writeFileSync(join(dir, 'vocab.json'), JSON.stringify({ '<blank>': 0, a: 1 }));
   await assert.rejects(
-    alignFileWithMms(audio, 'hello', { lang: 'eng', env }),
+    align(audio, 'hello', { lang: 'eng', ...MMS }),
     /not the MMS forced-aligner vocabulary/,
   );
 });
@@ -222,15 +221,15 @@ test('CLI: `tazamun models list` sees the model installed in TAZAMUN_MODELS_DIR'
 });
 
 test('a real audio file decoded by ffmpeg aligns end to end', async (t) => {
-  const env = withModels(t);
+  withModels(t);
   const dir = mkdtempSync(join(tmpdir(), 'tz-wav-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const { audio } = speak(['salut', 'monde']);
+  const { audio } = speakWords(['salut', 'monde']);
   const raw = join(dir, 'a.f32');
   writeFileSync(raw, Buffer.from(audio.buffer));
   const wav = join(dir, 'a.wav');
   rawF32ToWav(raw, wav);
-  const r = await alignFileWithMms(wav, 'Salut monde', { lang: 'fra', env });
+  const r = await align(wav, 'Salut monde', { lang: 'fra', ...MMS });
   assert.equal(r.audio.format, 'wav');
   assert.deepEqual(
     r.words.map((w) => w.status),
