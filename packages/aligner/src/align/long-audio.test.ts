@@ -104,3 +104,55 @@ test('two passes over joined sentences place the words near the hand labels, rep
   assert.ok(progress.every((d, i) => d >= 0 && d <= 1 && (i === 0 || d >= progress[i - 1]!)));
   assert.equal(progress[progress.length - 1], 1);
 });
+
+test('a cut is not made where the first pass skipped words, while a clean cut is on offer', () => {
+  // one word a second; the first pass skipped units 30-39 and left a 6 s "pause" where they were spoken
+  const first: UnitSpan[] = [];
+  let t = 0;
+  for (let u = 0; u < 80; u++) {
+    if (u === 30) {
+      u = 40;
+      t += 6;
+    }
+    first.push(span(u, t, t + 0.8));
+    t += u === 20 ? 1.5 : 1;
+  }
+  const pieces = planPieces(first, 80, t);
+  // the widest gap (after unit 29) holds the skipped words' audio: the first cut is the clean 0.7 s pause
+  assert.equal(pieces[0]!.u1, 21);
+  for (const p of pieces)
+    assert.ok(!(p.u0 > 30 && p.u0 <= 40), `a piece starts inside the skipped run: ${p.u0}`);
+});
+
+test('hoarse, disfluent speech in one long file keeps most of its words (the first pass derails there)', async () => {
+  // en-mfa-testdata's three recordings joined (77 s, so the two-pass path): before the first pass was kept
+  // from committing and cutting past a skipped run, 79 of 185 words were lost (one file at a time: 7).
+  const dir = join(evalDir(), 'en-mfa-testdata');
+  const names = ['acoustic_corpus', 'cold_corpus', 'cold_corpus3'];
+  const parts = await Promise.all(names.map(async (n) => (await decodeAudio(join(dir, `${n}.wav`))).samples));
+  const samples = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    samples.set(p, at);
+    at += p.length;
+  }
+  const text = names
+    .map((n) => (JSON.parse(readFileSync(join(dir, `${n}.json`), 'utf8')) as { text: string }).text)
+    .join('\n');
+  assert.ok(samples.length / SAMPLE_RATE > 75, 'long enough for the two-pass path');
+  const backend = new HmmBackend(await loadDecoder('en'), {
+    espeakIpa,
+    arabicLattice: arabicPronunciationLattice,
+  });
+  const norm = normalizeTranscript(text, 'eng', {
+    normalize: true,
+    numbersToWords: true,
+    removeFillers: false,
+    inputKind: 'orthography',
+  });
+  const { units } = await backend.pronounce(norm.tokens, 'eng', 'orthography');
+  const spans = await alignLong(backend, samples, units, { precision: 'standard', garbage: true });
+  assert.equal(units.length, 185);
+  assert.ok(spans.length >= 140, `${spans.length} of 185 units placed (106 before, 150 after)`);
+  for (let k = 1; k < spans.length; k++) assert.ok(spans[k]!.start >= spans[k - 1]!.end - 1e-6, 'in order');
+});

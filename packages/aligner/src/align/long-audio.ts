@@ -75,6 +75,9 @@ async function twoPass(
   return piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
 }
 
+/** Words skipped in a row inside a first-pass window that mark its path as derailed there. */
+const SKIPPED_RUN = 4;
+
 /** Pass 1: word spans for the whole file from open-ended windows. */
 export async function segmentPass(
   backend: AcousticBackend,
@@ -106,7 +109,8 @@ export async function segmentPass(
       samples: samples.subarray(from, to),
       offset: t,
       units: units.slice(u, u + n),
-      openEnd: true,
+      // the last window holds the rest of the text: a run of it left unplaced is a derailment there
+      openEnd: !last,
     });
     if (last) {
       for (const s of spans) out.push({ ...s, unit: s.unit + u });
@@ -118,9 +122,18 @@ export async function segmentPass(
       continue;
     }
     const limit = t + win - guard;
+    // A run of words skipped inside the window is where its path left the speech (hoarse, disfluent or
+    // fast speech): nothing after it is committed, so the next window starts with the skipped words.
+    let trusted = spans.length - 1;
+    for (let k = 0; k + 1 < spans.length; k++) {
+      if (spans[k + 1]!.unit - spans[k]!.unit - 1 >= SKIPPED_RUN) {
+        trusted = k;
+        break;
+      }
+    }
     // Commit spans ending before the guard zone; cut in the widest gap among the last few of them.
     let end = -1;
-    for (let k = 0; k < spans.length; k++) if (spans[k]!.end <= limit) end = k;
+    for (let k = 0; k <= trusted; k++) if (spans[k]!.end <= limit) end = k;
     if (end < 0) end = 0;
     let cut = end;
     let widest = -1;
@@ -160,24 +173,35 @@ export function planPieces(first: UnitSpan[], unitCount: number, total: number):
   let k = 0;
   while (k < first.length - 1) {
     // Candidate cuts: after span j, for spans ending between PIECE_MIN and PIECE_MAX from the piece start.
+    // A cut where the first pass skipped words is not trusted: their audio may lie on either side of it
+    // (a derailed stretch leaves a wide "pause" where the skipped words were spoken). Such a cut is taken
+    // only when the span offers no other.
     let best = -1;
     let widest = -Infinity;
+    let bestSkipping = -1;
+    let widestSkipping = -Infinity;
     let j = k;
     for (; j < first.length - 1; j++) {
       const end = first[j]!.end;
       if (end - t0 > PIECE_MAX) break;
       if (end - t0 < PIECE_MIN) continue;
       const gap = first[j + 1]!.start - end;
-      if (gap > widest) {
+      if (first[j + 1]!.unit - first[j]!.unit > 1) {
+        if (gap > widestSkipping) {
+          widestSkipping = gap;
+          bestSkipping = j;
+        }
+      } else if (gap > widest) {
         widest = gap;
         best = j;
       }
     }
+    if (best < 0) best = bestSkipping;
     if (j >= first.length - 1 && first[first.length - 1]!.end - t0 <= PIECE_MAX) break;
     if (best < 0) best = Math.max(k, j - 1);
     const next = first[best + 1]!;
     const cutT = (first[best]!.end + next.start) / 2;
-    // Units the first pass did not place go with the piece of the next placed unit.
+    // Units the first pass did not place go with the piece before the cut.
     pieces.push({ u0, u1: next.unit, t0, t1: cutT });
     u0 = next.unit;
     t0 = cutT;

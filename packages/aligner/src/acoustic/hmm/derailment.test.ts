@@ -45,4 +45,9 @@ test('the derailment measure counts consecutive placeable units left unplaced', 
   assert.equal(longestUnplacedRun(units, [0, 5].map(span)), 3);
   assert.equal(longestUnplacedRun(units, [0, 4].map(span)), 2);
   assert.equal(longestUnplacedRun(units, []), 5);
+  // an open-ended window: the text after its last placed unit runs past its end and does not count
+  assert.equal(longestUnplacedRun(units, [0].map(span), false), 0);
+  assert.equal(longestUnplacedRun(units, [0, 4].map(span), false), 2);
+  assert.equal(longestUnplacedRun(units, [5].map(span), false), 4);
+  assert.equal(longestUnplacedRun(units, [], false), 0);
 });
