@@ -21,6 +21,7 @@ import { loadAlignableAudio } from './audio/load.ts';
 import type { SourceAudioInfo } from './audio/load.ts';
 import type { AudioStats } from './audio/measure.ts';
 import { alignLong } from './align/long-audio.ts';
+import { placeSqueezed } from './align/squeezed.ts';
 import { normalizeTranscript, splitWords } from './text/normalize.ts';
 import type { ModelToken, SourceWord } from './text/normalize.ts';
 import { acceptLanguage } from './text/languages.ts';
@@ -210,9 +211,10 @@ async function alignUnchecked(
         onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
         warn,
       });
+  const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
   const spans = backend.traits.refineEdges
-    ? refineEdges(rawSpans, energyTrack(samples), stats.duration)
-    : rawSpans;
+    ? refineEdges(searched, energyTrack(samples), stats.duration)
+    : searched;
   const recog = recognition && !silent ? await recogniseWindowed(backend, samples, units, spans) : null;
   options.onProgress?.(1);
 
