@@ -12,6 +12,8 @@ const TOUCHING = 0.03;
 /** A placed word fits well enough when its probability is at most this far below the recording's median. */
 const BELOW_MEDIAN = 0.1;
 const PAD = 0.02;
+/** Above this share of words not found (and more than one), the transcript is judged, not repaired. */
+const MAX_MISSING_SHARE = 0.1;
 
 export async function placeSqueezed(
   backend: AcousticBackend,
@@ -21,6 +23,10 @@ export async function placeSqueezed(
   precision: Precision,
 ): Promise<UnitSpan[]> {
   const byUnit = new Map(spans.map((s) => [s.unit, s]));
+  // Many words missing is a transcript that does not match the audio, not words squeezed out: placing
+  // some of them would make a wrong transcript look better than it is (the verdict reads what is found).
+  const placeable = units.filter((u) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0).length;
+  if (placeable - spans.length > Math.max(1, MAX_MISSING_SHARE * placeable)) return spans;
   const ps = spans.map((s) => s.confidence).sort((a, b) => a - b);
   const median = ps.length ? ps[Math.floor(ps.length / 2)]! : 0;
   const total = samples.length / SAMPLE_RATE;
