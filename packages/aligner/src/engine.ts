@@ -76,9 +76,9 @@ export type PlacedEvidence = WordEvidence & { wordIndex: number; cls: Calibratio
  * Digital silence (runs of exact zeros) gives the HMM front end log(0) energies; a dither of about one
  * 16-bit step (-96 dBFS), on those samples only, keeps the features finite and leaves real audio untouched.
  */
-function ditherZeros(samples: Float32Array): Float32Array {
+function ditherZeros(samples: Float32Array, inPlace: boolean): Float32Array {
   let seed = 12345;
-  let out: Float32Array | null = null;
+  let out: Float32Array | null = inPlace ? samples : null;
   for (let i = 0; i < samples.length; i++) {
     if (samples[i] !== 0) continue;
     out ??= Float32Array.from(samples);
@@ -181,7 +181,11 @@ async function alignUnchecked(
 
   const loaded = await loadAlignableAudio(audio, options.audioInfo, true);
   const { info: audioInfo, stats } = loaded;
-  const samples = backend.traits.ditherZeros ? ditherZeros(loaded.samples) : loaded.samples;
+  // Samples the engine decoded itself are its own and dithered in place (a copy of a 3-hour file is 700 MB);
+  // samples a caller passed in are left as they were.
+  const samples = backend.traits.ditherZeros
+    ? ditherZeros(loaded.samples, typeof audio === 'string')
+    : loaded.samples;
   // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.
   const silent = isSilent(stats);
   if (stats.clippingRatio > 0.001)
