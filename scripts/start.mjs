@@ -59,7 +59,8 @@ function takeLock() {
 }
 
 const webStale = () => role !== 'worker' && isStale();
-if (webStale() || !server.isFresh()) {
+let compiled = server.isFresh();
+if (webStale() || !compiled) {
   takeLock();
   try {
     // another process may have built them while this one waited
@@ -69,13 +70,16 @@ if (webStale() || !server.isFresh()) {
       // The API is useful without the web app: serve it (and any older bundle) rather than refuse to start.
       if (r.status !== 0) console.warn('[tazamun] the web build failed; starting the API anyway');
     }
-    if (!server.isFresh()) {
+    compiled = server.isFresh();
+    if (!compiled) {
       console.log('[tazamun] compiling the server…');
-      await server
-        .build()
-        .catch((err) =>
-          console.warn(`[tazamun] the server could not be compiled (${err.message}); running its sources`),
-        );
+      compiled = await server.build().then(
+        () => true,
+        (err) => {
+          console.warn(`[tazamun] the server could not be compiled (${err.message}); running its sources`);
+          return false;
+        },
+      );
     }
   } finally {
     rmSync(lockDir, { recursive: true, force: true });
@@ -83,9 +87,7 @@ if (webStale() || !server.isFresh()) {
 }
 
 const name = role === 'worker' ? 'worker' : 'server';
-const args = server.isFresh()
-  ? [server.entry(name)]
-  : ['--import', 'tsx', join(root, `apps/server/src/${name}.ts`)];
+const args = compiled ? [server.entry(name)] : ['--import', 'tsx', join(root, `apps/server/src/${name}.ts`)];
 const child = spawn(process.execPath, [...args, `--role=${role}`], {
   cwd: root,
   stdio: 'inherit',
