@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { align, chooseBackend, selectBackend } from './engine.ts';
 import { acceptLanguage } from './text/languages.ts';
-import { installTinyModel } from '@tazamun/aligner/testing/tiny-model';
+import { installTinyModel, useModelsDir } from '@tazamun/aligner/testing/tiny-model';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -230,14 +230,8 @@ test('a search graph past the ceiling is refused before the module is touched; t
 
 test('the back-end is chosen once for every engine and input, with the reason auto chose mms', (t) => {
   // where `models pull` would leave MMS: empty first, then with the tiny stand-in installed
-  const dir = mkdtempSync(join(tmpdir(), 'tz-choice-'));
-  const before = process.env.TAZAMUN_MODELS_DIR;
-  process.env.TAZAMUN_MODELS_DIR = dir;
-  t.after(() => {
-    rmSync(dir, { recursive: true, force: true });
-    if (before === undefined) delete process.env.TAZAMUN_MODELS_DIR;
-    else process.env.TAZAMUN_MODELS_DIR = before;
-  });
+  const { dir, restore } = useModelsDir(false);
+  t.after(restore);
   const choose = (
     lang: string,
     engine: 'auto' | 'hmm' | 'mms',
@@ -269,14 +263,8 @@ test('selectBackend gives the chosen back-end; mms without its model says how to
   assert.match(hmm.model, /en-us/);
   assert.deepEqual(hmm.traits, { ditherZeros: true, refineEdges: true, wholeFile: false, calibrated: true });
   assert.equal((await selectBackend('hmm', 'fra')).model, 'cmusphinx-fr-ptm');
-  const dir = mkdtempSync(join(tmpdir(), 'tz-nomodel-'));
-  const before = process.env.TAZAMUN_MODELS_DIR;
-  process.env.TAZAMUN_MODELS_DIR = dir;
-  t.after(() => {
-    rmSync(dir, { recursive: true, force: true });
-    if (before === undefined) delete process.env.TAZAMUN_MODELS_DIR;
-    else process.env.TAZAMUN_MODELS_DIR = before;
-  });
+  const { dir, restore } = useModelsDir(false);
+  t.after(restore);
   await assert.rejects(
     selectBackend('mms', 'eng'),
     (e: unknown) =>

@@ -5,7 +5,8 @@
 // (a 400-tap, stride-320 Conv), sums their squares (phase-free energy) and scales them into logits. Silence
 // leaves only the blank's bias, so the blank wins there, as in a real CTC model. Per-window normalisation
 // changes a tone's amplitude but not which letter wins.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeOnnxModel } from './onnx-writer.ts';
 import { FIRST_LETTER, MMS_VOCAB, letterId } from '../src/acoustic/mms/vocab.ts';
@@ -81,6 +82,27 @@ export function installTinyModel(dir: string, file = 'onnx/model_quantized.onnx'
     JSON.stringify({ do_normalize: true, sampling_rate: 16000, feature_size: 1, padding_value: 0 }),
   );
   return join(dir, file);
+}
+
+/**
+ * A fresh models folder that this process's engine uses (TAZAMUN_MODELS_DIR, where `models pull` leaves
+ * models and where the CLI and the worker look), with the tiny model installed as MMS unless `install` is
+ * false. `restore` removes the folder and puts the variable back. node --test runs each file in its own
+ * process.
+ */
+export function useModelsDir(install = true): { dir: string; restore: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'tz-models-'));
+  const before = process.env.TAZAMUN_MODELS_DIR;
+  if (install) installTinyModel(join(dir, 'mms'));
+  process.env.TAZAMUN_MODELS_DIR = dir;
+  return {
+    dir,
+    restore: () => {
+      rmSync(dir, { recursive: true, force: true });
+      if (before === undefined) delete process.env.TAZAMUN_MODELS_DIR;
+      else process.env.TAZAMUN_MODELS_DIR = before;
+    },
+  };
 }
 
 /** A stretch of synthetic audio: a letter's tone (or silence when `letter` is absent) lasting `frames` frames. */

@@ -4,12 +4,11 @@
 // times mean nothing, so the assertions are on structure, not accuracy.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
-import { installTinyModel, speakWords } from '@tazamun/aligner/testing/tiny-model';
+import { speakWords, useModelsDir } from '@tazamun/aligner/testing/tiny-model';
 import { decodeAudio, SAMPLE_RATE } from '../audio/decode.ts';
 import { align, selectBackend } from '../engine.ts';
 import { normalizeTranscript } from '../text/normalize.ts';
@@ -53,22 +52,15 @@ const CASES: Case[] = [
   {
     engine: 'mms',
     async load() {
-      const dir = mkdtempSync(join(tmpdir(), 'tz-behaviour-'));
-      installTinyModel(join(dir, 'mms'));
       // The engine finds the model where `models pull` leaves it; this file runs in its own process.
-      const before = process.env.TAZAMUN_MODELS_DIR;
-      process.env.TAZAMUN_MODELS_DIR = dir;
+      const models = useModelsDir();
       return {
         backend: await selectBackend('mms', 'eng'),
         audio: speakWords(['good', 'morning', 'friend']).audio,
         text: 'Good morning, friend.',
         textWithExtra: 'Good morning dear friend.',
         extraWord: 2,
-        cleanup: () => {
-          rmSync(dir, { recursive: true, force: true });
-          if (before === undefined) delete process.env.TAZAMUN_MODELS_DIR;
-          else process.env.TAZAMUN_MODELS_DIR = before;
-        },
+        cleanup: models.restore,
       };
     },
   },

@@ -23,6 +23,13 @@ export interface Unit {
   source?: PronunciationSource;
 }
 
+/**
+ * Consecutive words with a pronunciation that a search skipped before its path counts as derailed there
+ * (it drifted away from the speech): the back-ends search such a window again, and the long-audio first
+ * pass commits nothing past such a run.
+ */
+export const DERAILED_RUN = 4;
+
 /** A user's own pronunciation: consulted before the model's dictionary and eSpeak. */
 export interface LexiconEntry {
   word: string;

@@ -9,6 +9,7 @@
 //    closed search fails keeps its first-pass word times.
 // A back-end whose search is itself linear in the audio and bounded in memory (traits.wholeFile: MMS's
 // banded, checkpointed CTC Viterbi) gets the whole file as one window instead.
+import { DERAILED_RUN } from '../acoustic/backend.ts';
 import type { AcousticBackend, Precision, Unit, UnitSpan, WindowRequest } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
 
@@ -75,9 +76,6 @@ async function twoPass(
   return piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
 }
 
-/** Words skipped in a row inside a first-pass window that mark its path as derailed there. */
-const SKIPPED_RUN = 4;
-
 /** Pass 1: word spans for the whole file from open-ended windows. */
 export async function segmentPass(
   backend: AcousticBackend,
@@ -126,7 +124,7 @@ export async function segmentPass(
     // fast speech): nothing after it is committed, so the next window starts with the skipped words.
     let trusted = spans.length - 1;
     for (let k = 0; k + 1 < spans.length; k++) {
-      if (spans[k + 1]!.unit - spans[k]!.unit - 1 >= SKIPPED_RUN) {
+      if (spans[k + 1]!.unit - spans[k]!.unit - 1 >= DERAILED_RUN) {
         trusted = k;
         break;
       }

@@ -89,6 +89,15 @@ function readFormat(fd: number, fileSize: number): WavFormat | null {
  * duration and rate are needed (the job bounds, the upload checks).
  */
 export function probeWav(path: string): ProbeInfo | null {
+  return withFile(path, (fd) => {
+    const f = readFormat(fd, fstatSync(fd).size);
+    if (!f || f.dataBytes === 0) return null;
+    return describe(f, f.dataBytes / ((f.bits / 8) * f.channels));
+  });
+}
+
+/** Runs `read` on the file opened for reading, and closes it; null when it cannot be opened. */
+function withFile<T>(path: string, read: (fd: number) => T | null): T | null {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -96,10 +105,7 @@ export function probeWav(path: string): ProbeInfo | null {
     return null;
   }
   try {
-    const f = readFormat(fd, fstatSync(fd).size);
-    if (!f || f.dataBytes === 0) return null;
-    const frames = f.dataBytes / ((f.bits / 8) * f.channels);
-    return describe(f, frames);
+    return read(fd);
   } finally {
     closeSync(fd);
   }
@@ -123,15 +129,8 @@ export function readWavAtRate(
   path: string,
   rate: number,
 ): { samples: Float32Array; probe: ProbeInfo } | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const fileSize = fstatSync(fd).size;
-    const f = readFormat(fd, fileSize);
+  return withFile(path, (fd) => {
+    const f = readFormat(fd, fstatSync(fd).size);
     // Mono, or stereo mixed down as ffmpeg's `-ac 1` does (each channel times 1/sqrt(2)); ffmpeg's
     // matrices for more channels depend on the layout, so those files still go through ffmpeg.
     if (!f || f.sampleRate !== rate || f.dataBytes === 0 || f.channels > 2) return null;
@@ -162,9 +161,7 @@ export function readWavAtRate(
       if (got < count) return null;
     }
     return { samples, probe: describe(f, frames) };
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 function sampleReader(f: WavFormat): (buf: Buffer, at: number) => number {

@@ -11,6 +11,7 @@ import type {
   UnitSpan,
   WindowRequest,
 } from '../backend.ts';
+import { DERAILED_RUN } from '../backend.ts';
 import { buildGrammar } from '../../align/grammar.ts';
 import { ipaPhones } from '../../align/ipa-tier.ts';
 import type { GrammarUnit } from '../../align/grammar.ts';
@@ -26,9 +27,6 @@ import { resolveIpaLanguage, resolveLanguage } from '../../text/languages.ts';
 export function loadDecoder(family: ModelFamily, band: 'full' | 'narrow' = 'full'): Promise<HmmDecoder> {
   return loadHmmDecoder(resolveHmmModel(family, band));
 }
-
-/** Consecutive words with a pronunciation that a window leaves unplaced before it counts as derailed. */
-const DERAILED_RUN = 4;
 
 /**
  * The longest run of consecutive units that could be placed (they have a pronunciation) but were not.

@@ -15,7 +15,7 @@ import { align } from '../../engine.ts';
 import { normalizeTranscript } from '../../text/normalize.ts';
 import { loadMmsBackend } from './backend.ts';
 import { arraySource, computeEmissions, loadMmsModel, wav2vec2Frames } from './emissions.ts';
-import { buildTinyMmsModel, installTinyModel, speakWords } from '@tazamun/aligner/testing/tiny-model';
+import { buildTinyMmsModel, speakWords, useModelsDir } from '@tazamun/aligner/testing/tiny-model';
 import { MMS_VOCAB } from './vocab.ts';
 import { greedyDecode } from '../../align/ctc-greedy.ts';
 import { rawF32ToWav } from '../../audio/decode.ts';
@@ -30,15 +30,8 @@ const pkg = join(dirname(fileURLToPath(import.meta.url)), '../../..');
  * after the test. node --test runs each file in its own process, and this file's tests one at a time.
  */
 function withModels(t: { after: (fn: () => void) => void }, install = true): NodeJS.ProcessEnv {
-  const dir = mkdtempSync(join(tmpdir(), 'tz-mms-'));
-  const before = process.env.TAZAMUN_MODELS_DIR;
-  t.after(() => {
-    rmSync(dir, { recursive: true, force: true });
-    if (before === undefined) delete process.env.TAZAMUN_MODELS_DIR;
-    else process.env.TAZAMUN_MODELS_DIR = before;
-  });
-  if (install) installTinyModel(join(dir, 'mms'));
-  process.env.TAZAMUN_MODELS_DIR = dir;
+  const { dir, restore } = useModelsDir(install);
+  t.after(restore);
   return { ...process.env, TAZAMUN_MODELS_DIR: dir };
 }
 
