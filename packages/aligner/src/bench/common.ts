@@ -5,6 +5,19 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+/** The CLI as a user runs it (compiled to dist/ on its first run). */
+export const CLI = join(dirname(fileURLToPath(import.meta.url)), '../../bin/tazamun.mjs');
+
+/** Seconds from spawning the CLI to its usage text, median of three runs (a first run builds dist/). */
+export function cliStartup(): number {
+  spawnSync(process.execPath, [CLI, '--help']);
+  const times = [0, 1, 2].map(() => {
+    const t = performance.now();
+    spawnSync(process.execPath, [CLI, '--help']);
+    return (performance.now() - t) / 1000;
+  });
+  return times.sort((a, b) => a - b)[1]!;
+}
 
 export interface RefUtt {
   uid: string;

@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { arg, evalDir, loadSet, score } from './common.ts';
+import { CLI, arg, cliStartup, evalDir, loadSet, score } from './common.ts';
 import type { RefUtt } from './common.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = join(HERE, '../../bin/tazamun.mjs');
 
 /** A child's cost as the kernel counted it (python's RUSAGE_CHILDREN: CPU and peak RSS of that child). */
 interface ProcessCost {
@@ -90,7 +89,7 @@ function runTazamun(set: string, utts: RefUtt[], precision: string, recognition 
         (JSON.parse(readFileSync(join(out, f), 'utf8')) as { metrics: { processing_time: number } }).metrics
           .processing_time,
     );
-  const startup = measured([process.execPath, CLI, '--help']).wall;
+  const startup = cliStartup();
   return {
     peer: `Tazamun (CLI batch, ${precision}${recognition ? '' : ', no recognition pass'})`,
     cost,

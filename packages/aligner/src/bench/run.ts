@@ -6,11 +6,10 @@
 // (quality: --dump FILE, --raw for uncalibrated confidences)
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { arg, evalDir, flag, loadSet, score } from './common.ts';
+import { arg, cliStartup, evalDir, flag, loadSet, score } from './common.ts';
 import { align } from '../engine.ts';
 import { loadDecoder } from '../acoustic/hmm/backend.ts';
 import type { Precision } from '../acoustic/backend.ts';
@@ -82,18 +81,6 @@ export function row(r: SetRun): string {
 export const HEADER =
   '| set | words | matched | mean ms | median ms | <=10 % | <=20 % | <=50 % | <=100 % | start mean | end mean | RTF |\n|---|---|---|---|---|---|---|---|---|---|---|---|';
 
-/** Seconds from spawning the compiled CLI to its usage text, median of three runs. */
-function startupCosts(): number {
-  const cli = join(dirname(fileURLToPath(import.meta.url)), '../../bin/tazamun.mjs');
-  spawnSync(process.execPath, [cli, '--help']); // builds dist/ when stale, not timed
-  const times = [0, 1, 2].map(() => {
-    const t = performance.now();
-    spawnSync(process.execPath, [cli, '--help']);
-    return (performance.now() - t) / 1000;
-  });
-  return times.sort((a, b) => a - b)[1]!;
-}
-
 async function main(): Promise<void> {
   const precision = (arg('precision', 'high') as Precision) ?? 'high';
   const mode = arg('mode', 'sets');
@@ -134,7 +121,7 @@ async function main(): Promise<void> {
   const limit = arg('limit') ? Number(arg('limit')) : undefined;
   const recognition = !flag('no-recognition');
   const runs: SetRun[] = [];
-  const startup = startupCosts();
+  const startup = cliStartup();
   const t0 = performance.now();
   await loadDecoder('en', 'full');
   const modelLoad = (performance.now() - t0) / 1000;

@@ -1,7 +1,10 @@
-// A 16 kHz mono 16-bit PCM WAV read into floats: all the peers' children need (the eval sets are such files).
-import { readFileSync } from 'node:fs';
+// What every peer's child process shares: the manifest, 16 kHz PCM WAVs read into floats (the eval sets
+// are such files), one hypothesis JSON per file, per-file times, and the JSON line the parent reads.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
-export function readWav16k(path) {
+function readWav16k(path) {
   const b = readFileSync(path);
   if (b.toString('latin1', 0, 4) !== 'RIFF' || b.toString('latin1', 8, 12) !== 'WAVE')
     throw new Error(`${path}: not a WAV file`);
@@ -29,9 +32,30 @@ export function readWav16k(path) {
   throw new Error(`${path}: no data chunk`);
 }
 
-/** What every child prints last: one JSON line the parent reads. */
-export function report(fields) {
+/**
+ * Aligns every item of the manifest with `alignOne(samples, text)` (returning [{word, start, end}]),
+ * writes OUT_DIR/<uid>.json for each (no words when it threw), then prints the report: start-up (the
+ * process's clock when this is called, models loaded), seconds per file, files that failed.
+ */
+export async function alignEach(manifest, outDir, alignOne) {
+  const startup = performance.now() / 1000;
+  const items = JSON.parse(readFileSync(manifest, 'utf8'));
+  const perFile = [];
+  let failed = 0;
+  for (const it of items) {
+    const t0 = performance.now();
+    const pcm = readWav16k(it.audio);
+    let words = [];
+    try {
+      words = await alignOne(pcm, it.text);
+    } catch (err) {
+      failed++;
+      if (failed === 1) process.stderr.write(`${err?.message ?? err}\n`);
+    }
+    writeFileSync(join(outDir, `${it.uid}.json`), JSON.stringify({ words }));
+    perFile.push((performance.now() - t0) / 1000);
+  }
   process.stdout.write(
-    `${JSON.stringify({ ...fields, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
+    `${JSON.stringify({ startup, perFile, failed, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
   );
 }

@@ -1,16 +1,14 @@
 // Peer: echogarden's aligner (its default `dtw` engine: eSpeak NG synthesis + DTW over MFCCs), warm in one
 // process, imported from an installation outside the project (`--echogarden DIR`, the folder holding its
 // node_modules). Usage: node echogarden.mjs DIR MANIFEST.json OUT_DIR
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { performance } from 'node:perf_hooks';
-import { readWav16k, report } from './wav16.mjs';
+import { alignEach } from './child.mjs';
 
 const [dir, manifest, outDir] = process.argv.slice(2);
-const items = JSON.parse(readFileSync(manifest, 'utf8'));
 const egDist = join(dir, 'node_modules', 'echogarden', 'dist');
 // Echogarden fetches its eSpeak NG build from its own host on first use, which this machine cannot reach:
 // it is given the same build from npm (@echogarden/espeak-ng-emscripten, a dependency of the project) in
@@ -26,30 +24,14 @@ symlinkSync(espeak, join(packages, pm.resolveToVersionedPackageNameIfNeeded('esp
 process.env.HOME = home;
 const eg = await import(pathToFileURL(join(egDist, 'api', 'API.js')).href);
 eg.setGlobalOption?.('logLevel', 'silent');
-const ready = performance.now() / 1000;
-const perFile = [];
-let failed = 0;
-for (const it of items) {
-  const t0 = performance.now();
-  const pcm = readWav16k(it.audio);
-  let words = [];
-  try {
-    const r = await eg.align({ audioChannels: [pcm], sampleRate: 16000 }, it.text, {
-      language: 'en',
-      engine: 'dtw',
-    });
-    const collect = (ts) =>
-      ts.flatMap((t) =>
-        t.type === 'word'
-          ? [{ word: t.text, start: t.startTime, end: t.endTime }]
-          : collect(t.timeline ?? []),
-      );
-    words = collect(r.wordTimeline ?? r.timeline ?? []);
-  } catch (err) {
-    failed++;
-    if (failed === 1) process.stderr.write(`echogarden: ${err?.message ?? err}\n`);
-  }
-  writeFileSync(join(outDir, `${it.uid}.json`), JSON.stringify({ words }));
-  perFile.push((performance.now() - t0) / 1000);
-}
-report({ startup: ready, perFile, failed });
+await alignEach(manifest, outDir, async (pcm, text) => {
+  const r = await eg.align({ audioChannels: [pcm], sampleRate: 16000 }, text, {
+    language: 'en',
+    engine: 'dtw',
+  });
+  const collect = (ts) =>
+    ts.flatMap((t) =>
+      t.type === 'word' ? [{ word: t.text, start: t.startTime, end: t.endTime }] : collect(t.timeline ?? []),
+    );
+  return collect(r.wordTimeline ?? r.timeline ?? []);
+});
