@@ -73,15 +73,17 @@ export function reliability(pairs: { p: number; y: number }[], bins = 10): { lin
   return { lines, ece };
 }
 
+/** The sets each calibration figure is reported on. */
+export const CALIBRATION_GROUPS: [string, string[]][] = [
+  ['English (timit-dev)', ['timit-dev']],
+  ['French (fr-librivox-mfa, machine reference)', ['fr-librivox-mfa']],
+  ['Arabic (ar-synthetic)', ['ar-synthetic']],
+  ['IPA (ar-voxangeles-aeb)', ['ar-voxangeles-aeb']],
+];
+
 export function qualityReport(cases: CaseRecord[]): string[] {
   const out = ['### Verdicts', '', ...confusion(cases), '', '### WER / CER', '', ...werTable(cases), ''];
-  const groups: [string, string[]][] = [
-    ['English (timit-dev)', ['timit-dev']],
-    ['French (fr-librivox-mfa, machine reference)', ['fr-librivox-mfa']],
-    ['Arabic (ar-synthetic)', ['ar-synthetic']],
-    ['IPA (ar-voxangeles-aeb)', ['ar-voxangeles-aeb']],
-  ];
-  for (const [name, sets] of groups) {
+  for (const [name, sets] of CALIBRATION_GROUPS) {
     const pairs = calibrationPairs(cases, sets);
     if (!pairs.length) continue;
     const r = reliability(pairs);
