@@ -92,7 +92,10 @@ function ffmpegAudio(dir: string, name: string, source: string, seconds: number)
     '-f',
     'lavfi',
     '-i',
-    `${source}:duration=${seconds}`,
+    source,
+    // -t rather than the sources' own duration option, which the npm ffmpeg build's anullsrc lacks
+    '-t',
+    String(seconds),
     '-ar',
     '16000',
     '-ac',
