@@ -23,6 +23,8 @@ export interface SetRun {
   wallSeconds: number;
   hypDir: string;
   confidences: { conf: number; err: number }[];
+  /** the process's peak resident memory when the set ended (MB; it can only grow over a run) */
+  peakRssMb: number;
 }
 
 export async function runSet(
@@ -60,6 +62,7 @@ export async function runSet(
     wallSeconds: wall,
     hypDir,
     confidences: [],
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
 }
 
@@ -75,11 +78,11 @@ export const ALL_SETS = [
 export function row(r: SetRun): string {
   const s = r.score;
   const f = (v: number | null | undefined, d = 1) => (v === null || v === undefined ? '-' : v.toFixed(d));
-  return `| ${r.set}${r.variant === 'text' ? '' : ` (${r.variant})`} | ${s.ref_words} | ${s.matched_words} | ${f(s.mean_ms)} | ${f(s.median_ms)} | ${f(s.pct_within_10ms)} | ${f(s.pct_within_20ms)} | ${f(s.pct_within_50ms)} | ${f(s.pct_within_100ms)} | ${f(s.start_mean_ms)} | ${f(s.end_mean_ms)} | ${f(r.rtf, 4)} |`;
+  return `| ${r.set}${r.variant === 'text' ? '' : ` (${r.variant})`} | ${s.ref_words} | ${s.matched_words} | ${f(s.mean_ms)} | ${f(s.median_ms)} | ${f(s.pct_within_10ms)} | ${f(s.pct_within_20ms)} | ${f(s.pct_within_50ms)} | ${f(s.pct_within_100ms)} | ${f(s.start_mean_ms)} | ${f(s.end_mean_ms)} | ${f(r.rtf, 4)} | ${f(r.peakRssMb, 0)} |`;
 }
 
 export const HEADER =
-  '| set | words | matched | mean ms | median ms | <=10 % | <=20 % | <=50 % | <=100 % | start mean | end mean | RTF |\n|---|---|---|---|---|---|---|---|---|---|---|---|';
+  '| set | words | matched | mean ms | median ms | <=10 % | <=20 % | <=50 % | <=100 % | start mean | end mean | RTF | peak RSS MB |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|';
 
 async function main(): Promise<void> {
   const precision = (arg('precision', 'high') as Precision) ?? 'high';
