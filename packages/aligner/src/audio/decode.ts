@@ -189,5 +189,7 @@ export async function decodeWithFfmpeg(path: string): Promise<{ samples: Float32
       `ffmpeg could not decode the audio: ${stderr.trim().split('\n')[0] ?? ''}`,
     );
   if (n === 0) throw new AudioError('empty', 'the audio stream holds no samples');
-  return { samples: buf.slice(0, n), probe };
+  // A view, not a copy: the probe sized the buffer to within a second, and a copy of a 3-hour file
+  // would hold it twice (1.4 GB) for a moment. Only a buffer that grew past its need is trimmed.
+  return { samples: cap - n > SAMPLE_RATE * 60 ? buf.slice(0, n) : buf.subarray(0, n), probe };
 }
