@@ -10,7 +10,10 @@ import { installTinyModel, useModelsDir } from '@tazamun/aligner/testing/tiny-mo
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { ffmpegPath } from './audio/decode.ts';
+import { decodeAudio, ffmpegPath } from './audio/decode.ts';
+import { toS16 } from './audio/pcm.ts';
+
+const toInt16 = (x: Float32Array): Int16Array => Int16Array.from(x, toS16);
 import { EngineError } from './errors.ts';
 import { MAX_GRAMMAR_ARCS, MAX_GRAMMAR_STATES, moduleGenerations } from './acoustic/hmm/decoder.ts';
 import { loadDecoder } from './acoustic/hmm/backend.ts';
@@ -64,6 +67,22 @@ test('aligns an English sentence close to the hand labels, in the platform schem
     res.words.every((w) => w.confidence > 0.05),
     res.words.map((w) => w.confidence).join(' '),
   );
+});
+
+test('the file, its samples as 16-bit integers and as floats give the same alignment', async () => {
+  const ref = reference();
+  const { samples, probe } = await decodeAudio(`${UTT}.wav`);
+  const given = { format: probe.format, sampleRate: probe.sampleRate, channels: probe.channels };
+  const strip = (r: Awaited<ReturnType<typeof align>>) => ({
+    words: r.words,
+    quality: r.quality,
+    metrics: { ...r.metrics, processing_time: 0, real_time_factor: 0 },
+  });
+  const fromFile = strip(await align(`${UTT}.wav`, ref.text, { lang: 'en' }));
+  const fromInts = strip(await align(toInt16(samples), ref.text, { lang: 'en', audioInfo: given }));
+  const fromFloats = strip(await align(samples, ref.text, { lang: 'en', audioInfo: given }));
+  assert.deepEqual(fromInts, fromFile);
+  assert.deepEqual(fromFloats, fromFile);
 });
 
 test('words that are not in the audio come back not_found, the others keep their times', async () => {
@@ -261,7 +280,13 @@ test('selectBackend gives the chosen back-end; mms without its model says how to
   const hmm = await selectBackend('hmm', 'eng');
   assert.equal(hmm.name, 'hmm');
   assert.match(hmm.model, /en-us/);
-  assert.deepEqual(hmm.traits, { ditherZeros: true, refineEdges: true, wholeFile: false, calibrated: true });
+  assert.deepEqual(hmm.traits, {
+    ditherZeros: true,
+    refineEdges: true,
+    wholeFile: false,
+    calibrated: true,
+    pcm16: true,
+  });
   assert.equal((await selectBackend('hmm', 'fra')).model, 'cmusphinx-fr-ptm');
   const { dir, restore } = useModelsDir(false);
   t.after(restore);
@@ -280,5 +305,6 @@ test('selectBackend gives the chosen back-end; mms without its model says how to
     refineEdges: false,
     wholeFile: true,
     calibrated: false,
+    pcm16: false,
   });
 });

@@ -18,6 +18,8 @@ import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { EngineError, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
+import { Samples } from './audio/pcm.ts';
+import type { Pcm } from './audio/pcm.ts';
 import type { SourceAudioInfo } from './audio/load.ts';
 import type { AudioStats } from './audio/measure.ts';
 import { alignLong } from './align/long-audio.ts';
@@ -72,22 +74,6 @@ export interface AlignOptions {
 /** A placed word's evidence; `cls` is null on a back-end without calibration tables (mms). */
 export type PlacedEvidence = WordEvidence & { wordIndex: number; cls: CalibrationClass | null };
 
-/**
- * Digital silence (runs of exact zeros) gives the HMM front end log(0) energies; a dither of about one
- * 16-bit step (-96 dBFS), on those samples only, keeps the features finite and leaves real audio untouched.
- */
-function ditherZeros(samples: Float32Array, inPlace: boolean): Float32Array {
-  let seed = 12345;
-  let out: Float32Array | null = inPlace ? samples : null;
-  for (let i = 0; i < samples.length; i++) {
-    if (samples[i] !== 0) continue;
-    out ??= Float32Array.from(samples);
-    seed = (seed * 1664525 + 1013904223) >>> 0;
-    out[i] = (seed / 4294967296 - 0.5) / 16384;
-  }
-  return out ?? samples;
-}
-
 function familyFor(lang3: string): ModelFamily {
   return lang3 === 'fra' ? 'fr' : 'en';
 }
@@ -138,7 +124,7 @@ export async function selectBackend(engine: 'hmm' | 'mms', lang3: string): Promi
  * "[object Object]" for a value the WASM module threw.
  */
 export async function align(
-  audio: string | Float32Array,
+  audio: string | Pcm,
   text: string,
   options: AlignOptions,
 ): Promise<AlignmentResult> {
@@ -153,7 +139,7 @@ export async function align(
 
 /** The one pipeline, for every back-end: bounds, back-end, audio, text, units, search, scores, result. */
 async function alignUnchecked(
-  audio: string | Float32Array,
+  audio: string | Pcm,
   text: string,
   options: AlignOptions,
 ): Promise<AlignmentResult> {
@@ -179,13 +165,15 @@ async function alignUnchecked(
     if (!warnings.includes(message)) warnings.push(message);
   };
 
-  const loaded = await loadAlignableAudio(audio, options.audioInfo, true);
+  const loaded = await loadAlignableAudio(
+    audio,
+    options.audioInfo,
+    true,
+    backend.traits.pcm16 ? 'int16' : 'float32',
+  );
   const { info: audioInfo, stats } = loaded;
-  // Samples the engine decoded itself are its own and dithered in place (a copy of a 3-hour file is 700 MB);
-  // samples a caller passed in are left as they were.
-  const samples = backend.traits.ditherZeros
-    ? ditherZeros(loaded.samples, typeof audio === 'string')
-    : loaded.samples;
+  // Read a window at a time; digital zeros are dithered in each window read, never in the stored samples.
+  const samples = new Samples(loaded.samples, backend.traits.ditherZeros);
   // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.
   const silent = isSilent(stats);
   if (stats.clippingRatio > 0.001)
@@ -217,7 +205,7 @@ async function alignUnchecked(
       });
   const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
   const spans = backend.traits.refineEdges
-    ? refineEdges(searched, energyTrack(samples), stats.duration)
+    ? refineEdges(searched, energyTrack(samples.pcm, samples.dither), stats.duration)
     : searched;
   const recog = recognition && !silent ? await recogniseWindowed(backend, samples, units, spans) : null;
   options.onProgress?.(1);
@@ -444,7 +432,7 @@ function buildResult(r: ResultInput): AlignmentResult {
  */
 async function recogniseWindowed(
   backend: AcousticBackend,
-  samples: Float32Array,
+  samples: Samples,
   units: Unit[],
   spans: UnitSpan[],
 ): Promise<Recognition> {
@@ -452,7 +440,7 @@ async function recogniseWindowed(
   for (const w of recognitionWindows(samples.length / SAMPLE_RATE, units, spans)) {
     const from = Math.floor(w.start * SAMPLE_RATE);
     const to = Math.min(samples.length, Math.ceil(w.end * SAMPLE_RATE));
-    rs.push(await backend.recognise(samples.subarray(from, to), w.units));
+    rs.push(await backend.recognise(samples.window(from, to), w.units));
   }
   return poolRecognitions(rs);
 }

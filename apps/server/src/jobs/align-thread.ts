@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { align } from '@tazamun/aligner/engine';
 import { alignOptionsFromRequest } from '@tazamun/aligner/options';
-import { AudioError, SAMPLE_RATE, decodeAudio } from '@tazamun/aligner/audio/decode';
+import { AudioError, SAMPLE_RATE, decodeAudio16 } from '@tazamun/aligner/audio/decode';
 import { EngineError } from '@tazamun/aligner/errors';
 import { JobBoundsError } from '@tazamun/contracts/job-bounds';
 import type { AlignThreadData, AlignThreadRequest, AlignThreadMessage } from './align-protocol.ts';
@@ -50,7 +50,8 @@ parentPort!.on('message', (req: AlignThreadRequest) => {
     try {
       testHook(req);
       post({ type: 'progress', step: 'analysis', percent: 25 });
-      const decoded = await decodeAudio(req.audioPath);
+      // 16-bit samples: half the memory of floats; align() converts them for a back-end that wants floats
+      const decoded = await decodeAudio16(req.audioPath);
       const { probe } = decoded;
       const samples = req.window
         ? decoded.samples.subarray(

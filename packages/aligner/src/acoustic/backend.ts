@@ -110,6 +110,12 @@ export interface BackendTraits {
    * confidence is the back-end's own score and the verdict uses QUALITY.wordFitMin (metrics/quality.ts).
    */
   calibrated: boolean;
+  /**
+   * The recording may be kept as 16-bit integers (audio/pcm.ts): the model was trained on 16-bit audio,
+   * and a long file then takes half the memory. A back-end that keeps state across windows of one float
+   * array (MMS reuses its emissions) keeps floats.
+   */
+  pcm16: boolean;
 }
 
 export interface AcousticBackend {

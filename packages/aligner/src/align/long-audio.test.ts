@@ -11,6 +11,7 @@ import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
 import { alignLong, planPieces } from './long-audio.ts';
+import { Samples } from '../audio/pcm.ts';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
 const EVAL = join(evalDir(), 'timit-dev');
@@ -84,7 +85,7 @@ test('two passes over joined sentences place the words near the hand labels, rep
   assert.equal(units.length, words.length);
   const progress: number[] = [];
   // about 12 s of speech: single search only up to 4 s, 6 s first-pass windows -> several windows
-  const spans = await alignLong(backend, samples, units, {
+  const spans = await alignLong(backend, new Samples(samples, true), units, {
     precision: 'standard',
     garbage: true,
     singleMax: 4,
@@ -151,7 +152,7 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
     inputKind: 'orthography',
   });
   const { units } = await backend.pronounce(norm.tokens, 'eng', 'orthography');
-  const spans = await alignLong(backend, samples, units, { precision: 'standard', garbage: true });
+  const spans = await alignLong(backend, new Samples(samples, true), units, { precision: 'standard', garbage: true });
   assert.equal(units.length, 185);
   assert.ok(spans.length >= 140, `${spans.length} of 185 units placed (106 before, 150 after)`);
   for (let k = 1; k < spans.length; k++) assert.ok(spans[k]!.start >= spans[k - 1]!.end - 1e-6, 'in order');

@@ -12,6 +12,7 @@
 import { DERAILED_RUN } from '../acoustic/backend.ts';
 import type { AcousticBackend, Precision, Unit, UnitSpan, WindowRequest } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
+import type { Samples } from '../audio/pcm.ts';
 
 export interface LongAudioOptions {
   precision: Precision;
@@ -35,7 +36,7 @@ const PIECE_MAX = 40;
 
 export async function alignLong(
   backend: AcousticBackend,
-  samples: Float32Array,
+  samples: Samples,
   units: Unit[],
   opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
@@ -45,7 +46,7 @@ export async function alignLong(
   if (backend.traits.wholeFile) {
     const spans = await backend.alignWindow({
       ...base,
-      samples,
+      samples: samples.all(),
       offset: 0,
       units,
       openEnd: false,
@@ -55,7 +56,13 @@ export async function alignLong(
     return spans;
   }
   if (total <= singleMax) {
-    const spans = await backend.alignWindow({ ...base, samples, offset: 0, units, openEnd: false });
+    const spans = await backend.alignWindow({
+      ...base,
+      samples: samples.all(),
+      offset: 0,
+      units,
+      openEnd: false,
+    });
     opts.onProgress?.(1);
     // When the one search finds no complete path (beams, an odd stretch of audio), the two-pass path
     // with short windows usually gets through.
@@ -68,7 +75,7 @@ export async function alignLong(
 
 async function twoPass(
   backend: AcousticBackend,
-  samples: Float32Array,
+  samples: Samples,
   units: Unit[],
   opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
@@ -79,7 +86,7 @@ async function twoPass(
 /** Pass 1: word spans for the whole file from open-ended windows. */
 export async function segmentPass(
   backend: AcousticBackend,
-  samples: Float32Array,
+  samples: Samples,
   units: Unit[],
   opts: LongAudioOptions,
   progress: (done: number) => void = () => {},
@@ -104,7 +111,7 @@ export async function segmentPass(
     const to = last ? samples.length : Math.min(samples.length, from + Math.round(win * SAMPLE_RATE));
     const spans = await search({
       ...base,
-      samples: samples.subarray(from, to),
+      samples: samples.window(from, to),
       offset: t,
       units: units.slice(u, u + n),
       // the last window holds the rest of the text: a run of it left unplaced is a derailment there
@@ -212,7 +219,7 @@ export function planPieces(first: UnitSpan[], unitCount: number, total: number):
 /** Pass 2: the closed search per piece. */
 async function piecePass(
   backend: AcousticBackend,
-  samples: Float32Array,
+  samples: Samples,
   units: Unit[],
   first: UnitSpan[],
   opts: LongAudioOptions,
@@ -227,7 +234,7 @@ async function piecePass(
       precision: opts.precision,
       garbage: opts.garbage,
       warn: opts.warn,
-      samples: samples.subarray(Math.round(p.t0 * SAMPLE_RATE), Math.round(p.t1 * SAMPLE_RATE)),
+      samples: samples.window(Math.round(p.t0 * SAMPLE_RATE), Math.round(p.t1 * SAMPLE_RATE)),
       offset: p.t0,
       units: units.slice(p.u0, p.u1),
       openEnd: false,

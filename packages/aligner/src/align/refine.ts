@@ -5,6 +5,8 @@
 // energy (5 ms hop) crosses a level set between the pause's noise floor and the word's own level.
 import type { UnitSpan } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
+import { zeroDither } from '../audio/pcm.ts';
+import type { Pcm } from '../audio/pcm.ts';
 
 const HOP = SAMPLE_RATE / 200; // 5 ms
 const WIN = SAMPLE_RATE / 100; // 10 ms window
@@ -27,7 +29,9 @@ export const DEFAULT_REFINE: RefineOptions = {
   maxOutward: 0.04,
 };
 
-export function energyTrack(samples: Float32Array): Float32Array {
+/** 10 ms energies in dB; with `dither`, digital zeros read as the searches read them (audio/pcm.ts). */
+export function energyTrack(samples: Pcm, dither = false): Float32Array {
+  const scale = samples instanceof Int16Array ? 1 / 32768 : 1;
   const n = Math.max(0, Math.floor((samples.length - WIN) / HOP) + 1);
   const out = new Float32Array(n);
   for (let f = 0; f < n; f++) {
@@ -36,7 +40,8 @@ export function energyTrack(samples: Float32Array): Float32Array {
     // Plain energy: pre-emphasis would favour fricatives but follows the hiss of old recordings, and was
     // measured worse on VoxAngeles (55 vs 40 ms mean), so it was dropped.
     for (let i = 0; i < WIN; i++) {
-      const x = samples[o + i]!;
+      const v = samples[o + i]!;
+      const x = v !== 0 ? v * scale : dither ? zeroDither(o + i) : 0;
       s += x * x;
     }
     out[f] = 10 * Math.log10(s / WIN + 1e-10);

@@ -6,6 +6,7 @@
 // stays not_found.
 import type { AcousticBackend, Precision, Unit, UnitSpan } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
+import type { Samples } from '../audio/pcm.ts';
 
 /** Neighbours closer than this leave no room for the word: it was squeezed out, not skipped. */
 const TOUCHING = 0.03;
@@ -17,7 +18,7 @@ const MAX_MISSING_SHARE = 0.1;
 
 export async function placeSqueezed(
   backend: AcousticBackend,
-  samples: Float32Array,
+  samples: Samples,
   units: Unit[],
   spans: UnitSpan[],
   precision: Precision,
@@ -43,7 +44,7 @@ export async function placeSqueezed(
     const t0 = Math.max(before, prev.start - PAD);
     const t1 = Math.min(after, next.end + PAD);
     const local = await backend.alignWindow({
-      samples: samples.subarray(Math.floor(t0 * SAMPLE_RATE), Math.ceil(t1 * SAMPLE_RATE)),
+      samples: samples.window(Math.floor(t0 * SAMPLE_RATE), Math.ceil(t1 * SAMPLE_RATE)),
       offset: t0,
       units: [units[i - 1]!, units[i]!, units[i + 1]!],
       precision,

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import {
   AudioError,
   decodeAudio,
+  decodeAudio16,
   decodeWithFfmpeg,
   ffmpegPath,
   probeAudio,
   probeWithFfprobe,
 } from './decode.ts';
-import { probeWav, readWavAtRate } from './wav.ts';
+import { probeWav, readWavAtRate, readWavAtRate16 } from './wav.ts';
 import { assertAlignable, measureAudio } from './measure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tz-audio-'));
@@ -144,6 +145,23 @@ test('16 kHz WAVs are read in-process to exactly the samples ffmpeg gives, other
     const bytes = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
     assert.deepEqual(bytes(inProcess.samples), bytes(viaFfmpeg.samples), name);
     assert.deepEqual((await decodeAudio(file)).samples, viaFfmpeg.samples, name);
+  }
+  // 16-bit storage: the same floats rounded, whichever path read them
+  for (const [name, channels, codec] of cases) {
+    const file = join(dir, name);
+    const ours = readWavAtRate16(file, 16_000);
+    assert.ok(ours, `${name} is read in-process as 16-bit`);
+    const theirs = await decodeWithFfmpeg(file, 's16');
+    assert.equal(ours.samples.length, theirs.samples.length, name);
+    assert.deepEqual(ours.samples, theirs.samples, name);
+    if (codec === 'pcm_s16le' && channels === 1) {
+      const floats = readWavAtRate(file, 16_000)!.samples;
+      assert.ok(
+        ours.samples.every((v, i) => v / 32768 === floats[i]),
+        'a 16-bit file keeps its own values',
+      );
+    }
+    assert.deepEqual((await decodeAudio16(file)).samples, ours.samples, name);
   }
   // another rate, more channels than two, a compressed codec: not read here, decoded by ffmpeg
   for (const [file, codec, rate, channels] of [

@@ -4,7 +4,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { probeWav, readWavAtRate } from './wav.ts';
+import { probeWav, readWavAtRate, readWavAtRate16 } from './wav.ts';
+import { toS16 } from './pcm.ts';
 
 export const SAMPLE_RATE = 16000;
 
@@ -134,9 +135,25 @@ export async function decodeAudio(path: string): Promise<{ samples: Float32Array
   return readWavAtRate(path, SAMPLE_RATE) ?? decodeWithFfmpeg(path);
 }
 
+/** As decodeAudio, to 16-bit integers (audio/pcm.ts): half the memory, for the HMM back-end. */
+export async function decodeAudio16(path: string): Promise<{ samples: Int16Array; probe: ProbeInfo }> {
+  return readWavAtRate16(path, SAMPLE_RATE) ?? decodeWithFfmpeg(path, 's16');
+}
+
 /** The ffmpeg path of decodeAudio, for every input (tests compare the two paths with it). */
-export async function decodeWithFfmpeg(path: string): Promise<{ samples: Float32Array; probe: ProbeInfo }> {
+export async function decodeWithFfmpeg(path: string): Promise<{ samples: Float32Array; probe: ProbeInfo }>;
+export async function decodeWithFfmpeg(
+  path: string,
+  as: 's16',
+): Promise<{ samples: Int16Array; probe: ProbeInfo }>;
+export async function decodeWithFfmpeg(
+  path: string,
+  as: 'f32' | 's16' = 'f32',
+): Promise<{ samples: Float32Array | Int16Array; probe: ProbeInfo }> {
   const probe = await probeWithFfprobe(path);
+  // ffmpeg always hands over floats: its own s16 output mixes channels down with other gains (a matrix
+  // normalised against clipping), and the 16-bit samples must be the floats rounded, as audio/wav.ts does.
+  const width = 4;
   const child = spawn(
     ffmpegPath(),
     [
@@ -158,24 +175,26 @@ export async function decodeWithFfmpeg(path: string): Promise<{ samples: Float32
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  // Grow a Float32 buffer as chunks arrive; the probe duration sizes it so most files never reallocate.
+  const make = (n: number) => (as === 'f32' ? new Float32Array(n) : new Int16Array(n));
+  // Grow a buffer as chunks arrive; the probe duration sizes it so most files never reallocate.
   let cap = Math.max(SAMPLE_RATE, Math.ceil((probe.duration + 1) * SAMPLE_RATE));
-  let buf = new Float32Array(cap);
+  let buf = make(cap);
   let n = 0;
   let carry = Buffer.alloc(0);
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout.on('data', (chunk: Buffer) => {
     const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-    const whole = data.length - (data.length % 4);
-    const count = whole / 4;
+    const whole = data.length - (data.length % width);
+    const count = whole / width;
     if (n + count > cap) {
       cap = Math.max(cap * 2, n + count);
-      const next = new Float32Array(cap);
+      const next = make(cap);
       next.set(buf.subarray(0, n));
       buf = next;
     }
-    for (let i = 0; i < count; i++) buf[n + i] = data.readFloatLE(i * 4);
+    if (as === 'f32') for (let i = 0; i < count; i++) buf[n + i] = data.readFloatLE(i * 4);
+    else for (let i = 0; i < count; i++) buf[n + i] = toS16(data.readFloatLE(i * 4));
     n += count;
     carry = Buffer.from(data.subarray(whole));
   });

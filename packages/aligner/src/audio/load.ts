@@ -1,6 +1,8 @@
 // What every back-end does first: get 16 kHz mono samples, describe their source, measure them and refuse
 // audio nothing can be aligned in (silent, too short) before any model is loaded or run.
-import { decodeAudio, SAMPLE_RATE } from './decode.ts';
+import { decodeAudio, decodeAudio16, SAMPLE_RATE } from './decode.ts';
+import { toFloat32 } from './pcm.ts';
+import type { Pcm } from './pcm.ts';
 import { assertAlignable, measureAudio } from './measure.ts';
 import type { AudioStats } from './measure.ts';
 
@@ -11,7 +13,7 @@ export interface SourceAudioInfo {
 }
 
 export interface AlignableAudio {
-  samples: Float32Array;
+  samples: Pcm;
   info: SourceAudioInfo;
   stats: AudioStats;
 }
@@ -19,20 +21,27 @@ export interface AlignableAudio {
 /**
  * `audio` is a file path (decoded with ffmpeg) or samples already at 16 kHz mono; for samples, `given`
  * describes where they came from (a caller that decoded the file itself), else they are reported as raw PCM.
+ * `store` is how the back-end wants them kept: 16-bit integers (half the memory; a caller's floats are
+ * kept as they are) or floats (a caller's integers are converted).
  */
 export async function loadAlignableAudio(
-  audio: string | Float32Array,
+  audio: string | Pcm,
   given?: SourceAudioInfo,
   allowSilent = false,
+  store: 'int16' | 'float32' = 'float32',
 ): Promise<AlignableAudio> {
-  let samples: Float32Array;
-  let info: SourceAudioInfo = given ?? { format: 'pcm_f32le', channels: 1, sampleRate: SAMPLE_RATE };
+  let samples: Pcm;
+  let info: SourceAudioInfo = given ?? {
+    format: audio instanceof Int16Array ? 'pcm_s16le' : 'pcm_f32le',
+    channels: 1,
+    sampleRate: SAMPLE_RATE,
+  };
   if (typeof audio === 'string') {
-    const dec = await decodeAudio(audio);
+    const dec = store === 'int16' ? await decodeAudio16(audio) : await decodeAudio(audio);
     samples = dec.samples;
     info = { format: dec.probe.format, channels: dec.probe.channels, sampleRate: dec.probe.sampleRate };
   } else {
-    samples = audio;
+    samples = store === 'float32' ? toFloat32(audio) : audio;
   }
   const stats = measureAudio(samples);
   assertAlignable(stats, allowSilent);

@@ -1,5 +1,6 @@
 // Level measures reported with every result, and the checks that refuse audio nothing can be aligned in.
 import { AudioError, SAMPLE_RATE } from './decode.ts';
+import type { Pcm } from './pcm.ts';
 
 export interface AudioStats {
   duration: number;
@@ -12,22 +13,24 @@ export interface AudioStats {
 
 export const FRAME = SAMPLE_RATE / 100;
 
-export function frameLevels(samples: Float32Array): Float32Array {
+export function frameLevels(samples: Pcm): Float32Array {
+  const scale = samples instanceof Int16Array ? 1 / 32768 : 1;
   const nf = Math.floor(samples.length / FRAME);
   const out = new Float32Array(nf);
   for (let f = 0; f < nf; f++) {
     let s = 0;
     for (let i = f * FRAME; i < (f + 1) * FRAME; i++) s += samples[i]! * samples[i]!;
-    out[f] = 10 * Math.log10(s / FRAME + 1e-12);
+    out[f] = 10 * Math.log10((s * scale * scale) / FRAME + 1e-12);
   }
   return out;
 }
 
-export function measureAudio(samples: Float32Array): AudioStats {
+export function measureAudio(samples: Pcm): AudioStats {
+  const scale = samples instanceof Int16Array ? 1 / 32768 : 1;
   let peak = 0;
   let clipped = 0;
   for (let i = 0; i < samples.length; i++) {
-    const a = Math.abs(samples[i]!);
+    const a = Math.abs(samples[i]! * scale);
     if (a > peak) peak = a;
     if (a >= 0.999) clipped++;
   }

@@ -6,6 +6,7 @@
 // through ffmpeg as before.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ProbeInfo } from './decode.ts';
+import { toS16 } from './pcm.ts';
 
 const PCM = 1;
 const IEEE_FLOAT = 3;
@@ -129,6 +130,36 @@ export function readWavAtRate(
   path: string,
   rate: number,
 ): { samples: Float32Array; probe: ProbeInfo } | null {
+  return readWav(
+    path,
+    rate,
+    (n) => new Float32Array(n),
+    (out, i, x) => (out[i] = x),
+  );
+}
+
+/**
+ * As readWavAtRate, to 16-bit integers: those floats rounded to the nearest 16-bit value (ties to even,
+ * clipped), which leaves a 16-bit mono file's own values.
+ */
+export function readWavAtRate16(
+  path: string,
+  rate: number,
+): { samples: Int16Array; probe: ProbeInfo } | null {
+  return readWav(
+    path,
+    rate,
+    (n) => new Int16Array(n),
+    (out, i, x) => (out[i] = toS16(x)),
+  );
+}
+
+function readWav<A extends Float32Array | Int16Array>(
+  path: string,
+  rate: number,
+  make: (frames: number) => A,
+  put: (out: A, i: number, x: number) => void,
+): { samples: A; probe: ProbeInfo } | null {
   return withFile(path, (fd) => {
     const f = readFormat(fd, fstatSync(fd).size);
     // Mono, or stereo mixed down as ffmpeg's `-ac 1` does (each channel times 1/sqrt(2)); ffmpeg's
@@ -137,7 +168,7 @@ export function readWavAtRate(
     const bytesPerSample = f.bits / 8;
     const frameBytes = bytesPerSample * f.channels;
     const frames = f.dataBytes / frameBytes;
-    const samples = new Float32Array(frames);
+    const samples = make(frames);
     const read = sampleReader(f);
     const chunkFrames = Math.max(1, Math.floor(CHUNK_BYTES / frameBytes));
     // in float32 arithmetic (double for 64-bit files), as ffmpeg's rematrix does, so both paths give the
@@ -150,13 +181,12 @@ export function readWavAtRate(
       const got = Math.floor(buf.length / frameBytes);
       for (let i = 0; i < got; i++) {
         const at = i * frameBytes;
-        if (f.channels === 1) samples[start + i] = read(buf, at);
+        let x: number;
+        if (f.channels === 1) x = read(buf, at);
         else if (f.bits === 64)
-          samples[start + i] = read(buf, at) * Math.SQRT1_2 + read(buf, at + bytesPerSample) * Math.SQRT1_2;
-        else
-          samples[start + i] = f32(
-            f32(f32(read(buf, at)) * gain) + f32(f32(read(buf, at + bytesPerSample)) * gain),
-          );
+          x = read(buf, at) * Math.SQRT1_2 + read(buf, at + bytesPerSample) * Math.SQRT1_2;
+        else x = f32(f32(f32(read(buf, at)) * gain) + f32(f32(read(buf, at + bytesPerSample)) * gain));
+        put(samples, start + i, x);
       }
       if (got < count) return null;
     }

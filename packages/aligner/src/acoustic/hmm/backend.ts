@@ -126,6 +126,7 @@ export class HmmBackend implements AcousticBackend {
     refineEdges: true,
     wholeFile: false,
     calibrated: true,
+    pcm16: true,
   };
 
   constructor(

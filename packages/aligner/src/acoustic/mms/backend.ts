@@ -99,6 +99,7 @@ export class MmsBackend implements AcousticBackend {
     refineEdges: false,
     wholeFile: true,
     calibrated: false,
+    pcm16: false,
   };
   /**
    * The emissions of the last samples run through the model. recognise() on the same samples, or on a
