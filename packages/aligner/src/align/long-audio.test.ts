@@ -152,7 +152,10 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
     inputKind: 'orthography',
   });
   const { units } = await backend.pronounce(norm.tokens, 'eng', 'orthography');
-  const spans = await alignLong(backend, new Samples(samples, true), units, { precision: 'standard', garbage: true });
+  const spans = await alignLong(backend, new Samples(samples, true), units, {
+    precision: 'standard',
+    garbage: true,
+  });
   assert.equal(units.length, 185);
   assert.ok(spans.length >= 140, `${spans.length} of 185 units placed (106 before, 150 after)`);
   for (let k = 1; k < spans.length; k++) assert.ok(spans[k]!.start >= spans[k - 1]!.end - 1e-6, 'in order');
