@@ -10,7 +10,7 @@ import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
-import { alignLong, planPieces } from './long-audio.ts';
+import { alignLong, planPieces, segmentPass } from './long-audio.ts';
 import { Samples } from '../audio/pcm.ts';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
@@ -52,7 +52,8 @@ test('pieces are cut in the widest pause between 15 and 40 s, and cover every un
   for (const p of pieces.slice(0, -1)) assert.ok(p.t1 - p.t0 >= 15 && p.t1 - p.t0 <= 40);
 });
 
-test('two passes over joined sentences place the words near the hand labels, reporting progress', async () => {
+/** The UTTS sentences joined into one recording, their hand-labelled words and the English back-end. */
+async function joined() {
   const refs = UTTS.map((u) => {
     assert.ok(existsSync(join(EVAL, `${u}.wav`)), `eval set missing: ${EVAL}`);
     return JSON.parse(readFileSync(join(EVAL, `${u}.json`), 'utf8')) as {
@@ -63,9 +64,11 @@ test('two passes over joined sentences place the words near the hand labels, rep
   const parts = await Promise.all(UTTS.map(async (u) => (await decodeAudio(join(EVAL, `${u}.wav`))).samples));
   const samples = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
   const words: { start: number; end: number }[] = [];
+  const starts: number[] = [];
   let at = 0;
   parts.forEach((p, i) => {
     samples.set(p, at);
+    starts.push(at / SAMPLE_RATE);
     for (const w of refs[i]!.words)
       words.push({ start: w.start + at / SAMPLE_RATE, end: w.end + at / SAMPLE_RATE });
     at += p.length;
@@ -83,6 +86,12 @@ test('two passes over joined sentences place the words near the hand labels, rep
   });
   const { units } = await backend.pronounce(norm.tokens, 'en', 'orthography');
   assert.equal(units.length, words.length);
+  const perUtt = refs.map((r) => r.words.length);
+  return { samples, words, starts, perUtt, backend, units };
+}
+
+test('two passes over joined sentences place the words near the hand labels, reporting progress', async () => {
+  const { samples, words, backend, units } = await joined();
   const progress: number[] = [];
   // about 12 s of speech: single search only up to 4 s, 6 s first-pass windows -> several windows
   const spans = await alignLong(backend, new Samples(samples, true), units, {
@@ -104,6 +113,29 @@ test('two passes over joined sentences place the words near the hand labels, rep
   assert.ok(progress.length > 3, 'progress reported along the way');
   assert.ok(progress.every((d, i) => d >= 0 && d <= 1 && (i === 0 || d >= progress[i - 1]!)));
   assert.equal(progress[progress.length - 1], 1);
+});
+
+test('the first pass reads a stretch of the file with its words, and places them inside it', async () => {
+  // what a piece with no first-pass words to cut at gets: the open windows again, over its own stretch
+  const { samples, words, starts, perUtt, backend, units } = await joined();
+  const from = starts[1]!;
+  const to = samples.length / SAMPLE_RATE;
+  const u0 = perUtt[0]!;
+  const spans = await segmentPass(
+    backend,
+    new Samples(samples, true),
+    units.slice(u0),
+    { precision: 'standard', garbage: true, window: 6, guard: 2 },
+    undefined,
+    { from, to },
+  );
+  assert.ok(spans.length >= units.length - u0 - 1, `${spans.length} of ${units.length - u0} placed`);
+  let err = 0;
+  for (const s of spans) {
+    assert.ok(s.start >= from - 1e-3 && s.end <= to + 1e-3, `${s.start}-${s.end} inside ${from}-${to}`);
+    err += Math.abs(s.start - words[s.unit + u0]!.start) + Math.abs(s.end - words[s.unit + u0]!.end);
+  }
+  assert.ok(err / (2 * spans.length) < 0.06, `mean boundary error ${err / (2 * spans.length)} s`);
 });
 
 test('a cut is not made where the first pass skipped words, while a clean cut is on offer', () => {

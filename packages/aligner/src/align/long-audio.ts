@@ -33,6 +33,8 @@ export interface LongAudioOptions {
 const PIECE_MIN = 15;
 /** ... and at the latest at this length. */
 const PIECE_MAX = 40;
+/** A piece longer than this has no first-pass words to cut at: it is read with open windows again. */
+const PIECE_LIMIT = 90;
 
 export async function alignLong(
   backend: AcousticBackend,
@@ -83,32 +85,34 @@ async function twoPass(
   return piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
 }
 
-/** Pass 1: word spans for the whole file from open-ended windows. */
+/** Pass 1: word spans for the whole file (or the stretch [from, to) in seconds) from open-ended windows. */
 export async function segmentPass(
   backend: AcousticBackend,
   samples: Samples,
   units: Unit[],
   opts: LongAudioOptions,
   progress: (done: number) => void = () => {},
+  range: { from: number; to: number } = { from: 0, to: samples.length / SAMPLE_RATE },
 ): Promise<UnitSpan[]> {
   const win = opts.window ?? 45;
   const guard = opts.guard ?? 12;
-  const total = samples.length / SAMPLE_RATE;
+  const total = range.to;
+  const end = Math.min(samples.length, Math.round(total * SAMPLE_RATE));
   const base = { precision: opts.precision, garbage: opts.garbage, warn: opts.warn };
   const search = (req: WindowRequest): Promise<UnitSpan[]> =>
     backend.segmentWindow ? backend.segmentWindow(req) : backend.alignWindow(req);
   const out: UnitSpan[] = [];
-  let t = 0;
+  let t = range.from;
   let u = 0;
   while (u < units.length && t < total) {
-    progress(t / total);
+    progress((t - range.from) / (total - range.from));
     const remaining = total - t;
     const from = Math.round(t * SAMPLE_RATE);
     const last = remaining <= win;
     // Enough text for a fast stretch of speech; more only makes the grammar larger.
     const perSecond = (units.length - u) / remaining;
     const n = last ? units.length - u : Math.min(units.length - u, Math.ceil(perSecond * win * 1.5) + 20);
-    const to = last ? samples.length : Math.min(samples.length, from + Math.round(win * SAMPLE_RATE));
+    const to = last ? end : Math.min(end, from + Math.round(win * SAMPLE_RATE));
     const spans = await search({
       ...base,
       samples: samples.window(from, to),
@@ -137,12 +141,12 @@ export async function segmentPass(
       }
     }
     // Commit spans ending before the guard zone; cut in the widest gap among the last few of them.
-    let end = -1;
-    for (let k = 0; k <= trusted; k++) if (spans[k]!.end <= limit) end = k;
-    if (end < 0) end = 0;
-    let cut = end;
+    let lastIn = -1;
+    for (let k = 0; k <= trusted; k++) if (spans[k]!.end <= limit) lastIn = k;
+    if (lastIn < 0) lastIn = 0;
+    let cut = lastIn;
     let widest = -1;
-    for (let k = Math.max(0, end - 8); k <= end; k++) {
+    for (let k = Math.max(0, lastIn - 8); k <= lastIn; k++) {
       const next = spans[k + 1];
       const gap = next ? next.start - spans[k]!.end : 0;
       if (gap > widest) {
@@ -230,6 +234,19 @@ async function piecePass(
   const out: UnitSpan[] = [];
   for (const p of planPieces(first, units.length, total)) {
     progress(p.t0 / total);
+    const coarse = first.filter((s) => s.unit >= p.u0 && s.unit < p.u1);
+    if (p.t1 - p.t0 > PIECE_LIMIT) {
+      // The first pass placed nothing over minutes of this piece: it lost its way there. One closed
+      // search over minutes costs gigabytes (the decoder keeps every frame's back-pointers; 1.1 GB for
+      // 203 s) and seldom finds a path, so the stretch is read again with open windows from its first word.
+      const again = await segmentPass(backend, samples, units.slice(p.u0, p.u1), opts, undefined, {
+        from: p.t0,
+        to: p.t1,
+      });
+      if (again.length > coarse.length) for (const s of again) out.push({ ...s, unit: s.unit + p.u0 });
+      else out.push(...coarse);
+      continue;
+    }
     const spans = await backend.alignWindow({
       precision: opts.precision,
       garbage: opts.garbage,
@@ -239,7 +256,6 @@ async function piecePass(
       units: units.slice(p.u0, p.u1),
       openEnd: false,
     });
-    const coarse = first.filter((s) => s.unit >= p.u0 && s.unit < p.u1);
     if (spans.length >= coarse.length * 0.8) for (const s of spans) out.push({ ...s, unit: s.unit + p.u0 });
     else out.push(...coarse);
   }
