@@ -45,26 +45,16 @@ export async function alignLong(
   const singleMax = opts.singleMax ?? 75;
   const total = samples.length / SAMPLE_RATE;
   const base = { precision: opts.precision, garbage: opts.garbage, warn: opts.warn };
+  // one closed search over the whole recording
+  const whole = (onProgress?: (done: number) => void): Promise<UnitSpan[]> =>
+    backend.alignWindow({ ...base, samples: samples.all(), offset: 0, units, openEnd: false, onProgress });
   if (backend.traits.wholeFile) {
-    const spans = await backend.alignWindow({
-      ...base,
-      samples: samples.all(),
-      offset: 0,
-      units,
-      openEnd: false,
-      onProgress: opts.onProgress,
-    });
+    const spans = await whole(opts.onProgress);
     opts.onProgress?.(1);
     return spans;
   }
   if (total <= singleMax) {
-    const spans = await backend.alignWindow({
-      ...base,
-      samples: samples.all(),
-      offset: 0,
-      units,
-      openEnd: false,
-    });
+    const spans = await whole();
     opts.onProgress?.(1);
     // When the one search finds no complete path (beams, an odd stretch of audio), the two-pass path
     // with short windows usually gets through.
