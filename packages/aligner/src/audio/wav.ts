@@ -208,3 +208,23 @@ function sampleReader(f: WavFormat): (buf: Buffer, at: number) => number {
       return (b, at) => b.readInt32LE(at) / 2147483648;
   }
 }
+
+/** A mono 16-bit PCM WAV file's bytes (the canonical 44-byte header, then the samples). */
+export function wavBytes16(samples: Int16Array, sampleRate: number): Buffer {
+  const data = samples.length * 2;
+  const out = Buffer.alloc(44 + data);
+  out.write('RIFF', 0, 'latin1');
+  out.writeUInt32LE(36 + data, 4);
+  out.write('WAVEfmt ', 8, 'latin1');
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(PCM, 20);
+  out.writeUInt16LE(1, 22);
+  out.writeUInt32LE(sampleRate, 24);
+  out.writeUInt32LE(sampleRate * 2, 28);
+  out.writeUInt16LE(2, 32);
+  out.writeUInt16LE(16, 34);
+  out.write('data', 36, 'latin1');
+  out.writeUInt32LE(data, 40);
+  for (let i = 0; i < samples.length; i++) out.writeInt16LE(samples[i]!, 44 + 2 * i);
+  return out;
+}

@@ -43,13 +43,26 @@ export function evalDir(): string {
   return dir;
 }
 
-export function loadSet(dir: string, set: string): RefUtt[] {
-  return readdirSync(join(dir, set))
+/** Where a set lives: the generated synthetic sets (bench/synth.ts) under .cache, the others in eval/. */
+export function setDir(set: string): string {
+  return set.startsWith('synth-') ? join(synthDir(), set) : join(evalDir(), set);
+}
+
+export function synthDir(): string {
+  return resolve(arg('synth') ?? join(REPO_ROOT, '.cache/synth-eval'));
+}
+
+/** Whether an utterance's transcript is IPA (VoxAngeles' `text_is`, the synthetic IPA set's). */
+export const isIpa = (u: RefUtt): boolean => /^ipa/i.test(u.text_is ?? '');
+
+export function loadSet(set: string): RefUtt[] {
+  const dir = setDir(set);
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => {
-      const r = JSON.parse(readFileSync(join(dir, set, f), 'utf8')) as Omit<RefUtt, 'uid'>;
-      return { ...r, uid: f.slice(0, -5), audio: join(dir, set, r.audio) };
+      const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Omit<RefUtt, 'uid'>;
+      return { ...r, uid: f.slice(0, -5), audio: join(dir, r.audio) };
     });
 }
 
@@ -60,4 +73,15 @@ export function score(refDir: string, hypDir: string): Record<string, number | n
   if (r.status !== 0) throw new Error(`score.py failed: ${r.stderr}`);
   const out = JSON.parse(r.stdout) as { sets: Record<string, Record<string, number | null>> };
   return Object.values(out.sets)[0]!;
+}
+
+/** A small seeded generator (mulberry32), so generated sets and printed noise figures repeat exactly. */
+export function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

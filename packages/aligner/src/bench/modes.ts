@@ -9,7 +9,7 @@ import type { AlignOptions } from '../engine.ts';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { decodeAudio, rawF32ToWav, SAMPLE_RATE } from '../audio/decode.ts';
 import type { Precision } from '../acoustic/backend.ts';
-import { evalDir, loadSet, score } from './common.ts';
+import { evalDir, loadSet, score, seeded } from './common.ts';
 import type { RefUtt } from './common.ts';
 
 export interface ModeReport {
@@ -24,7 +24,7 @@ async function concatSet(
   set: string,
   times: number,
 ): Promise<{ samples: Float32Array; text: string; words: RefUtt['words'] }> {
-  const utts = loadSet(evalDir(), set);
+  const utts = loadSet(set);
   const decoded = await Promise.all(utts.map(async (u) => (await decodeAudio(u.audio)).samples));
   const total = decoded.reduce((a, s) => a + s.length, 0) * times;
   const samples = new Float32Array(total);
@@ -128,24 +128,16 @@ const FOREIGN = [
   'pomodoro',
 ];
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
-
 export async function robustMode(precision: Precision): Promise<ModeReport> {
   const dir = evalDir();
-  const utts = loadSet(dir, 'timit-dev');
+  const utts = loadSet('timit-dev');
   const opts: AlignOptions = { lang: 'en', precision, recognition: false, engine: 'hmm' };
   const runs = {
     clean: mkdtempSync(join(tmpdir(), 'tz-clean-')),
     deleted: mkdtempSync(join(tmpdir(), 'tz-del-')),
     inserted: mkdtempSync(join(tmpdir(), 'tz-ins-')),
   };
-  const rand = rng(7);
+  const rand = seeded(7);
   let inserted = 0;
   let insertedCaught = 0;
   const confOff: number[] = [];
@@ -216,7 +208,7 @@ function bestSplit(low: number[], high: number[]): { thr: number; acc: number } 
 }
 
 export async function werMode(precision: Precision): Promise<ModeReport> {
-  const utts = loadSet(evalDir(), 'timit-dev');
+  const utts = loadSet('timit-dev');
   // score: coverage x mean confidence (the mean word confidence, words not found counting 0), the
   // platform's "accuracy" figure for an alignment
   const right: { wer: number; cer: number; score: number }[] = [];

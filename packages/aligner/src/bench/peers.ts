@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { CLI, arg, cliStartup, evalDir, loadSet, score } from './common.ts';
+import { CLI, arg, cliStartup, loadSet, score, setDir } from './common.ts';
 import type { RefUtt } from './common.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -119,7 +119,7 @@ function runChild(peer: string, script: string[], utts: RefUtt[], set: string): 
 /** The references of just these utterances (score.py reads a folder; --limit takes part of a set). */
 function refDir(set: string, utts: RefUtt[]): string {
   const dir = mkdtempSync(join(tmpdir(), `tz-peers-ref-${set}-`));
-  for (const u of utts) symlinkSync(join(evalDir(), set, `${u.uid}.json`), join(dir, `${u.uid}.json`));
+  for (const u of utts) symlinkSync(join(setDir(set), `${u.uid}.json`), join(dir, `${u.uid}.json`));
   return dir;
 }
 
@@ -134,7 +134,7 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
   const egDir = arg('echogarden');
   const lines: string[] = [];
   for (const set of sets) {
-    const utts = loadSet(evalDir(), set).slice(0, limit);
+    const utts = loadSet(set).slice(0, limit);
     if (utts.some((u) => !/^en(g)?(-|$)/i.test(u.lang)))
       throw new Error(`--mode peers compares English sets (the peers run their English models): ${set}`);
     const audio = utts.reduce((a, u) => a + u.duration, 0);

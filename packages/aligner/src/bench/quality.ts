@@ -13,10 +13,19 @@ import { align } from '../engine.ts';
 import type { AlignOptions } from '../engine.ts';
 import type { CalibrationClass, WordEvidence } from '../metrics/calibration.ts';
 import { ffmpegPath } from '../audio/decode.ts';
-import { evalDir, loadSet } from './common.ts';
+import { isIpa, loadSet } from './common.ts';
 import type { RefUtt } from './common.ts';
 
-export const QUALITY_SETS = ['timit-dev', 'fr-librivox-mfa', 'ar-synthetic', 'ar-voxangeles-aeb'];
+export const QUALITY_SETS = [
+  'timit-dev',
+  'fr-librivox-mfa',
+  'ar-synthetic',
+  'ar-voxangeles-aeb',
+  // generated (bench/synth.ts): enough words to fit and judge the Arabic and IPA calibration
+  'synth-ar',
+  'synth-ar-plain',
+  'synth-ipa',
+];
 
 export type Expected = 'good' | 'mismatch' | 'no_speech';
 
@@ -115,9 +124,8 @@ export function makeNonSpeech(dir: string): { tone: string; silence: string } {
   };
 }
 
-function optionsFor(set: string, u: RefUtt): AlignOptions {
-  const ipa = set === 'ar-voxangeles-aeb';
-  return { lang: ipa ? 'aeb' : u.lang, inputKind: ipa ? 'ipa' : 'orthography', engine: 'hmm' };
+function optionsFor(u: RefUtt): AlignOptions {
+  return { lang: u.lang, inputKind: isIpa(u) ? 'ipa' : 'orthography', engine: 'hmm' };
 }
 
 async function runCase(
@@ -130,7 +138,7 @@ async function runCase(
 ): Promise<CaseRecord> {
   let evidence: Parameters<NonNullable<AlignOptions['onWordEvidence']>>[0] = [];
   const res: AlignmentResult = await align(audio, text, {
-    ...optionsFor(set, u),
+    ...optionsFor(u),
     calibration,
     onWordEvidence: (e) => (evidence = e),
   });
@@ -201,13 +209,12 @@ export async function collectQuality(
   sets: string[],
   opts: { limit?: number; calibration: 'fitted' | 'none'; log?: (s: string) => void },
 ): Promise<CaseRecord[]> {
-  const dir = evalDir();
   const tmp = mkdtempSync(join(tmpdir(), 'tz-quality-'));
   const nonSpeech = makeNonSpeech(tmp);
   const cases: CaseRecord[] = [];
   try {
     for (const set of sets) {
-      const utts = loadSet(dir, set).slice(0, opts.limit ?? Infinity);
+      const utts = loadSet(set).slice(0, opts.limit ?? Infinity);
       for (let i = 0; i < utts.length; i++) {
         const u = utts[i]!;
         // Another utterance's transcript, far enough in the list not to be the same speaker's sentence,
@@ -216,7 +223,8 @@ export async function collectQuality(
         while (utts[k % utts.length]!.text === u.text && k < i + utts.length) k++;
         const other = utts[k % utts.length]!;
         cases.push(await runCase(set, u, u.audio, u.text, 'correct', opts.calibration));
-        if (other.uid !== u.uid)
+        // (not for the generated sets, which are there for the calibration of correct transcripts)
+        if (other.uid !== u.uid && !set.startsWith('synth-'))
           cases.push(await runCase(set, u, u.audio, other.text, 'swapped', opts.calibration));
         // The tone and the silence with this set's first three transcripts.
         if (i < 3) {

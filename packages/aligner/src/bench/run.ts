@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { arg, cliStartup, evalDir, flag, loadSet, score } from './common.ts';
+import { arg, cliStartup, flag, isIpa, loadSet, score, setDir } from './common.ts';
 import { align } from '../engine.ts';
 import { loadDecoder } from '../acoustic/hmm/backend.ts';
 import type { Precision } from '../acoustic/backend.ts';
@@ -31,19 +31,17 @@ export async function runSet(
   set: string,
   opts: { precision: Precision; plain?: boolean; limit?: number; recognition: boolean },
 ): Promise<SetRun> {
-  const dir = evalDir();
-  const utts = loadSet(dir, set).slice(0, opts.limit ?? Infinity);
+  const utts = loadSet(set).slice(0, opts.limit ?? Infinity);
   const hypDir = mkdtempSync(join(tmpdir(), `tz-bench-${set}-`));
   let wall = 0;
   let audioSeconds = 0;
   for (const u of utts) {
-    const ipa = set === 'ar-voxangeles-aeb';
     const text = opts.plain && u.text_plain ? u.text_plain : u.text;
     const t0 = performance.now();
     const res = await align(u.audio, text, {
-      lang: ipa ? 'aeb' : u.lang,
+      lang: u.lang,
       precision: opts.precision,
-      inputKind: ipa ? 'ipa' : 'orthography',
+      inputKind: isIpa(u) ? 'ipa' : 'orthography',
       recognition: opts.recognition,
       engine: (arg('engine', 'hmm') as 'hmm') ?? 'hmm',
     });
@@ -52,7 +50,7 @@ export async function runSet(
     writeFileSync(join(hypDir, `${u.uid}.json`), JSON.stringify(res));
   }
   mkdirSync(hypDir, { recursive: true });
-  const s = score(join(dir, set), hypDir);
+  const s = score(setDir(set), hypDir);
   return {
     set,
     variant: opts.plain ? 'text_plain' : 'text',
@@ -87,6 +85,8 @@ export const HEADER =
 async function main(): Promise<void> {
   const precision = (arg('precision', 'high') as Precision) ?? 'high';
   const mode = arg('mode', 'sets');
+  if ((arg('sets') ?? (mode === 'quality' ? 'synth-' : '')).includes('synth-'))
+    await (await import('./synth.ts')).ensureSynthSets();
   if (mode === 'quality') {
     const q = await import('./quality.ts');
     const r = await import('./quality-report.ts');

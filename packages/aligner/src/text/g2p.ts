@@ -101,14 +101,17 @@ interface EspeakHandle {
 
 let espeakPromise: Promise<EspeakHandle> | null = null;
 
+/** A new instance of the eSpeak NG WASM module (each has its own heap and voice). */
+export async function loadEspeakModule<M>(): Promise<M> {
+  // The package ships no type declarations; a variable specifier keeps tsc from resolving it.
+  const specifier = '@echogarden/espeak-ng-emscripten';
+  const mod = (await import(specifier)) as { default: () => Promise<M> };
+  return mod.default();
+}
+
 async function getEspeak(): Promise<EspeakHandle> {
   espeakPromise ??= (async () => {
-    // The package ships no type declarations; a variable specifier keeps tsc from resolving it.
-    const specifier = '@echogarden/espeak-ng-emscripten';
-    const mod = (await import(specifier)) as {
-      default: () => Promise<EspeakModule>;
-    };
-    const module = await mod.default();
+    const module = await loadEspeakModule<EspeakModule>();
     return { module, worker: new module.eSpeakNGWorker(), voice: null };
   })();
   try {
