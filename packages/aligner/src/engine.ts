@@ -31,7 +31,7 @@ import type { AcceptedLanguage } from './text/languages.ts';
 import { chooseEngine } from './models/registry.ts';
 import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
-import { energyTrack, refineEdges } from './align/refine.ts';
+import { DEFAULT_REFINE, energyTrack, fricationTrack, refineEdges } from './align/refine.ts';
 import { wordConfidence } from './metrics/confidence.ts';
 import { calibrate, calibrationClass, rawWordScore, wordFits } from './metrics/calibration.ts';
 import type { CalibrationClass, WordEvidence } from './metrics/calibration.ts';
@@ -205,7 +205,13 @@ async function alignUnchecked(
       });
   const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
   const spans = backend.traits.refineEdges
-    ? refineEdges(searched, energyTrack(samples.pcm, samples.dither), stats.duration)
+    ? refineEdges(
+        searched,
+        energyTrack(samples.pcm, samples.dither),
+        stats.duration,
+        DEFAULT_REFINE,
+        fricationTrack(samples.pcm, samples.dither),
+      )
     : searched;
   const recog = recognition && !silent ? await recogniseWindowed(backend, samples, units, spans) : null;
   options.onProgress?.(1);
@@ -325,7 +331,9 @@ function placeWords(
       loopHit: loop?.hit ?? null,
       loopN: loop?.n ?? null,
     };
-    const cls = backend.traits.calibrated ? calibrationClass(ctx.route, ctx.inputKind, wordUnits) : null;
+    const cls = backend.traits.calibrated
+      ? calibrationClass(ctx.route, ctx.inputKind, wordUnits, w.text)
+      : null;
     evidence.push({ ...ev, wordIndex: w.index, cls });
     return {
       ...base,
@@ -350,7 +358,7 @@ function placeWords(
  */
 function wordScore(ev: WordEvidence, cls: CalibrationClass | null, calibration: 'fitted' | 'none'): number {
   if (cls === null) return ev.p;
-  const raw = rawWordScore(ev);
+  const raw = rawWordScore(ev, cls);
   return calibration === 'none' ? raw : calibrate(raw, cls);
 }
 

@@ -11,10 +11,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WordTiming } from '@tazamun/contracts/alignment-result';
-import { calibrateWith, fitScore, rawWordScore, wordFits } from '../metrics/calibration.ts';
+import { calibrateWith, fitScore, isVowelled, rawWordScore, wordFits } from '../metrics/calibration.ts';
 import type { CalibrationClass, CalibrationTable, WordEvidence } from '../metrics/calibration.ts';
 import { assessQuality } from '../metrics/quality.ts';
 import type { CaseRecord } from './quality.ts';
+import { seeded } from './common.ts';
 import { CALIBRATION_GROUPS, calibrationPairs, qualityReport, reliability } from './quality-report.ts';
 
 /** Minimum words per bin: fewer and the bin's share of hits is noise (25 overfitted Arabic held out). */
@@ -57,11 +58,19 @@ export function fitIsotonic(samples: Sample[]): CalibrationTable {
   ]);
 }
 
+/**
+ * A dump word's table. Dumps made before Arabic words without vowels had their own table recorded them as
+ * 'arabic'; the class follows from the word as written, as the engine decides it.
+ */
+export function classOf(w: { cls: CalibrationClass | null; word: string }): CalibrationClass | null {
+  return w.cls === 'arabic' && !isVowelled(w.word) ? 'arabic_plain' : w.cls;
+}
+
 function samplesOf(cases: CaseRecord[], cls: CalibrationClass, score: (e: WordEvidence) => number): Sample[] {
   return cases
     .filter((c) => c.kind === 'correct')
     .flatMap((c) => c.words)
-    .filter((w) => w.cls === cls && w.evidence && w.hit !== null)
+    .filter((w) => classOf(w) === cls && w.evidence && w.hit !== null)
     .map((w) => ({ s: score(w.evidence!), y: w.hit ? 1 : 0 }));
 }
 
@@ -75,13 +84,13 @@ export function auc(samples: Sample[]): number {
   return win / (pos.length * neg.length);
 }
 
-export const CLASSES: CalibrationClass[] = ['dictionary', 'g2p', 'arabic', 'ipa'];
+export const CLASSES: CalibrationClass[] = ['dictionary', 'g2p', 'arabic', 'arabic_plain', 'ipa'];
 
 export function fitAll(cases: CaseRecord[]): Record<CalibrationClass, CalibrationTable> {
   const out = {} as Record<CalibrationClass, CalibrationTable>;
-  const pooled = CLASSES.flatMap((c) => samplesOf(cases, c, rawWordScore));
+  const pooled = CLASSES.flatMap((c) => samplesOf(cases, c, (e) => rawWordScore(e, c)));
   for (const cls of CLASSES) {
-    const s = samplesOf(cases, cls, rawWordScore);
+    const s = samplesOf(cases, cls, (e) => rawWordScore(e, cls));
     // a class with too few words for one bin borrows the pooled table; one bin is the class's hit rate
     out[cls] = fitIsotonic(s.length >= MIN_BIN ? s : pooled);
   }
@@ -98,7 +107,7 @@ export function replay(
       ...w,
       confidence:
         w.status === 'aligned' && w.evidence && w.cls
-          ? calibrateWith(tables[w.cls], rawWordScore(w.evidence))
+          ? calibrateWith(tables[classOf(w)!], rawWordScore(w.evidence, classOf(w)!))
           : w.confidence,
     }));
     const timings: WordTiming[] = words.map((w, index) => ({
@@ -117,7 +126,7 @@ export function replay(
     const q = assessQuality({
       words: timings,
       fits: words.map((w) =>
-        w.status === 'aligned' && w.evidence && w.cls ? wordFits(w.evidence, w.cls) : false,
+        w.status === 'aligned' && w.evidence && w.cls ? wordFits(w.evidence, classOf(w)!) : false,
       ),
       speech: { frames: new Uint8Array(0), speechSeconds: c.speechSeconds, steady: c.steady },
       untranscribedSeconds: c.untranscribed,
@@ -146,14 +155,13 @@ export function withoutSameText(cases: CaseRecord[]): CaseRecord[] {
 }
 
 function main(): void {
-  const file = process.argv[2];
-  if (!file) throw new Error('usage: calibrate.ts DUMP.json');
-  const all = JSON.parse(readFileSync(file, 'utf8')) as CaseRecord[];
+  const files = process.argv.slice(2);
+  if (!files.length) throw new Error('usage: calibrate.ts DUMP.json [DUMP.json ...]');
+  const all = files.flatMap((file) => JSON.parse(readFileSync(file, 'utf8')) as CaseRecord[]);
   const cases = withoutSameText(all);
   console.log(`${all.length - cases.length} swapped cases dropped: the other utterance had the same text`);
   const candidates: [string, (e: WordEvidence) => number][] = [
-    ['raw score (rawWordScore)', rawWordScore],
-    ['legacy', (e) => e.legacy],
+    ['legacy score', (e) => e.legacy],
     ['p', (e) => e.p],
     ['p per phone (fitScore)', fitScore],
     ['loop hit share', (e) => (e.loopN ? (e.loopHit ?? 0) / e.loopN : 0)],
@@ -161,7 +169,7 @@ function main(): void {
   console.log('AUC of candidate scores (correct transcripts, hit = both edges within 50 ms):');
   for (const cls of CLASSES) {
     const row = candidates.map(([name, f]) => `${name} ${auc(samplesOf(cases, cls, f)).toFixed(3)}`);
-    console.log(`  ${cls} (n=${samplesOf(cases, cls, rawWordScore).length}): ${row.join(', ')}`);
+    console.log(`  ${cls} (n=${samplesOf(cases, cls, fitScore).length}): ${row.join(', ')}`);
   }
   const tables = fitAll(cases);
   console.log('\nexport const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {');
@@ -170,6 +178,14 @@ function main(): void {
       `  ${cls}: [${tables[cls].map(([u, p]) => `[${u === Infinity ? 'Infinity' : u}, ${p}]`).join(', ')}],`,
     );
   console.log('};\n');
+  // FIT_MIN: the 5th percentile of the fit scores of the words of correct transcripts, per class
+  const p5 = CLASSES.map((cls) => {
+    const xs = samplesOf(cases, cls, fitScore)
+      .map((x) => x.s)
+      .sort((a, b) => a - b);
+    return `${cls}: ${xs.length >= MIN_BIN ? xs[Math.floor(0.05 * xs.length)]!.toFixed(4) : '-'}`;
+  });
+  console.log(`5th percentile of the fit score (FIT_MIN): ${p5.join(', ')}\n`);
   console.log(qualityReport(replay(cases, tables)).join('\n'));
   // Held out: each utterance's words are scored with a table fitted without that utterance's fold.
   const uids = [...new Set(cases.map((c) => `${c.set}/${c.uid}`))];
@@ -191,17 +207,6 @@ export function crossFit(cases: CaseRecord[], uids: string[], k: number): CaseRe
       ),
     );
   return out;
-}
-
-/** A small seeded generator, so the printed noise figures are the same on every run. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -79,6 +79,11 @@ export const CALIBRATION_GROUPS: [string, string[]][] = [
   ['French (fr-librivox-mfa, machine reference)', ['fr-librivox-mfa']],
   ['Arabic (ar-synthetic)', ['ar-synthetic']],
   ['IPA (ar-voxangeles-aeb)', ['ar-voxangeles-aeb']],
+  ['Arabic, synthetic, vowelled (synth-ar)', ['synth-ar']],
+  ['Arabic, synthetic, without diacritics (synth-ar-plain)', ['synth-ar-plain']],
+  ['Arabic, all (ar-synthetic + synth-ar + synth-ar-plain)', ['ar-synthetic', 'synth-ar', 'synth-ar-plain']],
+  ['IPA, synthetic isolated words (synth-ipa)', ['synth-ipa']],
+  ['IPA, all (ar-voxangeles-aeb + synth-ipa)', ['ar-voxangeles-aeb', 'synth-ipa']],
 ];
 
 export function qualityReport(cases: CaseRecord[]): string[] {
