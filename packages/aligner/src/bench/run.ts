@@ -3,7 +3,8 @@
 // Flags: --eval DIR (default ../shared/eval from the repo root), --sets a,b, --precision p, --plain (Arabic
 // text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer|quality|peers
 // (peers: --echogarden DIR, --rounds N; see bench/peers.ts)
-// (quality: --dump FILE, --raw for uncalibrated confidences)
+// (quality: --dump FILE, --raw for uncalibrated confidences; its default sets include the generated
+// synth-ar, synth-ar-plain and synth-ipa, made by bench/synth.ts under .cache/synth-eval or --synth DIR)
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
