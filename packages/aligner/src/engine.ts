@@ -382,7 +382,7 @@ function buildResult(r: ResultInput): AlignmentResult {
   const { words, fits } = r.placed;
   const { stats } = r;
   const aligned = words.filter((w) => w.status === 'aligned');
-  const speech = analyseSpeech(stats.frameDb);
+  const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
   const untranscribed = untranscribedSpeech(speech, words);
   const lang = checkLanguage(r.text, r.lang3, r.inputKind);
   const assessed = assessQuality({

@@ -9,6 +9,8 @@ export interface AudioStats {
   silenceRatio: number;
   /** RMS level of each 10 ms frame in dBFS, used by the VAD and boundary refinement. */
   frameDb: Float32Array;
+  /** Spectral tilt of each 10 ms frame: pre-emphasised (x[n] - 0.95 x[n-1]) minus plain level, dB. */
+  frameTiltDb: Float32Array;
 }
 
 export const FRAME = SAMPLE_RATE / 100;
@@ -21,6 +23,31 @@ export function frameLevels(samples: Pcm): Float32Array {
     let s = 0;
     for (let i = f * FRAME; i < (f + 1) * FRAME; i++) s += samples[i]! * samples[i]!;
     out[f] = 10 * Math.log10((s * scale * scale) / FRAME + 1e-12);
+  }
+  return out;
+}
+
+/**
+ * How much of each frame's energy lies high in the spectrum: the level after pre-emphasis minus the
+ * plain level. Low for vowels, hums and tones, high for hiss and fricatives; it moves from phone to phone
+ * in speech and stays put in a steady sound (metrics/speech.ts).
+ */
+export function frameTilts(samples: Pcm): Float32Array {
+  const scale = samples instanceof Int16Array ? 1 / 32768 : 1;
+  const nf = Math.floor(samples.length / FRAME);
+  const out = new Float32Array(nf);
+  for (let f = 0; f < nf; f++) {
+    let plain = 0;
+    let high = 0;
+    let prev = f > 0 ? samples[f * FRAME - 1]! * scale : 0;
+    for (let i = f * FRAME; i < (f + 1) * FRAME; i++) {
+      const x = samples[i]! * scale;
+      plain += x * x;
+      const d = x - 0.95 * prev;
+      high += d * d;
+      prev = x;
+    }
+    out[f] = 10 * Math.log10((high + 1e-12) / (plain + 1e-12));
   }
   return out;
 }
@@ -47,6 +74,7 @@ export function measureAudio(samples: Pcm): AudioStats {
     clippingRatio: samples.length ? clipped / samples.length : 0,
     silenceRatio: frameDb.length ? silent / frameDb.length : 1,
     frameDb,
+    frameTiltDb: frameTilts(samples),
   };
 }
 

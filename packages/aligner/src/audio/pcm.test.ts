@@ -51,7 +51,8 @@ test('levels and energies are the same from either storage', () => {
   assert.deepEqual(energyTrack(ints, true), energyTrack(floats, true));
   const a = measureAudio(ints);
   const b = measureAudio(floats);
-  assert.deepEqual({ ...a, frameDb: [] }, { ...b, frameDb: [] });
+  assert.deepEqual({ ...a, frameDb: [], frameTiltDb: [] }, { ...b, frameDb: [], frameTiltDb: [] });
+  assert.deepEqual(a.frameTiltDb, b.frameTiltDb);
 });
 
 test('floats round to 16 bits to nearest, ties to even, clipped', () => {

@@ -1,6 +1,7 @@
 // Audio analysis for the verdict: where the file sounds like speech, from the 10 ms frame levels alone
 // (no model). Speech rises and falls by syllable well above the file's quietest tenth; digital silence
-// never rises, and a steady sound (a test tone, a hum, a fan) stays at one level, so neither counts.
+// never rises, and a steady sound (a test tone, a hum, a fan) stays at one level and one timbre, so
+// neither counts.
 
 /** A frame is active this many dB above the quietest tenth of the file... */
 export const ACTIVE_ABOVE_FLOOR_DB = 15;
@@ -11,6 +12,12 @@ export const ACTIVE_MIN_DBFS = -60;
  * speech. Speech on the dev sets: 1.5-3 dB; a sine tone after its onset: 0.0 dB.
  */
 export const STEADY_DELTA_DB = 0.5;
+/**
+ * ...and the spread (10th to 90th percentile) of the active frames' spectral tilt below which it is
+ * steady. A tone: 0.3 dB; white noise: 1.0; a formant synthesizer's speech, whose vowels hold their level
+ * (median level change 0.3-0.45 dB), 2.2-5.3; recorded speech 3.5-16.
+ */
+export const STEADY_TILT_DB = 2;
 /** A run of speech outside every word shorter than this is a breath or a click, not a word. */
 export const MIN_UNTRANSCRIBED_RUN = 0.25;
 /** Margin around an aligned word inside which speech is taken as the word's own (edge errors). */
@@ -25,7 +32,7 @@ export interface SpeechAnalysis {
   steady: boolean;
 }
 
-export function analyseSpeech(frameDb: Float32Array): SpeechAnalysis {
+export function analyseSpeech(frameDb: Float32Array, frameTiltDb?: Float32Array): SpeechAnalysis {
   const frames = new Uint8Array(frameDb.length);
   if (frameDb.length === 0) return { frames, speechSeconds: 0, steady: false };
   const sorted = Float32Array.from(frameDb).sort();
@@ -42,11 +49,23 @@ export function analyseSpeech(frameDb: Float32Array): SpeechAnalysis {
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const flatAndLoud = deltas.length === 0 && median > ACTIVE_MIN_DBFS;
   const steady =
-    flatAndLoud || (deltas.length > 10 && deltas[Math.floor(deltas.length / 2)]! < STEADY_DELTA_DB);
+    flatAndLoud ||
+    (deltas.length > 10 &&
+      deltas[Math.floor(deltas.length / 2)]! < STEADY_DELTA_DB &&
+      (!frameTiltDb || tiltSpread(frameTiltDb, frames) < STEADY_TILT_DB));
   if (steady) frames.fill(0);
   let n = 0;
   for (const v of frames) n += v;
   return { frames, speechSeconds: round3(n * FRAME), steady };
+}
+
+/** 90th minus 10th percentile of the tilt of the active frames. */
+function tiltSpread(tilt: Float32Array, active: Uint8Array): number {
+  const xs: number[] = [];
+  for (let f = 0; f < active.length && f < tilt.length; f++) if (active[f]) xs.push(tilt[f]!);
+  if (xs.length < 10) return 0;
+  xs.sort((a, b) => a - b);
+  return xs[Math.floor(0.9 * xs.length)]! - xs[Math.floor(0.1 * xs.length)]!;
 }
 
 /** Seconds of speech outside every aligned word, counting only runs of MIN_UNTRANSCRIBED_RUN or more. */
