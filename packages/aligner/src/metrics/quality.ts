@@ -99,14 +99,14 @@ export function assessQuality(input: QualityInput): QualityOutput {
   if (!noSpeech && notFound > 0)
     reasons.push({
       code: 'words_not_found',
-      message: `${notFound} of ${n} words were not found in the audio`,
+      message: `${notFound} of ${n} ${n === 1 ? 'word' : 'words'} ${notFound === 1 ? 'was' : 'were'} not found in the audio`,
       value: notFound,
     });
   const lowFit = words.filter((w, i) => wrong[i] && w.status === 'aligned').length;
   if (!noSpeech && lowFit > 0)
     reasons.push({
       code: 'low_confidence',
-      message: `${lowFit} placed words fit their audio poorly`,
+      message: `${lowFit} placed ${lowFit === 1 ? 'word fits its' : 'words fit their'} audio poorly`,
       value: lowFit,
     });
   const untranscribed =

@@ -41,9 +41,12 @@ function reasonText(
       : formatNumber(r.value, { maximumFractionDigits: r.code === 'transcript_mismatch' ? 2 : 1 });
   // one key per reason code; the typed t() gives up on this many keys (TS2589), so the key is looked up
   // through the plain signature (the i18n test checks every key exists in the three languages)
-  const tr = t as unknown as (key: string, options: Record<string, string>) => string;
+  const tr = t as unknown as (key: string, options: Record<string, string | number>) => string;
+  // counts of words choose the plural form of their message ("1 word was", "٣ كلمات")
+  const counted = r.code === 'words_not_found' || r.code === 'low_confidence';
   return tr(`quality.reasons.${r.code}`, {
     value,
+    ...(counted && r.value !== undefined ? { count: r.value } : {}),
     detected: result.detected_language ?? '?',
     chosen: result.language,
   });

@@ -711,8 +711,10 @@ export const en = {
     reasons: {
       no_speech: 'No speech in the audio (silence or a steady sound).',
       transcript_mismatch: 'The words do not fit the speech: estimated word error rate {value}.',
-      words_not_found: '{value} words were not found in the audio.',
-      low_confidence: '{value} placed words fit their audio poorly.',
+      words_not_found: '{count} words were not found in the audio.',
+      words_not_found_one: '{count} word was not found in the audio.',
+      low_confidence: '{count} placed words fit their audio poorly.',
+      low_confidence_one: '{count} placed word fits its audio poorly.',
       untranscribed_speech: '{value} s of speech are not covered by any word of the transcript.',
       language_mismatch: 'The text looks like {detected}, but {chosen} was chosen.',
       text_too_long_for_audio: 'Too much text for this audio: {value} letters per second.',

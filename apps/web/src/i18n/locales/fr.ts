@@ -732,8 +732,10 @@ export const fr: LocaleMessages = {
       no_speech: 'Pas de parole dans l’audio (silence ou son continu).',
       transcript_mismatch:
         'Les mots ne correspondent pas à la parole : taux d’erreur de mots estimé {value}.',
-      words_not_found: '{value} mots introuvables dans l’audio.',
-      low_confidence: '{value} mots placés collent mal à leur audio.',
+      words_not_found: '{count} mots introuvables dans l’audio.',
+      words_not_found_one: '{count} mot introuvable dans l’audio.',
+      low_confidence: '{count} mots placés collent mal à leur audio.',
+      low_confidence_one: '{count} mot placé colle mal à son audio.',
       untranscribed_speech: '{value} s de parole ne sont couvertes par aucun mot de la transcription.',
       language_mismatch: 'Le texte ressemble à {detected}, mais {chosen} a été choisi.',
       text_too_long_for_audio: 'Trop de texte pour cet audio : {value} lettres par seconde.',

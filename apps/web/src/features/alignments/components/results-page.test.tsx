@@ -181,4 +181,29 @@ describe('results verdict', () => {
     expect(banner.textContent).toContain('ما يجب التحقق منه');
     expect(screen.getByTestId('verdict-badge').textContent).toBe('غير مطابق');
   });
+
+  it.each([
+    ['en', 1, '1 word was not found in the audio.', '1 placed word fits its audio poorly.'],
+    ['en', 3, '3 words were not found in the audio.', '3 placed words fit their audio poorly.'],
+    ['ar', 1, 'لم يُعثر على كلمة واحدة في الصوت.', 'كلمة واحدة موضوعة لا تناسب صوتها جيدًا.'],
+    ['ar', 3, 'لم يُعثر على ٣ كلمات في الصوت.', '٣ كلمات موضوعة لا تناسب أصواتها جيدًا.'],
+  ] as const)(
+    'a partial result in %s with %i word(s) counted says it in the plural form it takes',
+    async (language, n, notFound, poor) => {
+      api.route('GET', '/api/alignments/a1/', () => ({
+        status: 200,
+        body: completedAlignment({
+          verdict: 'partial',
+          reasons: [
+            { code: 'words_not_found', message: 'x', value: n },
+            { code: 'low_confidence', message: 'x', value: n },
+          ],
+        }),
+      }));
+      await renderApp('/results/a1', { apiUrl: api.url, language });
+      const banner = await screen.findByTestId('quality-banner');
+      expect(banner.querySelector('[data-reason="words_not_found"]')?.textContent).toBe(notFound);
+      expect(banner.querySelector('[data-reason="low_confidence"]')?.textContent).toBe(poor);
+    },
+  );
 });
