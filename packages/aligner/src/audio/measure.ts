@@ -16,15 +16,7 @@ export interface AudioStats {
 export const FRAME = SAMPLE_RATE / 100;
 
 export function frameLevels(samples: Pcm): Float32Array {
-  const scale = samples instanceof Int16Array ? 1 / 32768 : 1;
-  const nf = Math.floor(samples.length / FRAME);
-  const out = new Float32Array(nf);
-  for (let f = 0; f < nf; f++) {
-    let s = 0;
-    for (let i = f * FRAME; i < (f + 1) * FRAME; i++) s += samples[i]! * samples[i]!;
-    out[f] = 10 * Math.log10((s * scale * scale) / FRAME + 1e-12);
-  }
-  return out;
+  return frameMeasures(samples).levels;
 }
 
 /**
@@ -33,23 +25,33 @@ export function frameLevels(samples: Pcm): Float32Array {
  * in speech and stays put in a steady sound (metrics/speech.ts).
  */
 export function frameTilts(samples: Pcm): Float32Array {
+  return frameMeasures(samples).tilts;
+}
+
+/** Both per-frame measures in one pass over the samples. */
+function frameMeasures(samples: Pcm): { levels: Float32Array; tilts: Float32Array } {
   const scale = samples instanceof Int16Array ? 1 / 32768 : 1;
   const nf = Math.floor(samples.length / FRAME);
-  const out = new Float32Array(nf);
+  const levels = new Float32Array(nf);
+  const tilts = new Float32Array(nf);
   for (let f = 0; f < nf; f++) {
-    let plain = 0;
+    let s = 0;
     let high = 0;
     let prev = f > 0 ? samples[f * FRAME - 1]! * scale : 0;
     for (let i = f * FRAME; i < (f + 1) * FRAME; i++) {
-      const x = samples[i]! * scale;
-      plain += x * x;
+      const v = samples[i]!;
+      s += v * v;
+      const x = v * scale;
       const d = x - 0.95 * prev;
       high += d * d;
       prev = x;
     }
-    out[f] = 10 * Math.log10((high + 1e-12) / (plain + 1e-12));
+    // in samples' own units the sum is exact for 16-bit storage, and scaling by a power of two keeps it so
+    const plain = s * scale * scale;
+    levels[f] = 10 * Math.log10(plain / FRAME + 1e-12);
+    tilts[f] = 10 * Math.log10((high + 1e-12) / (plain + 1e-12));
   }
-  return out;
+  return { levels, tilts };
 }
 
 export function measureAudio(samples: Pcm): AudioStats {
@@ -61,7 +63,7 @@ export function measureAudio(samples: Pcm): AudioStats {
     if (a > peak) peak = a;
     if (a >= 0.999) clipped++;
   }
-  const frameDb = frameLevels(samples);
+  const { levels: frameDb, tilts: frameTiltDb } = frameMeasures(samples);
   // Silence relative to the loud part of the file, so a quiet but clean recording is not "all silence".
   const sorted = Float32Array.from(frameDb).sort();
   const loud = sorted.length ? sorted[Math.floor(sorted.length * 0.95)]! : -120;
@@ -74,7 +76,7 @@ export function measureAudio(samples: Pcm): AudioStats {
     clippingRatio: samples.length ? clipped / samples.length : 0,
     silenceRatio: frameDb.length ? silent / frameDb.length : 1,
     frameDb,
-    frameTiltDb: frameTilts(samples),
+    frameTiltDb,
   };
 }
 
