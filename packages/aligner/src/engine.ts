@@ -205,11 +205,7 @@ async function alignUnchecked(
       });
   const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
   const spans = backend.traits.refineEdges
-    ? refineEdges(
-        searched,
-        energyTrack(samples.pcm, samples.dither),
-        stats.duration,
-        DEFAULT_REFINE,
+    ? refineEdges(searched, energyTrack(samples.pcm, samples.dither), stats.duration, DEFAULT_REFINE, () =>
         fricationTrack(samples.pcm, samples.dither),
       )
     : searched;

@@ -110,10 +110,10 @@ export function refineEdges(
   energy: Float32Array,
   duration: number,
   opts: RefineOptions = DEFAULT_REFINE,
-  frication: Float32Array | null = null,
+  /** the frication track (fricationTrack), made only when a first word begins with a fricative */
+  frication: (() => Float32Array) | null = null,
 ): UnitSpan[] {
   const out = spans.map((s) => ({ ...s, phones: s.phones.map((p) => ({ ...p })) }));
-  const fricFloor = frication ? (percentile(frication, 0, frication.length, 0.1) ?? -100) : -100;
   // The file's quiet level stands in for the floor where the pause is too short to measure (file edges).
   const globalFloor = percentile(energy, 0, energy.length, 0.05) ?? -100;
   const floorOf = (a: number, b: number): number =>
@@ -141,9 +141,11 @@ export function refineEdges(
       }
       if (k === 0 && frication && FRICATIVES.has(s.phones[0]?.phone ?? '')) {
         // back over frames of frication
+        const track = frication();
+        const fricFloor = percentile(track, 0, track.length, 0.1) ?? -100;
         const stop = Math.max(0, frameOf(s.start - MAX_FRICATION));
         let f = frameOf(s.start);
-        while (f - 1 >= stop && frication[f - 1]! > fricFloor + FRICATION_DB) f--;
+        while (f - 1 >= stop && track[f - 1]! > fricFloor + FRICATION_DB) f--;
         // no quiet frame within reach (but the file's start): a noise, not an onset
         if (f < frameOf(s.start) && (f > stop || stop === 0))
           moveStart(s, Math.max(0, timeOf(f) - HOP / 2 / SAMPLE_RATE));
