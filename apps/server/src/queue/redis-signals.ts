@@ -76,14 +76,18 @@ export class RedisSignals {
       });
     });
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
+    // The publisher queues nothing while it is not ready (enableOfflineQueue false): a wake sent before
+    // its 'ready' would be dropped, so start() waits for it as well as for the subscription.
+    const published = new Promise<void>((resolve) => this.pub.once('ready', () => resolve()));
     for (const c of [this.pub, this.sub])
       c.connect().catch((err: unknown) => {
         this.log.warn({ err: (err as Error).message }, 'redis unavailable at start; reconnecting');
       });
-    // With Redis there, start() returns subscribed (no early signal lost); without, after a short wait.
+    // With Redis there, start() returns subscribed and able to publish (no early signal lost); without,
+    // after a short wait.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      firstSubscription,
+      Promise.all([firstSubscription, published]),
       new Promise((resolve) => (timer = setTimeout(resolve, START_WAIT_MS))),
     ]).finally(() => clearTimeout(timer));
     this.queue.events.on('update', this.onUpdate);
