@@ -15,7 +15,7 @@ import { toS16 } from './audio/pcm.ts';
 
 const toInt16 = (x: Float32Array): Int16Array => Int16Array.from(x, toS16);
 import { EngineError } from './errors.ts';
-import { MAX_GRAMMAR_ARCS, MAX_GRAMMAR_STATES, moduleGenerations } from './acoustic/hmm/decoder.ts';
+import { moduleGenerations } from './acoustic/hmm/decoder.ts';
 import { loadDecoder } from './acoustic/hmm/backend.ts';
 import { JobBoundsError } from '@tazamun/contracts/job-bounds';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
@@ -224,27 +224,24 @@ test('a transcript far too long for its audio is refused as an input error; the 
   assert.equal(moduleGenerations(), generation, 'the refusal did not retire the module');
 });
 
-test('a search graph past the ceiling is refused before the module is touched; the next search runs', async () => {
+test('a search graph far past the old WASM ceiling is searched, not refused; the next search runs', async () => {
   const ref = reference();
   await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
   const generation = moduleGenerations();
   const decoder = await loadDecoder('en');
-  // a chain of empty transitions one state past the ceiling: what a window of text far longer than
-  // its audio would build if the bounds let it through (a lattice of unvowelled Arabic, say)
-  const states = MAX_GRAMMAR_STATES + 1;
+  // a chain of 50,001 empty transitions: soundswallower's heap refused it (grammar_too_large); the
+  // decoder's network is the slots it needs, and the path through it is all silence
+  const states = 50_001;
   const arcs = Array.from({ length: states - 1 }, (_, i) => ({ from: i, to: i + 1, word: null, prob: 1 }));
-  assert.throws(
-    () => decoder.run(new Float32Array(48_000), { states, start: 0, final: states - 1, arcs }),
-    (e: unknown) =>
-      e instanceof EngineError &&
-      e.code === 'grammar_too_large' &&
-      e.input &&
-      e.message ===
-        `the transcript is far longer than the audio can hold: its search graph for 3.0 s of audio has ${states} states and ${states - 1} arcs (at most ${MAX_GRAMMAR_STATES} and ${MAX_GRAMMAR_ARCS})`,
+  const res = await decoder.run(new Float32Array(48_000), { states, start: 0, final: states - 1, arcs });
+  assert.ok(res, 'a path was found');
+  assert.ok(
+    res.w!.every((w) => w.t === '<sil>' || w.t.startsWith('[')),
+    `only fillers on the path: ${res.w!.map((w) => w.t).join(' ')}`,
   );
-  const res = await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
-  assert.equal(res.metrics.coverage, 1);
-  assert.equal(moduleGenerations(), generation, 'the refusal did not retire the module');
+  const after = await align(`${UTT}.wav`, ref.text, { lang: 'en', recognition: false });
+  assert.equal(after.metrics.coverage, 1);
+  assert.equal(moduleGenerations(), generation, 'the search did not retire the decoder');
 });
 
 test('the back-end is chosen once for every engine and input, with the reason auto chose mms', (t) => {

@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeOnnxModel } from './onnx-writer.ts';
+import { encodeOnnxModel } from '../src/onnx/encode.ts';
 import { FIRST_LETTER, MMS_VOCAB, letterId } from '../src/acoustic/mms/vocab.ts';
 import type { SampleSource } from '../src/acoustic/mms/emissions.ts';
 import { romanizeWord } from '../src/romanize/romanize.ts';

@@ -16,7 +16,7 @@ import { buildGrammar } from '../../align/grammar.ts';
 import { ipaPhones } from '../../align/ipa-tier.ts';
 import type { GrammarUnit } from '../../align/grammar.ts';
 import { loadHmmDecoder } from './decoder.ts';
-import type { HmmDecoder, HmmSegment } from './decoder.ts';
+import type { HmmDecoder, HmmSearch, HmmSegment } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
 import { ipaToModelPhones } from './phone-map.ts';
@@ -120,7 +120,7 @@ export interface PronunciationSources {
 
 export class HmmBackend implements AcousticBackend {
   readonly name = 'hmm' as const;
-  readonly version = 'soundswallower-0.6.3';
+  readonly version = 'tazamun-hmm-1';
   readonly traits: BackendTraits = {
     ditherZeros: true,
     refineEdges: true,
@@ -130,7 +130,7 @@ export class HmmBackend implements AcousticBackend {
   };
 
   constructor(
-    readonly decoder: HmmDecoder,
+    readonly decoder: HmmSearch,
     private readonly g2p: PronunciationSources,
   ) {}
 
@@ -217,9 +217,8 @@ export class HmmBackend implements AcousticBackend {
     return { units, route: [...routes].join('+') || 'none', warnings };
   }
 
-  // The search itself is synchronous (WASM); the interface is async for back-ends that run a model.
   async alignWindow(req: WindowRequest): Promise<UnitSpan[]> {
-    const spans = this.searchWindow(req, SETTINGS[req.precision]);
+    const spans = await this.searchWindow(req, SETTINGS[req.precision]);
     // Derailment at `standard`: its narrower beams can keep a path that drifts away from the speech and
     // ends with a run of words left unplaced (hoarse or fast speech). Such a window is searched again
     // with the beams of `high`, and the wider search is kept when it places more words.
@@ -227,22 +226,22 @@ export class HmmBackend implements AcousticBackend {
     // but placed them worse (94.0 against 76.7 ms mean), so high and ultra keep their own search.
     if (req.precision !== 'standard' || longestUnplacedRun(req.units, spans, !req.openEnd) < DERAILED_RUN)
       return spans;
-    const wider = this.searchWindow(req, SETTINGS.high);
+    const wider = await this.searchWindow(req, SETTINGS.high);
     return wider.length > spans.length ? wider : spans;
   }
 
-  private searchWindow(req: WindowRequest, settings: (typeof SETTINGS)[Precision]): UnitSpan[] {
+  private async searchWindow(req: WindowRequest, settings: (typeof SETTINGS)[Precision]): Promise<UnitSpan[]> {
     this.decoder.configure(settings);
     const runs: UnitSpan[][] = [];
     let loop = GARBAGE.phoneLoop;
     for (const shift of SHIFTS[req.precision]) {
-      let spans = this.alignOnce(req, shift, 1, loop);
+      let spans = await this.alignOnce(req, shift, 1, loop);
       if (runs.length === 0 && spans && req.garbage && !loop && GARBAGE.adaptiveLoop) {
         // Speech the transcript leaves out is pulled into the words around it, which come out stretched
         // or forced, and the words after it slide. Searched again with the loop, the extra speech goes
         // to the loop. A second search that loses words gave real speech to the loop: the first stays.
         if (suspectUnits(spans).size > 0) {
-          const again = this.alignOnce(req, shift, 1, true);
+          const again = await this.alignOnce(req, shift, 1, true);
           if (again && again.length >= spans.length) {
             loop = true;
             spans = again;
@@ -268,19 +267,19 @@ export class HmmBackend implements AcousticBackend {
     // A window whose path skipped a run of words inside the text it placed (derailed: hoarse, fast or
     // disfluent speech) is searched again with high's beams, kept when it places more words.
     this.decoder.configure(SETTINGS.standard);
-    const spans = this.alignOnce(req, 0, 0) ?? [];
+    const spans = (await this.alignOnce(req, 0, 0)) ?? [];
     if (longestUnplacedRun(req.units, spans, !req.openEnd) < DERAILED_RUN) return spans;
     this.decoder.configure(SETTINGS.high);
-    const wider = this.alignOnce(req, 0, 0) ?? [];
+    const wider = (await this.alignOnce(req, 0, 0)) ?? [];
     return wider.length > spans.length ? wider : spans;
   }
 
-  private alignOnce(
+  private async alignOnce(
     req: WindowRequest,
     shift: number,
     level: 0 | 1 = 1,
     garbageLoop = GARBAGE.phoneLoop,
-  ): UnitSpan[] | null {
+  ): Promise<UnitSpan[] | null> {
     const usable = req.units
       .map((u, i) => ({ u, i }))
       .filter(({ u }) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0);
@@ -319,7 +318,7 @@ export class HmmBackend implements AcousticBackend {
         garbageEnds: loop && !GARBAGE.phoneLoop,
         openEnd: req.openEnd,
       });
-      result = this.decoder.run(samples, fsg, level);
+      result = await this.decoder.run(samples, fsg, level);
       if (result) break;
     }
     if (!result) return null;

@@ -1,158 +1,41 @@
-// A thin, typed wrapper over one soundswallower decoder (pocketsphinx in WASM): loading a model,
-// dictionary look-ups and additions, and running a finite-state grammar over audio to get word, phone and
-// state segments. One decoder per model stays loaded for the life of the process (batch mode reuses it).
+// The HMM decoder: a CMU Sphinx acoustic model, its dictionary, and the search that places a grammar's
+// words, phones and states in the audio. Every step from samples to states is this package's own code
+// (frontend/, scoring/, search/); the model files are read from their published formats (model/). One
+// decoder per model stays loaded for the life of the process or worker thread.
 //
-// Every call into the WASM module goes through guard(): whatever it throws (a trap such as "memory access
-// out of bounds", Emscripten's ExitStatus object, soundswallower's own errors) becomes an EngineError with
-// code engine_fault, and the module is marked broken. A module that trapped mid-call has a heap and
-// decoder state that can no longer be trusted (the decoder stays "in an utterance" and every later
-// start() fails), so the next loadDecoder() instantiates a fresh module and fresh decoders.
+// A window's front end and Gaussian scores are computed once and kept while the same samples are searched
+// again (another grammar, wider beams, the garbage loop, the recognition pass): the searches themselves
+// cost little next to the scoring.
+//
+// Every failure inside a search becomes an EngineError with code engine_fault; the caller retires the
+// decoder (retireDecoders) and retries once on a fresh one, as for any engine fault.
 import { readFileSync, unlinkSync } from 'node:fs';
-import createModule from 'soundswallower';
-import type { Decoder, SoundSwallowerModule } from 'soundswallower';
 import type { HmmModelSpec } from './models.ts';
 import type { Fsg } from '../../align/grammar.ts';
 import { EngineError, toEngineError } from '../../errors.ts';
-
-/** The C functions of the WASM module that build a grammar graph (exported by soundswallower, not typed). */
-interface FsgFunctions {
-  HEAPU8: Uint8Array;
-  _malloc(n: number): number;
-  _free(p: number): void;
-  _decoder_logmath(d: number): number;
-  _logmath_log(lmath: number, p: number): number;
-  _fsg_model_init(name: number, lmath: number, lw: number, nStates: number): number;
-  _fsg_set_states(fsg: number, start: number, final: number): void;
-  _fsg_model_word_add(fsg: number, word: number): number;
-  _fsg_model_trans_add(fsg: number, from: number, to: number, logp: number, wid: number): void;
-  _fsg_model_null_trans_add(fsg: number, from: number, to: number, logp: number): number;
-  _decoder_set_fsg(d: number, fsg: number): number;
-}
+import { SENSCR_UNIT, loadAcousticModel } from './model/acoustic-model.ts';
+import type { AcousticModel } from './model/acoustic-model.ts';
+import { PronunciationDictionary, readFillers } from './model/dictionary.ts';
+import { FrontEnd } from './frontend/mfcc.ts';
+import { computeFeatures } from './frontend/features.ts';
+import { gaussianKernel } from './scoring/gaussians.ts';
+import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
+import { densityCosts, senoneCosts } from './scoring/senones.ts';
+import { buildNetwork } from './search/network.ts';
+import type { Network, WordDef, WordGraph } from './search/network.ts';
+import { viterbi } from './search/viterbi.ts';
+import type { SearchResult } from './search/viterbi.ts';
 
 export interface HmmSegment {
-  /** dictionary word (or phone / state label) */
+  /** word (or phone) label */
   t: string;
   /** begin, seconds */
   b: number;
   /** duration, seconds */
   d: number;
-  /** posterior-like probability from the decoder */
+  /** a posterior-like fit of the audio to the label, in (0, 1] */
   p: number;
   w?: HmmSegment[];
-}
-
-/** One WASM module instance and the decoders living in its heap. */
-interface Runtime {
-  module: Promise<SoundSwallowerModule>;
-  decoders: Map<string, Promise<HmmDecoder>>;
-  broken: boolean;
-}
-
-let runtime: Runtime | null = null;
-/** Modules instantiated in this process (a fresh one after each fault). */
-let generations = 0;
-
-function currentRuntime(): Runtime {
-  if (!runtime || runtime.broken) {
-    runtime = { module: createModule().then(padJsAllocations), decoders: new Map(), broken: false };
-    generations++;
-  }
-  return runtime;
-}
-
-/**
- * soundswallower 0.6.3 copies each model file into the WASM heap with `load_to_s3file()`, which allocates
- * `size + 1` bytes and then writes its NUL terminator at `addr + size + 1`, one byte past the block
- * (js/api-node.js, still so upstream). When size + 1 is 4 modulo 8 the block has no slack and that byte
- * is the low byte of the next heap chunk's header: its size and in-use bits are zeroed. Debian's
- * cmudict-en-us.dict (3,272,051 bytes) is such a file. In a fresh heap the neighbour is the unused top
- * and nothing shows; after a long job (the 48 s French demo with its recognition pass) the heap is
- * fragmented, the dictionary lands in a hole before a live block, and a later free() of that block walks
- * out of memory ("memory access out of bounds" in the recognition or alignment pass), leaving the
- * decoder inside an utterance ("Failed to start utterance processing" ever after).
- *
- * The module calls `Module._malloc` for that buffer, so every allocation made from JavaScript is given one
- * spare byte here. The first call replaces Emscripten's lazy `_malloc` stub by the WASM export, which is
- * why the wrapper is installed after one call.
- */
-function padJsAllocations(m: SoundSwallowerModule): SoundSwallowerModule {
-  const mm = m as unknown as { _malloc: (n: number) => number; _free: (p: number) => void };
-  mm._free(mm._malloc(8));
-  const malloc = mm._malloc;
-  mm._malloc = (n: number) => malloc(n + 1);
-  return m;
-}
-
-/** The decoder for a model, loaded once per module instance. */
-export function loadHmmDecoder(spec: HmmModelSpec): Promise<HmmDecoder> {
-  const rt = currentRuntime();
-  let d = rt.decoders.get(spec.id);
-  if (!d) {
-    d = HmmDecoder.load(spec, rt);
-    // A model that fails to load must not stay cached as a rejected promise.
-    d.catch(() => rt.decoders.delete(spec.id));
-    rt.decoders.set(spec.id, d);
-  }
-  return d;
-}
-
-/**
- * Drops the module and every decoder in it: the next loadHmmDecoder() starts from a fresh module. For a
- * caller that saw an engine fault and retries on its own (the CLI batch); guard() does it by itself.
- */
-export function retireDecoders(): void {
-  if (runtime) runtime.broken = true;
-}
-
-/** How many WASM module instances this process has created (tests check that a fault led to a new one). */
-export function moduleGenerations(): number {
-  return generations;
-}
-
-/**
- * The model's phones in the order its dictionary first uses them (the phone loops are built in this
- * order, and a different order can break ties differently), then the model's other phones (silence and
- * fillers).
- */
-function phoneOrder(spec: HmmModelSpec): Set<string> {
-  const model = modelPhones(spec);
-  const out = new Set<string>();
-  for (const line of readFileSync(spec.dict, 'utf8').split('\n', 3000)) {
-    if (line.startsWith(';;')) continue;
-    for (const p of line.split(/\s+/).slice(1)) if (model.has(p)) out.add(p);
-  }
-  for (const p of model) out.add(p);
-  return out;
-}
-
-/**
- * The model's context-independent phones, read from its binary mdef (the authority the decoder checks
- * every pronunciation against). Dictionaries are not: the npm en-us dict.txt opens with ";;" comment
- * lines whose words ("CMU", "Dictionary", a URL) were once taken for phones, and adding a word spelled
- * with one of them failed inside soundswallower.
- */
-export function modelPhones(spec: HmmModelSpec): Set<string> {
-  const b = readFileSync(`${spec.hmm}/mdef`);
-  const phones = new Set<string>();
-  if (b.toString('latin1', 0, 4) === 'BMDF') {
-    // layout (bin_mdef.c): "BMDF", int32 version, int32 header length, header text, 10 int32 counts
-    // (n_ciphone first), then the CI phone names, NUL-terminated
-    let p = 12 + b.readInt32LE(8);
-    const n = b.readInt32LE(p);
-    p += 40;
-    for (let i = 0; i < n; i++) {
-      const end = b.indexOf(0, p);
-      phones.add(b.toString('latin1', p, end));
-      p = end + 1;
-    }
-    return phones;
-  }
-  // A text mdef: "<phone> - - - ..." rows for the CI phones.
-  for (const line of b.toString('latin1').split('\n')) {
-    const m = /^(\S+)\s+-\s+-\s+-\s/.exec(line);
-    if (m) phones.add(m[1]!);
-  }
-  return phones;
 }
 
 export interface DecodeSettings {
@@ -164,212 +47,322 @@ export interface DecodeSettings {
 
 export const FRAME_RATE = 100;
 
-/**
- * Ceilings on one search graph. The WASM heap holds about 1 KB per arc once pocketsphinx has built its
- * lexicon tree (measured on a 3 s clip: 1,001 states / 9,062 arcs -> 40 MB of heap; 5,001 / 45,426 ->
- * 84 MB; 20,001 / 181,789 -> 208 MB and 385 MB resident), and the heap cannot grow past 2 GB: a 5 MB
- * transcript for a 3 s clip used to end in an allocation failure inside the module. A window of real
- * speech needs far less: 75 s of fast speech is about 600 words, 6,000 arcs, twice that with the
- * garbage loop, a few times more for unvowelled Arabic lattices. Above the ceilings the window is
- * refused as an input error (grammar_too_large) before the module is touched.
- */
-export const MAX_GRAMMAR_STATES = 50_000;
-export const MAX_GRAMMAR_ARCS = 200_000;
+/** What the HMM back-end needs of a decoder (this one, or the soundswallower reference). */
+export interface HmmSearch {
+  readonly spec: HmmModelSpec;
+  readonly phones: ReadonlySet<string>;
+  lookup(word: string): string[][];
+  wordFor(phones: string[], prefix?: string): string;
+  configure(s: DecodeSettings): void;
+  run(samples: Float32Array, g: Fsg, level?: 0 | 1): Promise<HmmSegment | null>;
+  recognise(samples: Float32Array, g: Fsg): Promise<string>;
+}
 
-export class HmmDecoder {
+/** Search weights of the Sphinx decoders' defaults: language weight, insertion penalties, fillers. */
+const LANGUAGE_WEIGHT = 6.5;
+const WORD_INSERTION = 0.65;
+const SILENCE_PROB = 0.005;
+const FILLER_PROB = 1e-8;
+/** Posterior scale of the decoders' confidences (`-ascale`). */
+const ACOUSTIC_SCALE = 20;
+
+const LN_BASE = Math.log(1.0001);
+
+/** A log probability (natural log) as the decoders quantise a grammar weight: base 1.0001, then 10 bits. */
+export function logToUnits(lnp: number, weight = 1): number {
+  const base = Math.trunc(Math.trunc(lnp / LN_BASE) * weight);
+  return Math.floor(base / 1024);
+}
+
+/** One decoder per model, per process (worker threads each load their own). */
+const decoders = new Map<string, Promise<HmmDecoder>>();
+/** Decoders created in this process: a fault retires them and the next job loads fresh ones. */
+let generations = 0;
+
+export function loadHmmDecoder(spec: HmmModelSpec): Promise<HmmDecoder> {
+  let d = decoders.get(spec.id);
+  if (!d) {
+    generations++;
+    d = HmmDecoder.load(spec);
+    d.catch(() => decoders.delete(spec.id));
+    decoders.set(spec.id, d);
+  }
+  return d;
+}
+
+/** Drops every loaded decoder: the next loadHmmDecoder() reads the model again. */
+export function retireDecoders(): void {
+  decoders.clear();
+}
+
+/** How many times this process has loaded decoders (tests check that a fault led to a fresh one). */
+export function moduleGenerations(): number {
+  return generations;
+}
+
+/**
+ * The model's context-independent phones, read from its mdef, in the order its dictionary first uses them
+ * (the recognition loops list them in this order), then the others (silence and fillers).
+ */
+function phoneOrder(model: AcousticModel, dict: Uint8Array): Set<string> {
+  const names = new Set(model.mdef.ciPhones);
+  const out = new Set<string>();
+  const text = Buffer.from(dict.buffer, dict.byteOffset, Math.min(dict.length, 200_000)).toString('utf8');
+  for (const line of text.split('\n', 3000)) {
+    if (line.startsWith(';;')) continue;
+    for (const p of line.split(/\s+/).slice(1)) if (names.has(p)) out.add(p);
+  }
+  for (const p of model.mdef.ciPhones) out.add(p);
+  return out;
+}
+
+/** The model's context-independent phones (the names its mdef defines). */
+export function modelPhones(spec: HmmModelSpec): Set<string> {
+  return new Set(loadAcousticModel({ dir: spec.hmm, featParams: spec.featParams }).mdef.ciPhones);
+}
+
+interface ScoredWindow {
+  samples: Float32Array;
+  topn: GaussianTopN;
+  nFrames: number;
+}
+
+export class HmmDecoder implements HmmSearch {
+  private readonly names = new Map<string, number[]>();
   private readonly known = new Map<string, string>();
-  private settings: DecodeSettings | null = null;
+  private settings: DecodeSettings = { beam: 1e-48, wbeam: 7e-29, pbeam: 1e-48 };
+  private scored: ScoredWindow | null = null;
+  private readonly fillerWords: { word: string; phone: number; cost: number }[];
+  private readonly frontEnd: FrontEnd;
 
   private constructor(
     readonly spec: HmmModelSpec,
-    private readonly decoder: Decoder,
+    readonly model: AcousticModel,
+    private readonly dict: PronunciationDictionary,
     readonly phones: ReadonlySet<string>,
-    private readonly wasm: FsgFunctions,
-    private readonly runtime: Runtime,
-  ) {}
-
-  static async load(spec: HmmModelSpec, rt: Runtime): Promise<HmmDecoder> {
-    let ss: SoundSwallowerModule;
-    try {
-      ss = await rt.module;
-    } catch (err) {
-      rt.broken = true;
-      throw toEngineError(err, 'could not start the speech decoder (WASM)');
-    }
-    const config: Record<string, string | number | boolean> = {
-      hmm: spec.hmm,
-      featparams: spec.featParams,
-      dict: spec.dict,
-      samprate: 16000,
-      loglevel: 'FATAL',
-      fillprob: 1e-8,
-    };
-    if (spec.noiseDict) config.fdict = spec.noiseDict;
-    let decoder: Decoder;
-    try {
-      decoder = new ss.Decoder(config);
-      await decoder.initialize();
-    } catch (err) {
-      rt.broken = true;
-      throw toEngineError(err, `could not load the acoustic model ${spec.id} from ${spec.hmm}`);
-    }
-    return new HmmDecoder(spec, decoder, phoneOrder(spec), ss as unknown as FsgFunctions, rt);
+    noiseDict: string,
+    private readonly kernel: GaussianKernel,
+  ) {
+    this.frontEnd = new FrontEnd(model.frontEnd);
+    this.fillerWords = readFillers(noiseDict)
+      .filter((f) => model.mdef.ciIndex.has(f.phone))
+      .map((f) => ({
+        word: f.word,
+        phone: model.mdef.ciIndex.get(f.phone)!,
+        cost: -logToUnits(Math.log(f.word === '<sil>' ? SILENCE_PROB : FILLER_PROB), LANGUAGE_WEIGHT),
+      }));
   }
 
-  /** Runs a call into the WASM module; a throw breaks the module (see the header) and becomes a fault. */
-  private guard<T>(what: string, f: () => T): T {
-    if (this.runtime.broken)
-      throw new EngineError('engine_fault', `${what}: the decoder was retired after an earlier fault`);
+  static async load(spec: HmmModelSpec): Promise<HmmDecoder> {
     try {
-      return f();
+      const model = loadAcousticModel({ dir: spec.hmm, featParams: spec.featParams });
+      const dictBytes = readFileSync(spec.dict);
+      const noise = spec.noiseDict ? readFileSync(spec.noiseDict, 'utf8') : '<sil> SIL\n';
+      const kernel = await gaussianKernel(model);
+      return new HmmDecoder(spec, model, new PronunciationDictionary(dictBytes), phoneOrder(model, dictBytes), noise, kernel);
     } catch (err) {
       if (err instanceof EngineError) throw err;
-      this.runtime.broken = true;
-      throw toEngineError(err, `${what} (model ${this.spec.id})`);
+      throw toEngineError(err, `could not load the acoustic model ${spec.id} from ${spec.hmm}`);
     }
+  }
+
+  /** Which Gaussian kernel scores the frames ('onnx' or the JavaScript fallback 'js'). */
+  get kernelName(): string {
+    return this.kernel.name;
   }
 
   /** All pronunciations the model's dictionary has for a word (word, word(2), ...). */
   lookup(word: string): string[][] {
-    const out: string[][] = [];
-    for (let k = 1; k < 10; k++) {
-      const key = k === 1 ? word : `${word}(${k})`;
-      const pron = this.guard('dictionary look-up', () => this.decoder.lookup_word(key));
-      if (!pron) break;
-      out.push(pron.trim().split(/\s+/));
-    }
-    return out;
+    return this.dict.lookup(word);
   }
 
-  /** Adds a pronunciation under a grammar-safe name built from its phones; returns the name. */
+  /** Registers a pronunciation under a grammar-safe name built from its phones; returns the name. */
   wordFor(phones: string[], prefix = 'P'): string {
     const name = `${prefix}_` + phones.map((p) => p.replace(/[^A-Za-z0-9]/g, 'x')).join('_');
     if (!this.known.has(name)) {
-      // soundswallower reports a refused word with a ReferenceError ("word is not defined", a typo in its
-      // own error path): name the phones here instead.
       const unknown = phones.filter((p) => !this.phones.has(p));
       if (unknown.length)
         throw new EngineError(
           'engine_fault',
           `the pronunciation ${phones.join(' ')} uses phones the model ${this.spec.id} does not have: ${unknown.join(' ')}`,
         );
-      this.guard('adding a pronunciation', () => this.decoder.add_words([name, phones.join(' ')]));
+      this.names.set(name, phones.map((p) => this.model.mdef.ciIndex.get(p)!));
       this.known.set(name, phones.join(' '));
     }
     return name;
   }
 
   configure(s: DecodeSettings): void {
-    if (
-      this.settings &&
-      this.settings.beam === s.beam &&
-      this.settings.wbeam === s.wbeam &&
-      this.settings.pbeam === s.pbeam
-    )
-      return;
-    this.guard('setting the beams', () => {
-      this.decoder.set_config('beam', s.beam);
-      this.decoder.set_config('wbeam', s.wbeam);
-      this.decoder.set_config('pbeam', s.pbeam);
-    });
     this.settings = s;
   }
 
-  /** Hands a grammar graph to the search (pocketsphinx owns the model afterwards). */
-  private setGrammar(g: Fsg): void {
-    const m = this.wasm;
-    const cdecoder = (this.decoder as unknown as { cdecoder: number }).cdecoder;
-    const lmath = m._decoder_logmath(cdecoder);
-    const lw = Number(this.decoder.get_config('lw'));
-    const cstr = (text: string): number => {
-      const bytes = new TextEncoder().encode(text);
-      const ptr = m._malloc(bytes.length + 1);
-      if (!ptr) throw new EngineError('engine_fault', 'the decoder is out of memory');
-      // HEAPU8 is read after _malloc: a malloc that grows the memory replaces the view.
-      m.HEAPU8.set(bytes, ptr);
-      m.HEAPU8[ptr + bytes.length] = 0;
-      return ptr;
-    };
-    const name = cstr('tz');
-    const fsg = m._fsg_model_init(name, lmath, lw, g.states);
-    m._free(name);
-    if (!fsg) throw new EngineError('engine_fault', 'could not create the grammar');
-    m._fsg_set_states(fsg, g.start, g.final);
-    const ids = new Map<string, number>();
-    for (const a of g.arcs) {
-      const logp =
-        a.logWeight !== undefined
-          ? Math.max(-(2 ** 30), Math.round(a.logWeight / Math.log(1.0001)))
-          : m._logmath_log(lmath, a.prob);
-      if (a.word === null) {
-        m._fsg_model_null_trans_add(fsg, a.from, a.to, logp);
-        continue;
-      }
-      let wid = ids.get(a.word);
-      if (wid === undefined) {
-        const w = cstr(a.word);
-        wid = m._fsg_model_word_add(fsg, w);
-        m._free(w);
-        ids.set(a.word, wid);
-      }
-      m._fsg_model_trans_add(fsg, a.from, a.to, logp, wid);
-    }
-    if (m._decoder_set_fsg(cdecoder, fsg) < 0)
-      throw new EngineError('engine_fault', 'the search refused the grammar');
+  /** The features and Gaussian scores of a window, computed once per sample buffer. */
+  private async score(samples: Float32Array): Promise<ScoredWindow> {
+    if (this.scored?.samples === samples) return this.scored;
+    const logMel = this.frontEnd.logMel(withDither(samples));
+    const cep = this.frontEnd.cepstra(logMel);
+    const feats = computeFeatures(cep, this.model.frontEnd, this.model.streamLengths);
+    const topn = await this.kernel.topN(feats);
+    this.scored = { samples, topn, nFrames: feats.nFrames };
+    return this.scored;
   }
 
-  private decode(samples: Float32Array, g: Fsg): void {
-    if (g.states > MAX_GRAMMAR_STATES || g.arcs.length > MAX_GRAMMAR_ARCS) {
-      const seconds = (samples.length / 16000).toFixed(1);
-      throw new EngineError(
-        'grammar_too_large',
-        `the transcript is far longer than the audio can hold: its search graph for ${seconds} s of audio ` +
-          `has ${g.states} states and ${g.arcs.length} arcs (at most ${MAX_GRAMMAR_STATES} and ${MAX_GRAMMAR_ARCS})`,
-      );
+  /** The grammar as a word graph of the model's phones, with the decoders' weights and fillers. */
+  private wordGraph(g: Fsg): WordGraph {
+    const words: WordDef[] = [];
+    const index = new Map<string, number>();
+    const wordIndex = (name: string): number => {
+      let i = index.get(name);
+      if (i !== undefined) return i;
+      const phones = this.names.get(name);
+      if (!phones) throw new EngineError('engine_fault', `the grammar uses the unknown word ${name}`);
+      i = words.length;
+      words.push({ name, phones, kind: /^[GR]_/.test(name) ? 'free' : 'word' });
+      index.set(name, i);
+      return i;
+    };
+    const arcs = g.arcs.map((a) => ({
+      from: a.from,
+      to: a.to,
+      word: a.word === null ? -1 : wordIndex(a.word),
+      cost: -(a.logWeight !== undefined
+        ? Math.floor(Math.max(-(2 ** 30), Math.round(a.logWeight / LN_BASE)) / 1024)
+        : logToUnits(Math.log(a.prob))),
+    }));
+    for (const f of this.fillerWords) {
+      const w = words.length;
+      words.push({ name: f.word, phones: [f.phone], kind: 'filler' });
+      for (let s = 0; s < g.states; s++) arcs.push({ from: s, to: s, word: w, cost: f.cost });
     }
-    const pcm = withDither(samples);
-    this.guard('decoding', () => {
+    return {
+      states: g.states,
+      start: g.start,
+      final: g.final,
+      words,
+      arcs,
+      wordPenalty: -logToUnits(Math.log(WORD_INSERTION), LANGUAGE_WEIGHT),
+    };
+  }
+
+  private beams() {
+    const w = (p: number) => -logToUnits(Math.log(p));
+    return { beam: w(this.settings.beam), pbeam: w(this.settings.pbeam), wbeam: w(this.settings.wbeam) };
+  }
+
+  /** Searches a grammar over a window; the network, its senone costs and the best path. */
+  private async search(samples: Float32Array, g: Fsg): Promise<{ net: Network; costs: Int32Array; path: SearchResult | null; nFrames: number }> {
+    try {
       injectedFault();
-      this.setGrammar(g);
-      this.decoder.start();
-      this.decoder.process_audio(pcm, false, true);
-      this.decoder.stop();
-    });
+      const w = await this.score(samples);
+      const net = buildNetwork(this.model, this.wordGraph(g));
+      const dens = densityCosts(w.topn, net.codebooks);
+      const costs = senoneCosts(this.model, w.topn, dens, net.senones);
+      const path = viterbi(this.model, net, costs, w.nFrames, this.beams());
+      return { net, costs, path, nFrames: w.nFrames };
+    } catch (err) {
+      if (err instanceof EngineError) throw err;
+      throw toEngineError(err, `decoding (model ${this.spec.id})`);
+    }
   }
 
   /**
-   * Runs the grammar over the audio: word segments from the search (level 0), or re-aligned to states
-   * with phone segments (level 1). Returns null when no path is found (the audio does not fit the grammar
-   * within the beams, or the state alignment fails).
+   * Runs the grammar over the audio: word segments with their phones (level 1) or without (level 0), and
+   * fillers (<sil>, [NOISE]) between them. Null when no path reaches the grammar's end within the beams.
    */
-  run(samples: Float32Array, g: Fsg, level: 0 | 1 = 1): HmmSegment | null {
-    this.decode(samples, g);
-    // get_alignment() throws a SyntaxError when the search found no path (an empty JSON string): that is
-    // an answer, not a fault. A trap in the state alignment still breaks the module.
-    const result = this.guard('reading the alignment', () => {
-      try {
-        return this.decoder.get_alignment({ align_level: level }) as HmmSegment;
-      } catch (err) {
-        if (err instanceof SyntaxError) return null;
-        throw err;
-      }
-    });
-    if (!result || !Array.isArray(result.w)) return null;
-    return result;
+  async run(samples: Float32Array, g: Fsg, level: 0 | 1 = 1): Promise<HmmSegment | null> {
+    const { net, costs, path, nFrames } = await this.search(samples, g);
+    if (!path) return null;
+    return segments(net, costs, path, nFrames, level, this.model.mdef.ciPhones);
   }
 
-  /** Best path text only (recognition passes do not need the state alignment). */
-  recognise(samples: Float32Array, g: Fsg): string {
-    this.decode(samples, g);
-    return this.guard('reading the recognised text', () => this.decoder.get_text());
+  /** The best path's words, space-separated (fillers left out). */
+  async recognise(samples: Float32Array, g: Fsg): Promise<string> {
+    const { net, path } = await this.search(samples, g);
+    if (!path) return '';
+    const words: string[] = [];
+    let lastArc = -1;
+    for (const p of path.phones) {
+      const h = net.hmms[p.hmm]!;
+      const w = net.graph.words[net.graph.arcs[h.arc]!.word]!;
+      if (h.pos === 0 || h.arc !== lastArc) {
+        if (w.kind !== 'filler') words.push(w.name);
+      }
+      lastArc = h.arc;
+    }
+    return words.join(' ');
   }
+}
+
+/** The best path as the decoders' segments: words with their phones, times in seconds. */
+function segments(
+  net: Network,
+  costs: Int32Array,
+  path: SearchResult,
+  nFrames: number,
+  level: 0 | 1,
+  phoneNames: readonly string[],
+): HmmSegment {
+  const nSen = net.senones.length;
+  // each frame's best network senone: a phone's fit is its path's cost above that, frame by frame
+  const best = new Int32Array(nFrames).fill(2 ** 30);
+  for (let t = 0; t < nFrames; t++)
+    for (let k = 0; k < nSen; k++) if (costs[t * nSen + k]! < best[t]!) best[t] = costs[t * nSen + k]!;
+  const words: HmmSegment[] = [];
+  let cur: { arc: number; seg: HmmSegment; logp: number } | null = null;
+  for (const p of path.phones) {
+    const h = net.hmms[p.hmm]!;
+    const excess = phoneExcess(h.senones, costs, nSen, best, p.start, p.end);
+    const logp = (-excess * SENSCR_UNIT) / ACOUSTIC_SCALE;
+    const phoneSeg: HmmSegment = {
+      t: '',
+      b: p.start / FRAME_RATE,
+      d: (p.end - p.start + 1) / FRAME_RATE,
+      p: Math.exp(logp),
+    };
+    if (!cur || h.pos === 0 || h.arc !== cur.arc) {
+      const w = net.graph.words[net.graph.arcs[h.arc]!.word]!;
+      cur = { arc: h.arc, seg: { t: w.name, b: phoneSeg.b, d: 0, p: 1, w: [] }, logp: 0 };
+      words.push(cur.seg);
+    }
+    phoneSeg.t = phoneNames[h.ci]!;
+    cur.seg.d = Math.round((p.end + 1) / FRAME_RATE * 1000) / 1000 - cur.seg.b;
+    cur.logp += logp;
+    cur.seg.p = Math.exp(cur.logp);
+    if (level === 1) cur.seg.w!.push(phoneSeg);
+  }
+  for (const w of words) {
+    w.d = Math.round(w.d * 1000) / 1000;
+    if (level === 0) delete w.w;
+  }
+  return { t: '', b: 0, d: nFrames / FRAME_RATE, p: 1, w: words };
+}
+
+/**
+ * How far a phone's best state path over frames [start, end] costs above each frame's best senone: the
+ * phone's own small Viterbi (left to right, each state at least one frame), in units.
+ */
+function phoneExcess(senones: Int32Array, costs: Int32Array, nSen: number, best: Int32Array, start: number, end: number): number {
+  const n = senones.length;
+  let prev = new Float64Array(n).fill(Infinity);
+  let next = new Float64Array(n);
+  prev[0] = costs[start * nSen + senones[0]!]! - best[start]!;
+  for (let t = start + 1; t <= end; t++) {
+    for (let j = 0; j < n; j++) {
+      let b = prev[j]!;
+      if (j > 0 && prev[j - 1]! < b) b = prev[j - 1]!;
+      next[j] = b + costs[t * nSen + senones[j]!]! - best[t]!;
+    }
+    [prev, next] = [next, prev];
+  }
+  let out = Infinity;
+  for (let j = 0; j < n; j++) if (prev[j]! < out) out = prev[j]!;
+  return Number.isFinite(out) ? out : prev[0]!;
 }
 
 /**
  * Test hook for the recovery paths (CLI batch, server pool): while the file named by
- * TAZAMUN_TEST_FAULT_FILE exists, the next decode fails as a WASM trap would, breaking its module. The
- * file is removed by the decode that trips it (one fault, whichever thread gets there first) unless it
- * holds the word "always".
+ * TAZAMUN_TEST_FAULT_FILE exists, the next search fails as an engine fault would. The file is removed by
+ * the search that trips it (one fault, whichever thread gets there first) unless it holds "always".
  */
 function injectedFault(): void {
   const file = process.env.TAZAMUN_TEST_FAULT_FILE;
@@ -393,8 +386,9 @@ function injectedFault(): void {
 }
 
 /**
- * pocketsphinx's front end divides by the frame energy; digitally silent stretches make it fail. A
- * deterministic noise of about one 16-bit step (-90 dBFS) is inaudible and keeps results reproducible.
+ * A deterministic noise of about one 16-bit step (-90 dBFS) on every sample: inaudible, keeps results
+ * reproducible, and keeps the front end's log energies finite on digital silence (the reference decoder
+ * was given the same).
  */
 export function withDither(samples: Float32Array): Float32Array {
   const out = new Float32Array(samples.length);

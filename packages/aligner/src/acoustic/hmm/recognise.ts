@@ -6,7 +6,7 @@
 // (0.64 phone error rate on timit-dev) to stand for a word error rate.
 import type { Recognition, Unit } from '../backend.ts';
 import { scoreRecognition } from '../../metrics/recognition.ts';
-import type { HmmDecoder } from './decoder.ts';
+import type { HmmSearch } from './decoder.ts';
 import { wordLoop } from '../../align/grammar.ts';
 
 export const PHONE_LOOP_METHOD =
@@ -14,13 +14,17 @@ export const PHONE_LOOP_METHOD =
 
 const SKIP = new Set(['SIL', '+NSN+', '+SPN+', '+NOISE+', '+SPEECH+']);
 
-export function recognisePhones(decoder: HmmDecoder, samples: Float32Array, units: Unit[]): Recognition {
+export async function recognisePhones(
+  decoder: HmmSearch,
+  samples: Float32Array,
+  units: Unit[],
+): Promise<Recognition> {
   const phoneSet = [...decoder.phones].filter((p) => !SKIP.has(p));
-  const names = phoneSet.map((p) => decoder.wordFor([p]));
-  const text = decoder.recognise(samples, wordLoop(names));
+  const names = phoneSet.map((p) => decoder.wordFor([p], 'R'));
+  const text = await decoder.recognise(samples, wordLoop(names));
   const hyp = text
     .split(/\s+/)
-    .filter((w) => w.startsWith('P_'))
+    .filter((w) => w.startsWith('R_'))
     .map((w) => w.slice(2));
   // Both sides use the model's own labels.
   return scoreRecognition(units, hyp, PHONE_LOOP_METHOD);

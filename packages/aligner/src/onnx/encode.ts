@@ -1,6 +1,7 @@
 // A minimal ONNX protobuf writer: enough message types (Model, Graph, Node, Attribute, Tensor, ValueInfo) to
-// build small float graphs by hand. The tests use it to make a tiny stand-in for the MMS export with the
-// same input/output names and shapes, because no model hub is reachable from the test machines.
+// build small float graphs by hand. The HMM back-end builds its Gaussian-scoring graph with it (one matrix
+// product per feature stream), and the tests make a tiny stand-in for the MMS export with the same
+// input/output names and shapes, because no model hub is reachable from the test machines.
 
 class Writer {
   private chunks: Uint8Array[] = [];
@@ -116,7 +117,7 @@ function writeValueInfo(w: Writer, field: number, v: OnnxValueInfo): void {
 export function encodeOnnxModel(g: OnnxGraph): Uint8Array {
   const w = new Writer();
   w.int(1, 8); // ir_version
-  w.string(2, 'tazamun-test');
+  w.string(2, 'tazamun');
   w.message(8, (op) => {
     op.string(1, '');
     op.int(2, g.opset ?? 17);

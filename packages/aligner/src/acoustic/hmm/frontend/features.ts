@@ -1,0 +1,80 @@
+// Feature vectors from cepstra, as the model's `feat` and `cmn` settings say: cepstral mean
+// normalisation over the window (batch), then the static cepstra with their first and second differences
+// (1s_c_d_dd: c[t], c[t+2] - c[t-2], (c[t+3] - c[t-1]) - (c[t+1] - c[t-3]), the window's first and last
+// frames repeated past its edges), split into the streams the model's Gaussians are over (svspec).
+import { EngineError } from '../../../errors.ts';
+import type { FrontEndSettings } from '../model/acoustic-model.ts';
+
+export interface Features {
+  nFrames: number;
+  /** per stream: nFrames x length values, frame-major */
+  streams: Float32Array[];
+  streamLengths: number[];
+}
+
+/** Subtracts the mean of the frames whose c0 is not negative (the Sphinx rule: near-silent frames do not count). */
+export function batchCmn(cep: Float32Array, ncep: number, varnorm: boolean): void {
+  const nfr = cep.length / ncep;
+  if (nfr === 0) return;
+  const mean = new Float64Array(ncep);
+  let n = 0;
+  for (let t = 0; t < nfr; t++) {
+    if (cep[t * ncep]! < 0) continue;
+    for (let i = 0; i < ncep; i++) mean[i]! += cep[t * ncep + i]!;
+    n++;
+  }
+  if (n === 0) {
+    // Every frame is near silence: the mean of all of them (the Sphinx code divides by zero here).
+    for (let t = 0; t < nfr; t++) for (let i = 0; i < ncep; i++) mean[i]! += cep[t * ncep + i]!;
+    n = nfr;
+  }
+  for (let i = 0; i < ncep; i++) mean[i]! /= n;
+  const scale = new Float64Array(ncep).fill(1);
+  if (varnorm) {
+    const v = new Float64Array(ncep);
+    for (let t = 0; t < nfr; t++)
+      for (let i = 0; i < ncep; i++) {
+        const d = cep[t * ncep + i]! - mean[i]!;
+        v[i]! += d * d;
+      }
+    for (let i = 0; i < ncep; i++) scale[i] = v[i]! > 0 ? Math.sqrt(nfr / v[i]!) : 1;
+  }
+  for (let t = 0; t < nfr; t++)
+    for (let i = 0; i < ncep; i++) cep[t * ncep + i] = (cep[t * ncep + i]! - mean[i]!) * scale[i]!;
+}
+
+/** The 39-dimensional c, d, dd vector of every frame (cepstra already normalised). */
+export function deltas(cep: Float32Array, ncep: number): Float32Array {
+  const nfr = cep.length / ncep;
+  const dim = ncep * 3;
+  const out = new Float32Array(nfr * dim);
+  const at = (t: number, i: number) => cep[(t < 0 ? 0 : t >= nfr ? nfr - 1 : t) * ncep + i]!;
+  for (let t = 0; t < nfr; t++) {
+    const o = t * dim;
+    for (let i = 0; i < ncep; i++) {
+      out[o + i] = at(t, i);
+      out[o + ncep + i] = at(t + 2, i) - at(t - 2, i);
+      out[o + 2 * ncep + i] = at(t + 3, i) - at(t - 1, i) - (at(t + 1, i) - at(t - 3, i));
+    }
+  }
+  return out;
+}
+
+export function computeFeatures(cep: Float32Array, s: FrontEndSettings, streamLengths: number[]): Features {
+  const ncep = s.ncep;
+  if (s.feat !== '1s_c_d_dd')
+    throw new EngineError('engine_fault', `feature type ${s.feat} is not supported (only 1s_c_d_dd)`);
+  if (s.cmn === 'batch') batchCmn(cep, ncep, s.varnorm);
+  const full = deltas(cep, ncep);
+  const dim = ncep * 3;
+  const nFrames = full.length / dim;
+  const groups = s.svspec ?? [Array.from({ length: dim }, (_, i) => i)];
+  if (groups.length !== streamLengths.length || groups.some((g, i) => g.length !== streamLengths[i]))
+    throw new EngineError('engine_fault', 'the feature streams do not match the model (svspec)');
+  const streams = groups.map((g) => {
+    const out = new Float32Array(nFrames * g.length);
+    for (let t = 0; t < nFrames; t++) for (let j = 0; j < g.length; j++) out[t * g.length + j] = full[t * dim + g[j]!]!;
+    return out;
+  });
+  return { nFrames, streams, streamLengths };
+}

@@ -1,0 +1,311 @@
+// The Gaussians of a phonetically-tied model, scored on every frame: each codebook's best few densities per
+// feature stream (top-N, as the Sphinx decoders keep them). A diagonal Gaussian's log-likelihood is linear
+// in [x, x², 1], so scoring every density of every codebook on a block of frames is one matrix product per
+// stream: onnxruntime's MLAS does it about 15 times faster than a JavaScript loop here (docs/engines.md).
+// The JavaScript kernel stays as the reference the tests compare with and as the fallback where the
+// native runtime cannot load.
+import type { AcousticModel } from '../model/acoustic-model.ts';
+import type { Features } from '../frontend/features.ts';
+import { encodeOnnxModel } from '../../../onnx/encode.ts';
+import { top4Module } from './top4-wasm.ts';
+import type { Top4Module } from './top4-wasm.ts';
+
+/** Densities kept per codebook and stream (the Sphinx decoders' -topn default). */
+export const TOP_N = 4;
+
+/** Each codebook's TOP_N best densities per stream and frame, best first. */
+export interface GaussianTopN {
+  nFrames: number;
+  nStreams: number;
+  nCodebooks: number;
+  /** log-likelihoods in nats, [frame][stream][codebook][TOP_N] */
+  ll: Float32Array;
+  /** density (codeword) indices, same layout */
+  cw: Uint8Array;
+}
+
+export interface GaussianKernel {
+  readonly name: 'onnx' | 'js';
+  topN(features: Features): Promise<GaussianTopN>;
+}
+
+/** Frames per matrix product: small enough for the products to stay in cache (64: half the CPU of 256). */
+const BLOCK = 64;
+
+/** Where density d of codebook cb, stream f starts in the means and variances ([cb][f][d][dim] order). */
+export function densityOffset(m: AcousticModel, cb: number, f: number, d: number): number {
+  let streamStart = 0;
+  let blk = 0;
+  for (let i = 0; i < m.nStreams; i++) {
+    if (i < f) streamStart += m.streamLengths[i]!;
+    blk += m.streamLengths[i]!;
+  }
+  return cb * m.nDensities * blk + m.nDensities * streamStart + d * m.streamLengths[f]!;
+}
+
+/** [x, x², 1] weights per stream: rows (mean/var, -1/2var, constant) x densities of every codebook. */
+function linearWeights(m: AcousticModel): Float32Array[] {
+  const { nCodebooks, nDensities, streamLengths } = m;
+  return streamLengths.map((len, f) => {
+    const cols = nCodebooks * nDensities;
+    const w = new Float32Array((2 * len + 1) * cols);
+    for (let cb = 0; cb < nCodebooks; cb++) {
+      for (let d = 0; d < nDensities; d++) {
+        const col = cb * nDensities + d;
+        const o = densityOffset(m, cb, f, d);
+        let c = 0;
+        for (let j = 0; j < len; j++) {
+          const mu = m.means[o + j]!;
+          const v = m.variances[o + j]!;
+          w[j * cols + col] = mu / v;
+          w[(len + j) * cols + col] = -0.5 / v;
+          c += -0.5 * Math.log(2 * Math.PI * v) - (mu * mu) / (2 * v);
+        }
+        w[2 * len * cols + col] = c;
+      }
+    }
+    return w;
+  });
+}
+
+/**
+ * Keeps the TOP_N largest of `n` values starting at `from` (TOP_N = 4, unrolled). `seed` (offset into
+ * `cw`, or -1) names four densities to take first, the previous frame's best of the same codebook: with
+ * the bar already high, the scan of the other densities rarely inserts (the Sphinx decoders' trick).
+ */
+function top4(y: Float32Array, from: number, n: number, ll: Float32Array, cw: Uint8Array, o: number, seed: number): void {
+  let v0 = -Infinity;
+  let v1 = -Infinity;
+  let v2 = -Infinity;
+  let v3 = -Infinity;
+  let i0 = -1;
+  let i1 = -1;
+  let i2 = -1;
+  let i3 = -1;
+  // the seeds first (distinct densities), then every density not already in
+  const nSeed = seed >= 0 ? 4 : 0;
+  for (let k = -nSeed; k < n; k++) {
+    let g: number;
+    if (k < 0) {
+      g = cw[seed + 4 + k]!;
+      if (g === i0 || g === i1 || g === i2) continue;
+    } else {
+      g = k;
+    }
+    const v = y[from + g]!;
+    if (v <= v3) continue;
+    if (nSeed && k >= 0 && (g === i0 || g === i1 || g === i2 || g === i3)) continue;
+    if (v > v1) {
+      v3 = v2;
+      i3 = i2;
+      v2 = v1;
+      i2 = i1;
+      if (v > v0) {
+        v1 = v0;
+        i1 = i0;
+        v0 = v;
+        i0 = g;
+      } else {
+        v1 = v;
+        i1 = g;
+      }
+    } else if (v > v2) {
+      v3 = v2;
+      i3 = i2;
+      v2 = v;
+      i2 = g;
+    } else {
+      v3 = v;
+      i3 = g;
+    }
+  }
+  ll[o] = v0;
+  ll[o + 1] = v1;
+  ll[o + 2] = v2;
+  ll[o + 3] = v3;
+  cw[o] = i0;
+  cw[o + 1] = i1;
+  cw[o + 2] = i2;
+  cw[o + 3] = i3;
+}
+
+function emptyTopN(m: AcousticModel, nFrames: number): GaussianTopN {
+  const n = nFrames * m.nStreams * m.nCodebooks * TOP_N;
+  return { nFrames, nStreams: m.nStreams, nCodebooks: m.nCodebooks, ll: new Float32Array(n), cw: new Uint8Array(n) };
+}
+
+/** The reference kernel: every density in double precision, directly from means and variances. */
+export class JsGaussianKernel implements GaussianKernel {
+  readonly name = 'js' as const;
+  private readonly det: Float64Array;
+  private readonly inv2var: Float64Array;
+
+  constructor(private readonly m: AcousticModel) {
+    const { nCodebooks, nStreams, nDensities, streamLengths } = m;
+    this.det = new Float64Array(nCodebooks * nStreams * nDensities);
+    this.inv2var = new Float64Array(m.variances.length);
+    let o = 0;
+    for (let cb = 0; cb < nCodebooks; cb++)
+      for (let f = 0; f < nStreams; f++)
+        for (let d = 0; d < nDensities; d++) {
+          let det = 0;
+          for (let j = 0; j < streamLengths[f]!; j++, o++) {
+            det += -0.5 * Math.log(2 * Math.PI * m.variances[o]!);
+            this.inv2var[o] = 0.5 / m.variances[o]!;
+          }
+          this.det[(cb * nStreams + f) * nDensities + d] = det;
+        }
+  }
+
+  async topN(features: Features): Promise<GaussianTopN> {
+    const { m } = this;
+    const { nCodebooks, nStreams, nDensities, streamLengths } = m;
+    const out = emptyTopN(m, features.nFrames);
+    const y = new Float32Array(nDensities);
+    for (let t = 0; t < features.nFrames; t++) {
+      for (let f = 0; f < nStreams; f++) {
+        const len = streamLengths[f]!;
+        const x = features.streams[f]!.subarray(t * len, (t + 1) * len);
+        for (let cb = 0; cb < nCodebooks; cb++) {
+          const g0 = (cb * nStreams + f) * nDensities;
+          const o0 = densityOffset(m, cb, f, 0);
+          for (let d = 0; d < nDensities; d++) {
+            const o = o0 + d * len;
+            let s = this.det[g0 + d]!;
+            for (let j = 0; j < len; j++) {
+              const diff = x[j]! - m.means[o + j]!;
+              s -= diff * diff * this.inv2var[o + j]!;
+            }
+            y[d] = s;
+          }
+          top4(y, 0, nDensities, out.ll, out.cw, ((t * nStreams + f) * nCodebooks + cb) * TOP_N, -1);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+type Ort = typeof import('onnxruntime-node');
+
+/** The kernel on onnxruntime: one MatMul per stream over blocks of BLOCK frames, one thread. */
+export class OnnxGaussianKernel implements GaussianKernel {
+  readonly name = 'onnx' as const;
+
+  /** the top-4 selection in WebAssembly SIMD (null: the JavaScript loop) */
+  private readonly wasm: Top4Module | null = process.env.TAZAMUN_TOP4 === 'js' ? null : top4Module();
+
+  private constructor(
+    private readonly m: AcousticModel,
+    private readonly ort: Ort,
+    private readonly session: import('onnxruntime-node').InferenceSession,
+  ) {}
+
+  static async create(m: AcousticModel): Promise<OnnxGaussianKernel> {
+    const mod = (await import('onnxruntime-node')) as Ort & { default?: Ort };
+    const ort = mod.default ?? mod;
+    const cols = m.nCodebooks * m.nDensities;
+    const weights = linearWeights(m);
+    const model = encodeOnnxModel({
+      nodes: m.streamLengths.map((_, f) => ({ op: 'MatMul', inputs: [`x${f}`, `w${f}`], outputs: [`y${f}`] })),
+      initializers: m.streamLengths.map((len, f) => ({ name: `w${f}`, dims: [2 * len + 1, cols], data: weights[f]! })),
+      inputs: m.streamLengths.map((len, f) => ({ name: `x${f}`, shape: ['T', 2 * len + 1] })),
+      outputs: m.streamLengths.map((_, f) => ({ name: `y${f}`, shape: ['T', cols] })),
+    });
+    // One thread: the engine runs one job per worker thread, and the CPU a job costs is what counts.
+    const session = await ort.InferenceSession.create(model, {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
+    return new OnnxGaussianKernel(m, ort, session);
+  }
+
+  async topN(features: Features): Promise<GaussianTopN> {
+    const { m, ort } = this;
+    const { nCodebooks, nStreams, nDensities, streamLengths } = m;
+    const out = emptyTopN(m, features.nFrames);
+    const cols = nCodebooks * nDensities;
+    const perFrame = nStreams * nCodebooks * TOP_N;
+    const wasm = this.wasm;
+    // WebAssembly memory: the block's scores (written by onnxruntime), then the block's top-4 values and
+    // indices for [previous frame, block frames] (the previous frame seeds the block's first)
+    const yBytes = nStreams * BLOCK * cols * 4;
+    const llAt = yBytes;
+    const llBytes = (BLOCK + 1) * perFrame * 4;
+    const cwAt = llAt + llBytes;
+    const need = cwAt + (BLOCK + 1) * perFrame;
+    if (wasm && wasm.memory.buffer.byteLength < need)
+      wasm.memory.grow(Math.ceil((need - wasm.memory.buffer.byteLength) / 65536));
+    for (let t0 = 0; t0 < features.nFrames; t0 += BLOCK) {
+      const n = Math.min(BLOCK, features.nFrames - t0);
+      const feeds: Record<string, import('onnxruntime-node').Tensor> = {};
+      const fetches: Record<string, import('onnxruntime-node').Tensor> = {};
+      streamLengths.forEach((len, f) => {
+        const k = 2 * len + 1;
+        const x = new Float32Array(n * k);
+        const src = features.streams[f]!;
+        for (let t = 0; t < n; t++) {
+          for (let j = 0; j < len; j++) {
+            const v = src[(t0 + t) * len + j]!;
+            x[t * k + j] = v;
+            x[t * k + len + j] = v * v;
+          }
+          x[t * k + 2 * len] = 1;
+        }
+        feeds[`x${f}`] = new ort.Tensor('float32', x, [n, k]);
+        if (wasm) fetches[`y${f}`] = new ort.Tensor('float32', new Float32Array(wasm.memory.buffer, f * BLOCK * cols * 4, n * cols), [n, cols]);
+      });
+      if (wasm) {
+        await this.session.run(feeds, fetches);
+        const mem = wasm.memory.buffer;
+        const ll = new Float32Array(mem, llAt, (BLOCK + 1) * perFrame);
+        const cw = new Uint8Array(mem, cwAt, (BLOCK + 1) * perFrame);
+        // the previous block's last frame, as seeds
+        if (t0 > 0) {
+          ll.set(out.ll.subarray((t0 - 1) * perFrame, t0 * perFrame));
+          cw.set(out.cw.subarray((t0 - 1) * perFrame, t0 * perFrame));
+        }
+        for (let f = 0; f < nStreams; f++)
+          wasm.top4(f * BLOCK * cols * 4, n, nCodebooks, nDensities, llAt, cwAt, perFrame + f * nCodebooks * TOP_N, perFrame, t0 > 0 ? 1 : 0);
+        out.ll.set(ll.subarray(perFrame, (n + 1) * perFrame), t0 * perFrame);
+        out.cw.set(cw.subarray(perFrame, (n + 1) * perFrame), t0 * perFrame);
+        continue;
+      }
+      const res = await this.session.run(feeds);
+      for (let f = 0; f < nStreams; f++) {
+        const y = res[`y${f}`]!.data as Float32Array;
+        for (let t = 0; t < n; t++)
+          for (let cb = 0; cb < nCodebooks; cb++) {
+            const o = (((t0 + t) * nStreams + f) * nCodebooks + cb) * TOP_N;
+            top4(y, (t * nCodebooks + cb) * nDensities, nDensities, out.ll, out.cw, o, t0 + t > 0 ? o - perFrame : -1);
+          }
+      }
+    }
+    return out;
+  }
+}
+
+const kernels = new WeakMap<AcousticModel, Promise<GaussianKernel>>();
+
+/** Why the last kernel made is the JavaScript one although onnxruntime was asked for (null: it was not). */
+export let kernelFallback: string | null = null;
+
+/**
+ * The kernel for a model, made once: onnxruntime, or the JavaScript kernel (about 15 times slower) when
+ * the native runtime cannot load; TAZAMUN_GMM_KERNEL=js asks for it.
+ */
+export function gaussianKernel(m: AcousticModel): Promise<GaussianKernel> {
+  let k = kernels.get(m);
+  if (!k) {
+    k =
+      process.env.TAZAMUN_GMM_KERNEL === 'js'
+        ? Promise.resolve(new JsGaussianKernel(m))
+        : OnnxGaussianKernel.create(m).catch((err: unknown) => {
+            kernelFallback = err instanceof Error ? err.message : String(err);
+            return new JsGaussianKernel(m);
+          });
+    kernels.set(m, k);
+  }
+  return k;
+}

@@ -1,0 +1,97 @@
+// Senone scores from the Gaussians' top-N, as a phonetically-tied model defines them: per stream, the
+// log-sum over the senone's codebook's best densities of (mixture weight + density score), summed over
+// streams. Computed in the Sphinx decoders' integer units (acoustic-model.ts) with their normalisation
+// and clamps (a density more than MAX_NEG_ASCR units below the frame's best codebook counts as that far),
+// so that a path scores as pocketsphinx scores it.
+import { MAX_NEG_ASCR, SENSCR_UNIT } from '../model/acoustic-model.ts';
+import type { AcousticModel } from '../model/acoustic-model.ts';
+import { TOP_N } from './gaussians.ts';
+import type { GaussianTopN } from './gaussians.ts';
+
+const LN_BASE = Math.log(1.0001);
+
+/** log(1 + e^-d) in units, for d in units: the decoders' 8-bit log-add table. */
+const LOGADD: Int32Array = (() => {
+  const out: number[] = [];
+  for (let d = 0; ; d++) {
+    const lobyx = Math.log(1 + Math.exp(-d * SENSCR_UNIT)) / LN_BASE;
+    const k = Math.floor((lobyx + 512) / 1024);
+    if (k <= 0) break;
+    out.push(k);
+  }
+  return Int32Array.from(out);
+})();
+
+/** -log(e^-a + e^-b) for costs a and b in units. */
+export function addCosts(a: number, b: number): number {
+  const d = a > b ? a - b : b - a;
+  const r = a < b ? a : b;
+  return d < LOGADD.length ? r - LOGADD[d]! : r;
+}
+
+/** Nats per unit: a cost in units times this is -log-likelihood in nats. */
+export const UNIT_NATS = SENSCR_UNIT;
+
+/**
+ * The per-frame density costs (units, >= 0, best codebook of each stream at 0) with the clamp applied.
+ * `normCodebooks` chooses which codebooks set each frame's best (the Sphinx decoders use the codebooks of
+ * the senones being searched); null: all of them.
+ */
+export function densityCosts(topn: GaussianTopN, normCodebooks: Uint8Array | null): Int32Array {
+  const { nFrames, nStreams, nCodebooks } = topn;
+  const out = new Int32Array(topn.ll.length);
+  const perFrame = nStreams * nCodebooks * TOP_N;
+  for (let t = 0; t < nFrames; t++) {
+    for (let f = 0; f < nStreams; f++) {
+      const base = t * perFrame + f * nCodebooks * TOP_N;
+      let norm = -Infinity;
+      for (let cb = 0; cb < nCodebooks; cb++) {
+        if (normCodebooks && !normCodebooks[cb]) continue;
+        const s = Math.floor(Math.trunc(topn.ll[base + cb * TOP_N]! / LN_BASE) / 1024);
+        if (s > norm) norm = s;
+      }
+      for (let i = 0; i < nCodebooks * TOP_N; i++) {
+        let c = norm - Math.floor(Math.trunc(topn.ll[base + i]! / LN_BASE) / 1024);
+        if (c > MAX_NEG_ASCR) c = MAX_NEG_ASCR;
+        out[base + i] = c;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Costs (units, lower is better) of the given senones on every frame: [frame][index in `senones`].
+ * Each frame's costs are relative to the frame's best codebook, so they compare across senones within a
+ * frame, and a path's sum compares across paths over the same frames.
+ */
+export function senoneCosts(
+  m: AcousticModel,
+  topn: GaussianTopN,
+  dens: Int32Array,
+  senones: Int32Array,
+): Int32Array {
+  const { nFrames, nStreams, nCodebooks } = topn;
+  const nSen = m.mdef.nSenones;
+  const nDens = m.nDensities;
+  const out = new Int32Array(nFrames * senones.length);
+  const perFrame = nStreams * nCodebooks * TOP_N;
+  const cbOf = senones.map((s) => m.mdef.senoneCi[s]!);
+  for (let t = 0; t < nFrames; t++) {
+    const fo = t * perFrame;
+    for (let k = 0; k < senones.length; k++) {
+      const sen = senones[k]!;
+      const cb = cbOf[k]!;
+      let total = 0;
+      for (let f = 0; f < nStreams; f++) {
+        const o = fo + (f * nCodebooks + cb) * TOP_N;
+        const mixBase = f * nDens * nSen + sen;
+        let fden = m.mixw[mixBase + topn.cw[o]! * nSen]! + dens[o]!;
+        for (let j = 1; j < TOP_N; j++) fden = addCosts(fden, m.mixw[mixBase + topn.cw[o + j]! * nSen]! + dens[o + j]!);
+        total += fden;
+      }
+      out[t * senones.length + k] = total;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,361 @@
+// Viterbi search over a network (search/network.ts) by token passing: every active phone HMM keeps, per
+// state, the best score of being there before the current frame is emitted and the phone occurrence it
+// belongs to. A frame: emit and move inside every active HMM (3-state left-to-right, the model's
+// transition matrices), prune against the frame's best (beam), pass exits to the next phone of the word
+// (phone beam) or, from a word's last phone, to its slot (word beam), follow empty transitions, and enter
+// the successors for the next frame. Memory is the HMMs plus one record per phone occurrence that ever
+// won an entry (linear in the window, far below one per state and frame). Scores are log-likelihoods in
+// the decoders' integer units (higher is better); the senone costs come precomputed per frame.
+import { EngineError } from '../../../errors.ts';
+import { TMAT_FORBIDDEN } from '../model/acoustic-model.ts';
+import type { AcousticModel } from '../model/acoustic-model.ts';
+import type { Network } from './network.ts';
+
+export interface Beams {
+  /** widths below the frame's best, in units (positive) */
+  beam: number;
+  pbeam: number;
+  wbeam: number;
+}
+
+/** A phone occurrence on the best path: network HMM and its frames [start, end]. */
+export interface PathPhone {
+  hmm: number;
+  start: number;
+  end: number;
+}
+
+export interface SearchResult {
+  phones: PathPhone[];
+  /** the path's total score (units) */
+  score: number;
+  nFrames: number;
+}
+
+class Records {
+  prev: Int32Array;
+  hmm: Int32Array;
+  start: Int32Array;
+  n = 0;
+  constructor(cap = 1 << 14) {
+    this.prev = new Int32Array(cap);
+    this.hmm = new Int32Array(cap);
+    this.start = new Int32Array(cap);
+  }
+  add(prev: number, hmm: number, start: number): number {
+    if (this.n === this.prev.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.prev = grow(this.prev);
+      this.hmm = grow(this.hmm);
+      this.start = grow(this.start);
+    }
+    this.prev[this.n] = prev;
+    this.hmm[this.n] = hmm;
+    this.start[this.n] = start;
+    return this.n++;
+  }
+}
+
+/**
+ * The best path through the network over `nFrames` frames. `costs[t * nSen + k]` is the cost of the
+ * network's senone k at frame t. Null when no path reaches an accepting slot within the beams.
+ */
+export function viterbi(
+  m: AcousticModel,
+  net: Network,
+  costs: Int32Array,
+  nFrames: number,
+  beams: Beams,
+): SearchResult | null {
+  const { hmms, slots } = net;
+  const nEmit = m.mdef.nEmitState;
+  if (nEmit !== 3) throw new EngineError('engine_fault', `only 3-state phone models are supported (this one has ${nEmit})`);
+  const nSen = net.senones.length;
+  const H = hmms.length;
+  const S = slots.length;
+  const NEG = -Infinity;
+  const tp = m.tmat;
+  const nTo = m.nTmatTo;
+  // per HMM: senones, tmat offset, transitions as scores (-cost; -Infinity when forbidden)
+  const sen = new Int32Array(H * 3);
+  const trans = new Float64Array(H * 7); // 00 01 02 11 12 13 22 23 -> packed below
+  const t23 = new Float64Array(H);
+  const t13 = new Float64Array(H);
+  const tscore = (c: number) => (c >= TMAT_FORBIDDEN ? NEG : -c);
+  const entryCost = new Float64Array(H);
+  const exitSlot = new Int32Array(H);
+  for (let h = 0; h < H; h++) {
+    const x = hmms[h]!;
+    sen.set(x.senones, h * 3);
+    const o = x.tmat * 3 * nTo;
+    trans[h * 7] = tscore(tp[o]!); // 0->0
+    trans[h * 7 + 1] = tscore(tp[o + 1]!); // 0->1
+    trans[h * 7 + 2] = tscore(tp[o + 2]!); // 0->2
+    trans[h * 7 + 3] = tscore(tp[o + nTo + 1]!); // 1->1
+    trans[h * 7 + 4] = tscore(tp[o + nTo + 2]!); // 1->2
+    trans[h * 7 + 5] = tscore(tp[o + 2 * nTo + 2]!); // 2->2
+    t13[h] = tscore(tp[o + nTo + 3]!);
+    t23[h] = tscore(tp[o + 2 * nTo + 3]!);
+    entryCost[h] = x.entryCost;
+    exitSlot[h] = x.exitSlot;
+  }
+  const score = new Float64Array(H * 3).fill(NEG);
+  const hist = new Int32Array(H * 3).fill(-1);
+  const exitScore = new Float64Array(H);
+  const exitHist = new Int32Array(H);
+  let active = new Int32Array(Math.min(H, 1024));
+  let nActive = 0;
+  let nextActive = new Int32Array(active.length);
+  let nNext = 0;
+  const activeStamp = new Int32Array(H).fill(-2);
+  // pending entries for the next frame
+  const pendScore = new Float64Array(H).fill(NEG);
+  const pendPrev = new Int32Array(H);
+  const pendStamp = new Int32Array(H).fill(-2);
+  let pendList = new Int32Array(1024);
+  let nPend = 0;
+  // slots touched this frame
+  const slotScore = new Float64Array(S).fill(NEG);
+  const slotHist = new Int32Array(S);
+  const slotStamp = new Int32Array(S).fill(-2);
+  let touched = new Int32Array(256);
+  let nTouched = 0;
+  const rec = new Records();
+  let heap = new Int32Array(256);
+  let heapN = 0;
+  let heapFrom = 0;
+  const heapPush = (v: number) => {
+    if (heapN === heap.length) {
+      const b = new Int32Array(heap.length * 2);
+      b.set(heap);
+      heap = b;
+    }
+    let i = heapN++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (heap[p]! <= v) break;
+      heap[i] = heap[p]!;
+      i = p;
+    }
+    heap[i] = v;
+  };
+  const heapPop = (): number => {
+    const top = heap[0]!;
+    const last = heap[--heapN]!;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= heapN) break;
+      const r = l + 1;
+      const c = r < heapN && heap[r]! < heap[l]! ? r : l;
+      if (heap[c]! >= last) break;
+      heap[i] = heap[c]!;
+      i = c;
+    }
+    heap[i] = last;
+    return top;
+  };
+
+  const pushNext = (h: number, t: number) => {
+    if (activeStamp[h] === t) return;
+    activeStamp[h] = t;
+    if (nNext === nextActive.length) {
+      const b = new Int32Array(nextActive.length * 2);
+      b.set(nextActive);
+      nextActive = b;
+    }
+    nextActive[nNext++] = h;
+  };
+  const propose = (h: number, s: number, prevRec: number, t: number) => {
+    if (pendStamp[h] !== t) {
+      pendStamp[h] = t;
+      pendScore[h] = NEG;
+      if (nPend === pendList.length) {
+        const b = new Int32Array(pendList.length * 2);
+        b.set(pendList);
+        pendList = b;
+      }
+      pendList[nPend++] = h;
+    }
+    if (s > pendScore[h]!) {
+      pendScore[h] = s;
+      pendPrev[h] = prevRec;
+    }
+  };
+  const touch = (s: number, v: number, hRec: number, t: number) => {
+    if (slotStamp[s] !== t) {
+      slotStamp[s] = t;
+      slotScore[s] = NEG;
+      if (nTouched === touched.length) {
+        const b = new Int32Array(touched.length * 2);
+        b.set(touched);
+        touched = b;
+      }
+      touched[nTouched++] = s;
+    }
+    if (v > slotScore[s]!) {
+      slotScore[s] = v;
+      slotHist[s] = hRec;
+    }
+  };
+  /**
+   * Empty transitions and entries from the slots touched in frame t (entries emit from frame t + 1). Slots
+   * are visited in index order, which is topological for empty transitions: a min-heap of touched slots.
+   */
+  const leaveSlots = (t: number, threshold: number) => {
+    heapN = 0;
+    for (let i = 0; i < nTouched; i++) heapPush(touched[i]!);
+    heapFrom = nTouched;
+    while (heapN > 0) {
+      const s = heapPop();
+      const v = slotScore[s]!;
+      if (v < threshold) continue;
+      const slot = slots[s]!;
+      for (const n of slot.nulls) {
+        touch(n.slot, v - n.cost, slotHist[s]!, t);
+        if (nTouched > heapFrom) {
+          heapPush(touched[heapFrom]!);
+          heapFrom = nTouched;
+        }
+      }
+      for (const h of slot.enter) propose(h, v - entryCost[h]!, slotHist[s]!, t);
+    }
+  };
+  const applyPending = (t: number) => {
+    // entries computed at frame t emit from frame t + 1
+    for (let i = 0; i < nPend; i++) {
+      const h = pendList[i]!;
+      const v = pendScore[h]!;
+      if (v > score[h * 3]!) {
+        score[h * 3] = v;
+        hist[h * 3] = rec.add(pendPrev[h]!, h, t + 1);
+      }
+      pushNext(h, t + 1);
+    }
+    nPend = 0;
+  };
+
+  // Before the first frame: the start slot, its empty transitions and entries.
+  nTouched = 0;
+  touch(net.startSlot, 0, -1, -1);
+  leaveSlots(-1, NEG);
+  applyPending(-1);
+  [active, nextActive] = [nextActive, active];
+  nActive = nNext;
+  nNext = 0;
+
+  let bestFinal = NEG;
+  let bestFinalHist = -1;
+  for (let t = 0; t < nFrames; t++) {
+    const co = t * nSen;
+    let best = NEG;
+    // 1. emit frame t and move inside every active HMM
+    for (let i = 0; i < nActive; i++) {
+      const h = active[i]!;
+      const b3 = h * 3;
+      const e0 = score[b3]! - costs[co + sen[b3]!]!;
+      const e1 = score[b3 + 1]! - costs[co + sen[b3 + 1]!]!;
+      const e2 = score[b3 + 2]! - costs[co + sen[b3 + 2]!]!;
+      const h0 = hist[b3]!;
+      const h1 = hist[b3 + 1]!;
+      const h2 = hist[b3 + 2]!;
+      const tr = h * 7;
+      // exit (non-emitting state 3)
+      const x2 = e2 + t23[h]!;
+      const x1 = e1 + t13[h]!;
+      if (x2 >= x1) {
+        exitScore[h] = x2;
+        exitHist[h] = h2;
+      } else {
+        exitScore[h] = x1;
+        exitHist[h] = h1;
+      }
+      // state 2
+      let n2 = e2 + trans[tr + 5]!;
+      let g2 = h2;
+      const a12 = e1 + trans[tr + 4]!;
+      if (a12 > n2) {
+        n2 = a12;
+        g2 = h1;
+      }
+      const a02 = e0 + trans[tr + 2]!;
+      if (a02 > n2) {
+        n2 = a02;
+        g2 = h0;
+      }
+      // state 1
+      let n1 = e1 + trans[tr + 3]!;
+      let g1 = h1;
+      const a01 = e0 + trans[tr + 1]!;
+      if (a01 > n1) {
+        n1 = a01;
+        g1 = h0;
+      }
+      const n0 = e0 + trans[tr]!;
+      score[b3] = n0;
+      score[b3 + 1] = n1;
+      score[b3 + 2] = n2;
+      hist[b3 + 1] = g1;
+      hist[b3 + 2] = g2;
+      let hb = n0 > n1 ? n0 : n1;
+      if (n2 > hb) hb = n2;
+      if (exitScore[h]! > hb) hb = exitScore[h]!;
+      if (hb > best) best = hb;
+    }
+    if (best === NEG) return null;
+    const thr = best - beams.beam;
+    const pthr = best - beams.pbeam;
+    const wthr = best - beams.wbeam;
+    // 2. exits: to the next phone of the word, or from a word's last phone to its slot
+    nTouched = 0;
+    for (let i = 0; i < nActive; i++) {
+      const h = active[i]!;
+      const x = exitScore[h]!;
+      const es = exitSlot[h]!;
+      if (es >= 0) {
+        if (x >= wthr) touch(es, x, exitHist[h]!, t);
+      } else if (x >= pthr) {
+        for (const n of hmms[h]!.next) propose(n, x - entryCost[n]!, exitHist[h]!, t);
+      }
+    }
+    // 3. slots: the best accepting one at the last frame, empty transitions, entries
+    leaveSlots(t, wthr);
+    if (t === nFrames - 1)
+      for (let i = 0; i < nTouched; i++) {
+        const s = touched[i]!;
+        if (slots[s]!.final && slotScore[s]! > bestFinal) {
+          bestFinal = slotScore[s]!;
+          bestFinalHist = slotHist[s]!;
+        }
+      }
+    // 4. prune, then add the entered HMMs
+    nNext = 0;
+    for (let i = 0; i < nActive; i++) {
+      const h = active[i]!;
+      const b3 = h * 3;
+      if (score[b3]! >= thr || score[b3 + 1]! >= thr || score[b3 + 2]! >= thr) pushNext(h, t + 1);
+      else {
+        score[b3] = score[b3 + 1] = score[b3 + 2] = NEG;
+        activeStamp[h] = -2;
+      }
+    }
+    applyPending(t);
+    [active, nextActive] = [nextActive, active];
+    nActive = nNext;
+  }
+  if (bestFinalHist < 0 && bestFinal === NEG) return null;
+  // Trace back the phone occurrences.
+  const phones: PathPhone[] = [];
+  let end = nFrames - 1;
+  for (let r = bestFinalHist; r >= 0; r = rec.prev[r]!) {
+    const start = rec.start[r]!;
+    phones.push({ hmm: rec.hmm[r]!, start, end });
+    end = start - 1;
+  }
+  phones.reverse();
+  return { phones, score: bestFinal, nFrames };
+}
