@@ -13,7 +13,7 @@ import type {
   Unit,
   UnitSpan,
 } from './acoustic/backend.ts';
-import { HmmBackend, loadDecoder } from './acoustic/hmm/backend.ts';
+import { HmmBackend, loadSearch } from './acoustic/hmm/backend.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { EngineError, toEngineError } from './errors.ts';
@@ -113,7 +113,7 @@ export async function selectBackend(engine: 'hmm' | 'mms', lang3: string): Promi
     const { loadMmsBackend } = await import('./acoustic/mms/backend.ts');
     return loadMmsBackend();
   }
-  const decoder = await loadDecoder(familyFor(lang3), 'full');
+  const decoder = await loadSearch(familyFor(lang3), 'full');
   return new HmmBackend(decoder, { espeakIpa, arabicLattice: arabicPronunciationLattice });
 }
 

@@ -29,6 +29,18 @@ export function loadDecoder(family: ModelFamily, band: 'full' | 'narrow' = 'full
 }
 
 /**
+ * The search behind the back-end: this package's decoder, or with TAZAMUN_DECODER=reference the
+ * soundswallower build it replaced (the parity tests and `npm run bench -- --mode parity` compare them).
+ */
+export async function loadSearch(family: ModelFamily, band: 'full' | 'narrow' = 'full'): Promise<HmmSearch> {
+  if (process.env.TAZAMUN_DECODER === 'reference') {
+    const { loadReferenceDecoder } = await import('./reference/soundswallower.ts');
+    return loadReferenceDecoder(resolveHmmModel(family, band));
+  }
+  return loadDecoder(family, band);
+}
+
+/**
  * The longest run of consecutive units that could be placed (they have a pronunciation) but were not.
  * With `trailing` false, units after the last placed one do not count: an open-ended window (the first
  * pass over long audio) leaves the text that runs past its end unplaced by design.

@@ -13,7 +13,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import type { HmmModelSpec } from './models.ts';
 import type { Fsg } from '../../align/grammar.ts';
 import { EngineError, toEngineError } from '../../errors.ts';
-import { SENSCR_UNIT, loadAcousticModel } from './model/acoustic-model.ts';
+import { TMAT_FORBIDDEN, loadAcousticModel } from './model/acoustic-model.ts';
 import type { AcousticModel } from './model/acoustic-model.ts';
 import { PronunciationDictionary, readFillers } from './model/dictionary.ts';
 import { FrontEnd } from './frontend/mfcc.ts';
@@ -21,7 +21,7 @@ import { computeFeatures } from './frontend/features.ts';
 import { gaussianKernel } from './scoring/gaussians.ts';
 import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
 import { densityCosts, senoneCosts } from './scoring/senones.ts';
-import { buildNetwork } from './search/network.ts';
+import { DEFAULT_CONTEXTS, SPHINX_CONTEXTS, buildNetwork } from './search/network.ts';
 import type { Network, WordDef, WordGraph } from './search/network.ts';
 import { viterbi } from './search/viterbi.ts';
 import type { SearchResult } from './search/viterbi.ts';
@@ -63,8 +63,6 @@ const LANGUAGE_WEIGHT = 6.5;
 const WORD_INSERTION = 0.65;
 const SILENCE_PROB = 0.005;
 const FILLER_PROB = 1e-8;
-/** Posterior scale of the decoders' confidences (`-ascale`). */
-const ACOUSTIC_SCALE = 20;
 
 const LN_BASE = Math.log(1.0001);
 
@@ -72,6 +70,14 @@ const LN_BASE = Math.log(1.0001);
 export function logToUnits(lnp: number, weight = 1): number {
   const base = Math.trunc(Math.trunc(lnp / LN_BASE) * weight);
   return Math.floor(base / 1024);
+}
+
+/**
+ * Which phone contexts the search uses: its own, or TAZAMUN_CONTEXTS=sphinx for pocketsphinx's
+ * (search/network.ts), with which the parity tests hold this decoder to the soundswallower one.
+ */
+function contextRules() {
+  return process.env.TAZAMUN_CONTEXTS === 'sphinx' ? SPHINX_CONTEXTS : DEFAULT_CONTEXTS;
 }
 
 /** One decoder per model, per process (worker threads each load their own). */
@@ -123,15 +129,27 @@ export function modelPhones(spec: HmmModelSpec): Set<string> {
 
 interface ScoredWindow {
   samples: Float32Array;
+  key: string;
   topn: GaussianTopN;
   nFrames: number;
 }
+
+/** A window's identity by content: its length and a hash of every sample's bits. */
+function fingerprint(samples: Float32Array): string {
+  const words = new Uint32Array(samples.buffer, samples.byteOffset, samples.length);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
+  return `${samples.length}:${h >>> 0}`;
+}
+
+/** Scored windows kept per decoder: the alignment's and the recognition pass's over the same audio. */
+const SCORED_KEPT = 3;
 
 export class HmmDecoder implements HmmSearch {
   private readonly names = new Map<string, number[]>();
   private readonly known = new Map<string, string>();
   private settings: DecodeSettings = { beam: 1e-48, wbeam: 7e-29, pbeam: 1e-48 };
-  private scored: ScoredWindow | null = null;
+  private scored: ScoredWindow[] = [];
   private readonly fillerWords: { word: string; phone: number; cost: number }[];
   private readonly frontEnd: FrontEnd;
 
@@ -196,15 +214,23 @@ export class HmmDecoder implements HmmSearch {
     this.settings = s;
   }
 
-  /** The features and Gaussian scores of a window, computed once per sample buffer. */
+  /**
+   * The features and Gaussian scores of a window, computed once: the same samples searched again (wider
+   * beams, the garbage loop, the recognition pass over the same stretch) reuse them.
+   */
   private async score(samples: Float32Array): Promise<ScoredWindow> {
-    if (this.scored?.samples === samples) return this.scored;
+    const same = this.scored.find((w) => w.samples === samples);
+    if (same) return same;
+    const key = fingerprint(samples);
+    const equal = this.scored.find((w) => w.key === key);
+    if (equal) return equal;
     const logMel = this.frontEnd.logMel(withDither(samples));
     const cep = this.frontEnd.cepstra(logMel);
     const feats = computeFeatures(cep, this.model.frontEnd, this.model.streamLengths);
     const topn = await this.kernel.topN(feats);
-    this.scored = { samples, topn, nFrames: feats.nFrames };
-    return this.scored;
+    const w = { samples, key, topn, nFrames: feats.nFrames };
+    this.scored = [w, ...this.scored].slice(0, SCORED_KEPT);
+    return w;
   }
 
   /** The grammar as a word graph of the model's phones, with the decoders' weights and fillers. */
@@ -217,7 +243,9 @@ export class HmmDecoder implements HmmSearch {
       const phones = this.names.get(name);
       if (!phones) throw new EngineError('engine_fault', `the grammar uses the unknown word ${name}`);
       i = words.length;
-      words.push({ name, phones, kind: /^[GR]_/.test(name) ? 'free' : 'word' });
+      // the garbage and recognition loops' phones are context-free, except when emulating pocketsphinx
+      const free = /^[GR]_/.test(name) && contextRules() !== SPHINX_CONTEXTS;
+      words.push({ name, phones, kind: free ? 'free' : 'word' });
       index.set(name, i);
       return i;
     };
@@ -254,7 +282,7 @@ export class HmmDecoder implements HmmSearch {
     try {
       injectedFault();
       const w = await this.score(samples);
-      const net = buildNetwork(this.model, this.wordGraph(g));
+      const net = buildNetwork(this.model, this.wordGraph(g), contextRules());
       const dens = densityCosts(w.topn, net.codebooks);
       const costs = senoneCosts(this.model, w.topn, dens, net.senones);
       const path = viterbi(this.model, net, costs, w.nFrames, this.beams());
@@ -272,7 +300,7 @@ export class HmmDecoder implements HmmSearch {
   async run(samples: Float32Array, g: Fsg, level: 0 | 1 = 1): Promise<HmmSegment | null> {
     const { net, costs, path, nFrames } = await this.search(samples, g);
     if (!path) return null;
-    return segments(net, costs, path, nFrames, level, this.model.mdef.ciPhones);
+    return segments(this.model, net, costs, path, nFrames, level, this.model.mdef.ciPhones);
   }
 
   /** The best path's words, space-separated (fillers left out). */
@@ -295,6 +323,7 @@ export class HmmDecoder implements HmmSearch {
 
 /** The best path as the decoders' segments: words with their phones, times in seconds. */
 function segments(
+  model: AcousticModel,
   net: Network,
   costs: Int32Array,
   path: SearchResult,
@@ -311,8 +340,9 @@ function segments(
   let cur: { arc: number; seg: HmmSegment; logp: number } | null = null;
   for (const p of path.phones) {
     const h = net.hmms[p.hmm]!;
-    const excess = phoneExcess(h.senones, costs, nSen, best, p.start, p.end);
-    const logp = (-excess * SENSCR_UNIT) / ACOUSTIC_SCALE;
+    const excess = phoneExcess(model, h.tmat, h.senones, costs, nSen, best, p.start, p.end);
+    // pocketsphinx reads the state alignment's scores (shifted units) as if they were base-1.0001 logs
+    const logp = -excess * LN_BASE;
     const phoneSeg: HmmSegment = {
       t: '',
       b: p.start / FRAME_RATE,
@@ -338,25 +368,41 @@ function segments(
 }
 
 /**
- * How far a phone's best state path over frames [start, end] costs above each frame's best senone: the
- * phone's own small Viterbi (left to right, each state at least one frame), in units.
+ * How far a phone's best state path over frames [start, end] scores below each frame's best senone, its
+ * transitions included: the phone's own small Viterbi (left to right, entered in its first state, left
+ * from its last), in units. This is the quantity pocketsphinx's state alignment reports per phone.
  */
-function phoneExcess(senones: Int32Array, costs: Int32Array, nSen: number, best: Int32Array, start: number, end: number): number {
+function phoneExcess(
+  m: AcousticModel,
+  tmat: number,
+  senones: Int32Array,
+  costs: Int32Array,
+  nSen: number,
+  best: Int32Array,
+  start: number,
+  end: number,
+): number {
   const n = senones.length;
+  const nTo = m.nTmatTo;
+  const tp = (from: number, to: number) => {
+    const c = m.tmat[(tmat * n + from) * nTo + to]!;
+    return c >= TMAT_FORBIDDEN ? Infinity : c;
+  };
   let prev = new Float64Array(n).fill(Infinity);
   let next = new Float64Array(n);
   prev[0] = costs[start * nSen + senones[0]!]! - best[start]!;
   for (let t = start + 1; t <= end; t++) {
     for (let j = 0; j < n; j++) {
-      let b = prev[j]!;
-      if (j > 0 && prev[j - 1]! < b) b = prev[j - 1]!;
+      let b = prev[j]! + tp(j, j);
+      if (j > 0) b = Math.min(b, prev[j - 1]! + tp(j - 1, j));
+      if (j > 1) b = Math.min(b, prev[j - 2]! + tp(j - 2, j));
       next[j] = b + costs[t * nSen + senones[j]!]! - best[t]!;
     }
     [prev, next] = [next, prev];
   }
   let out = Infinity;
-  for (let j = 0; j < n; j++) if (prev[j]! < out) out = prev[j]!;
-  return Number.isFinite(out) ? out : prev[0]!;
+  for (let j = 0; j < n; j++) out = Math.min(out, prev[j]! + tp(j, n));
+  return Number.isFinite(out) ? out : prev[n - 1]!;
 }
 
 /**

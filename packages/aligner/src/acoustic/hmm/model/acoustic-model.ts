@@ -51,7 +51,7 @@ export interface AcousticModel {
   /** means and variances (floored), [codebook][stream][density][dim] */
   means: Float32Array;
   variances: Float32Array;
-  /** -log(weight) in SENSCR_UNITs, at most MAX_NEG_MIXW: [stream][density][senone] */
+  /** -log(weight) in SENSCR_UNITs, at most MAX_NEG_MIXW: [senone][stream][density] (a senone's together) */
   mixw: Uint8Array;
   /** -log(probability) in SENSCR_UNITs per tmat, [tmat][from][to]; TMAT_FORBIDDEN: never taken */
   tmat: Uint8Array;
@@ -154,7 +154,14 @@ function readSendump(bytes: Uint8Array, path: string, nStreams: number, nDensiti
   p += 8;
   if (rows !== nDensities || cols !== nSen) throw bad(path, `sendump is ${rows} x ${cols}, the model ${nDensities} x ${nSen}`);
   if (p + nStreams * rows * cols > bytes.length) throw bad(path, 'truncated sendump');
-  return Uint8Array.from(bytes.subarray(p, p + nStreams * rows * cols));
+  // the file holds [stream][density][senone]; a senone's weights are read together, so they are kept so
+  const out = new Uint8Array(nStreams * rows * cols);
+  for (let f = 0; f < nStreams; f++)
+    for (let d = 0; d < rows; d++) {
+      const src = p + (f * rows + d) * cols;
+      for (let s = 0; s < cols; s++) out[(s * nStreams + f) * rows + d] = bytes[src + s]!;
+    }
+  return out;
 }
 
 /** Float mixture weights, normalised, floored and quantised as the Sphinx decoders read them. */
@@ -181,7 +188,7 @@ function mixwFromFloats(
         // the decoders' log base 1.0001 truncated, shifted right by 10 bits, negated
         let q = -Math.floor(Math.trunc(Math.log(pdf[d]! / sum2) / Math.log(1.0001)) / 1024);
         if (q > MAX_NEG_MIXW || q < 0) q = MAX_NEG_MIXW;
-        out[(f * nDensities + d) * nSen + s] = q;
+        out[(s * nStreams + f) * nDensities + d] = q;
       }
     }
   }

@@ -72,7 +72,6 @@ export function senoneCosts(
   senones: Int32Array,
 ): Int32Array {
   const { nFrames, nStreams, nCodebooks } = topn;
-  const nSen = m.mdef.nSenones;
   const nDens = m.nDensities;
   const out = new Int32Array(nFrames * senones.length);
   const perFrame = nStreams * nCodebooks * TOP_N;
@@ -85,9 +84,9 @@ export function senoneCosts(
       let total = 0;
       for (let f = 0; f < nStreams; f++) {
         const o = fo + (f * nCodebooks + cb) * TOP_N;
-        const mixBase = f * nDens * nSen + sen;
-        let fden = m.mixw[mixBase + topn.cw[o]! * nSen]! + dens[o]!;
-        for (let j = 1; j < TOP_N; j++) fden = addCosts(fden, m.mixw[mixBase + topn.cw[o + j]! * nSen]! + dens[o + j]!);
+        const mixBase = (sen * nStreams + f) * nDens;
+        let fden = m.mixw[mixBase + topn.cw[o]!]! + dens[o]!;
+        for (let j = 1; j < TOP_N; j++) fden = addCosts(fden, m.mixw[mixBase + topn.cw[o + j]!]! + dens[o + j]!);
         total += fden;
       }
       out[t * senones.length + k] = total;

@@ -39,6 +39,23 @@ export interface WordGraph {
   wordPenalty: number;
 }
 
+/**
+ * Which contexts pick a phone's triphone:
+ * - firstPhone: a word's first phone is the triphone of its state's lowest-numbered left context,
+ *   whatever word precedes it. pocketsphinx's search does this (fsg_lextree.c shares one root HMM among
+ *   all the left contexts of a state, a bug); the parity tests emulate it.
+ * - singlePhoneSil: a one-phone word is modelled as followed by silence. pocketsphinx's first pass does
+ *   this; kept by default because the Arabic letter lattices, whose every phone is a one-phone word, are
+ *   placed better so (ar-synthetic 26.4 against 31.5 ms with true right contexts; docs/benchmarks.md).
+ */
+export interface ContextRules {
+  firstPhone: boolean;
+  singlePhoneSil: boolean;
+}
+
+export const DEFAULT_CONTEXTS: ContextRules = { firstPhone: false, singlePhoneSil: true };
+export const SPHINX_CONTEXTS: ContextRules = { firstPhone: true, singlePhoneSil: true };
+
 /** One phone HMM of the network. */
 export interface NetHmm {
   /** indices into Network.senones, one per emitting state */
@@ -54,8 +71,8 @@ export interface NetHmm {
   entryCost: number;
   /** the phone HMMs that may follow inside the word */
   next: number[];
-  /** the word's last phone: the slot it exits into, else -1 */
-  exitSlot: number;
+  /** the word's last phone: the slots it exits into (one per right context it serves), else empty */
+  exitSlots: number[];
 }
 
 export interface Slot {
@@ -89,7 +106,7 @@ export const MAX_NETWORK_HMMS = 2_000_000;
 
 const ANY = -1;
 
-export function buildNetwork(m: AcousticModel, g: WordGraph): Network {
+export function buildNetwork(m: AcousticModel, g: WordGraph, rules: ContextRules = DEFAULT_CONTEXTS): Network {
   const { mdef } = m;
   const sil = mdef.sil;
   if (sil < 0) throw new EngineError('engine_fault', 'the acoustic model has no silence phone');
@@ -103,8 +120,7 @@ export function buildNetwork(m: AcousticModel, g: WordGraph): Network {
   const lasts = Array.from({ length: g.states }, () => new Set<number>([sil]));
   g.arcs.forEach((a, i) => {
     if (a.word < 0) {
-      if (a.to <= a.from) throw new EngineError('engine_fault', 'an empty transition of the grammar goes backwards');
-      nullsFrom[a.from]!.push(a);
+      if (a.to !== a.from) nullsFrom[a.from]!.push(a);
       return;
     }
     wordArcsFrom[a.from]!.push(i);
@@ -113,7 +129,9 @@ export function buildNetwork(m: AcousticModel, g: WordGraph): Network {
       lasts[a.to]!.add(words[a.word]!.phones.at(-1)!);
     }
   });
-  for (let s = 0; s < g.states; s++) for (const a of nullsFrom[s]!) for (const p of lasts[s]!) lasts[a.to]!.add(p);
+  const rank = topologicalRank(g.states, nullsFrom);
+  const byRank = Array.from({ length: g.states }, (_, s) => s).sort((x, y) => rank[x]! - rank[y]!);
+  for (const s of byRank) for (const a of nullsFrom[s]!) for (const p of lasts[s]!) lasts[a.to]!.add(p);
   // Right contexts seen from a state: its own successors' first phones and those one empty hop away.
   const rightContexts = firsts.map((own, s) => {
     const all = new Set(own);
@@ -137,7 +155,7 @@ export function buildNetwork(m: AcousticModel, g: WordGraph): Network {
     }
     return i;
   };
-  const newHmm = (pid: number, arc: number, pos: number, entryCost: number, exitSlot: number): number => {
+  const newHmm = (pid: number, arc: number, pos: number, entryCost: number, exitSlots: number[]): number => {
     if (hmms.length >= MAX_NETWORK_HMMS)
       throw new EngineError(
         'grammar_too_large',
@@ -152,7 +170,7 @@ export function buildNetwork(m: AcousticModel, g: WordGraph): Network {
       }
       return i;
     });
-    hmms.push({ senones, tmat: mdef.phoneTmat[pid]!, arc, pos, ci: mdef.phoneBase[pid]!, entryCost, next: [], exitSlot });
+    hmms.push({ senones, tmat: mdef.phoneTmat[pid]!, arc, pos, ci: mdef.phoneBase[pid]!, entryCost, next: [], exitSlots });
     return hmms.length - 1;
   };
 
@@ -167,7 +185,7 @@ export function buildNetwork(m: AcousticModel, g: WordGraph): Network {
     entries[ai] = byLc;
     if (!contextual(a.word)) {
       const exit = slotOf(a.to, sil, ANY);
-      const chain = ph.map((p, k) => newHmm(p, ai, k, k === 0 ? cost : 0, k === n - 1 ? exit : -1));
+      const chain = ph.map((p, k) => newHmm(p, ai, k, k === 0 ? cost : 0, k === n - 1 ? [exit] : []));
       for (let k = 0; k + 1 < n; k++) hmms[chain[k]!]!.next.push(chain[k + 1]!);
       byLc.set(ANY, [chain[0]!]);
       return;
@@ -175,30 +193,42 @@ export function buildNetwork(m: AcousticModel, g: WordGraph): Network {
     const lcs = lasts[a.from]!;
     const rcs = rightContexts[a.to]!;
     if (n === 1) {
-      // one phone, both edges in context: an instance per (left, right) pair, each exiting to its slot
+      // one phone, both edges in context: an instance per (left, right) pair with distinct senones, each
+      // exiting to the slots of the right contexts it serves
       for (const lc of lcs) {
-        const list: number[] = [];
-        for (const rc of rcs)
-          list.push(newHmm(nearestPhone(mdef, ph[0]!, lc, rc, WPOS.single), ai, 0, cost, slotOf(a.to, ph[0]!, rc)));
-        byLc.set(lc, list);
+        const byPid = new Map<number, number>();
+        for (const rc of rcs) {
+          const pid = nearestPhone(mdef, ph[0]!, lc, rules.singlePhoneSil ? sil : rc, WPOS.single);
+          const h = byPid.get(pid);
+          if (h === undefined) byPid.set(pid, newHmm(pid, ai, 0, cost, [slotOf(a.to, ph[0]!, rc)]));
+          else hmms[h]!.exitSlots.push(slotOf(a.to, ph[0]!, rc));
+        }
+        byLc.set(lc, [...byPid.values()]);
       }
       return;
     }
-    const lastHmms = [...rcs].map((rc) =>
-      newHmm(nearestPhone(mdef, ph[n - 1]!, ph[n - 2]!, rc, WPOS.end), ai, n - 1, 0, slotOf(a.to, ph[n - 1]!, rc)),
-    );
+    // The last phone per right context (instances shared by the contexts with the same senones).
+    const lastByPid = new Map<number, number>();
+    for (const rc of rcs) {
+      const pid = nearestPhone(mdef, ph[n - 1]!, ph[n - 2]!, rc, WPOS.end);
+      const h = lastByPid.get(pid);
+      if (h === undefined) lastByPid.set(pid, newHmm(pid, ai, n - 1, 0, [slotOf(a.to, ph[n - 1]!, rc)]));
+      else hmms[h]!.exitSlots.push(slotOf(a.to, ph[n - 1]!, rc));
+    }
+    const lastHmms = [...lastByPid.values()];
     let tails: number[] = lastHmms;
     for (let k = n - 2; k >= 1; k--) {
-      const h = newHmm(nearestPhone(mdef, ph[k]!, ph[k - 1]!, ph[k + 1]!, WPOS.internal), ai, k, 0, -1);
+      const h = newHmm(nearestPhone(mdef, ph[k]!, ph[k - 1]!, ph[k + 1]!, WPOS.internal), ai, k, 0, []);
       hmms[h]!.next.push(...tails);
       tails = [h];
     }
     const byPid = new Map<number, number>();
+    const lowestLc = Math.min(...lcs);
     for (const lc of lcs) {
-      const pid = nearestPhone(mdef, ph[0]!, lc, ph[1]!, WPOS.begin);
+      const pid = nearestPhone(mdef, ph[0]!, rules.firstPhone ? lowestLc : lc, ph[1]!, WPOS.begin);
       let h = byPid.get(pid);
       if (h === undefined) {
-        h = newHmm(pid, ai, 0, cost, -1);
+        h = newHmm(pid, ai, 0, cost, []);
         hmms[h]!.next.push(...tails);
         byPid.set(pid, h);
       }
@@ -231,18 +261,35 @@ export function buildNetwork(m: AcousticModel, g: WordGraph): Network {
     }
   };
   for (let si = 0; si < slots.length; si++) wire(si);
-  // Topological order: by grammar state (empty transitions only go forward), then creation.
-  const order = slots.map((_, i) => i).sort((x, y) => slots[x]!.state - slots[y]!.state || x - y);
-  const rank = new Int32Array(slots.length);
-  order.forEach((si, r) => (rank[si] = r));
+  // Slots in the topological order of their states' empty transitions, then in creation order.
+  const order = slots.map((_, i) => i).sort((x, y) => rank[slots[x]!.state]! - rank[slots[y]!.state]! || x - y);
+  const slotRank = new Int32Array(slots.length);
+  order.forEach((si, r) => (slotRank[si] = r));
   const sorted = order.map((si) => {
     const s = slots[si]!;
-    return { ...s, nulls: s.nulls.map((n) => ({ slot: rank[n.slot]!, cost: n.cost })) };
+    return { ...s, nulls: s.nulls.map((n) => ({ slot: slotRank[n.slot]!, cost: n.cost })) };
   });
-  for (const h of hmms) if (h.exitSlot >= 0) h.exitSlot = rank[h.exitSlot]!;
+  for (const h of hmms) h.exitSlots = h.exitSlots.map((e) => slotRank[e]!);
 
   const senones = Int32Array.from(senoneList);
   const codebooks = new Uint8Array(m.nCodebooks);
   for (const s of senones) codebooks[mdef.senoneCi[s]!] = 1;
-  return { hmms, slots: sorted, startSlot: rank[startSlot]!, senones, codebooks, graph: g };
+  return { hmms, slots: sorted, startSlot: slotRank[startSlot]!, senones, codebooks, graph: g };
+}
+
+/** Each state's position in a topological order of the empty transitions (which must not form a cycle). */
+function topologicalRank(states: number, nullsFrom: GraphArc[][]): Int32Array {
+  const indegree = new Int32Array(states);
+  for (const arcs of nullsFrom) for (const a of arcs) indegree[a.to]!++;
+  const queue: number[] = [];
+  for (let s = 0; s < states; s++) if (indegree[s] === 0) queue.push(s);
+  const rank = new Int32Array(states).fill(-1);
+  let next = 0;
+  for (let i = 0; i < queue.length; i++) {
+    const s = queue[i]!;
+    rank[s] = next++;
+    for (const a of nullsFrom[s]!) if (--indegree[a.to]! === 0) queue.push(a.to);
+  }
+  if (next < states) throw new EngineError('engine_fault', 'the grammar has a cycle of empty transitions');
+  return rank;
 }

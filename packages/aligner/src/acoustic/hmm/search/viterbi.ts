@@ -87,7 +87,11 @@ export function viterbi(
   const t13 = new Float64Array(H);
   const tscore = (c: number) => (c >= TMAT_FORBIDDEN ? NEG : -c);
   const entryCost = new Float64Array(H);
-  const exitSlot = new Int32Array(H);
+  // a word's last phones exit into slots (one or more), the others into the next phones
+  const exitFirst = new Int32Array(H + 1);
+  let nExit = 0;
+  for (const x of hmms) nExit += x.exitSlots.length;
+  const exitList = new Int32Array(nExit);
   for (let h = 0; h < H; h++) {
     const x = hmms[h]!;
     sen.set(x.senones, h * 3);
@@ -101,7 +105,11 @@ export function viterbi(
     t13[h] = tscore(tp[o + nTo + 3]!);
     t23[h] = tscore(tp[o + 2 * nTo + 3]!);
     entryCost[h] = x.entryCost;
-    exitSlot[h] = x.exitSlot;
+  }
+  for (let h = 0, k = 0; h < H; h++) {
+    exitFirst[h] = k;
+    for (const e of hmms[h]!.exitSlots) exitList[k++] = e;
+    exitFirst[h + 1] = k;
   }
   const score = new Float64Array(H * 3).fill(NEG);
   const hist = new Int32Array(H * 3).fill(-1);
@@ -315,9 +323,10 @@ export function viterbi(
     for (let i = 0; i < nActive; i++) {
       const h = active[i]!;
       const x = exitScore[h]!;
-      const es = exitSlot[h]!;
-      if (es >= 0) {
-        if (x >= wthr) touch(es, x, exitHist[h]!, t);
+      const e0 = exitFirst[h]!;
+      const e1 = exitFirst[h + 1]!;
+      if (e1 > e0) {
+        if (x >= wthr) for (let e = e0; e < e1; e++) touch(exitList[e]!, x, exitHist[h]!, t);
       } else if (x >= pthr) {
         for (const n of hmms[h]!.next) propose(n, x - entryCost[n]!, exitHist[h]!, t);
       }
