@@ -33,7 +33,7 @@ import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
 import { DEFAULT_REFINE, energyTrack, fricationTrack, refineEdges } from './align/refine.ts';
 import { wordConfidence } from './metrics/confidence.ts';
-import { calibrate, calibrationClass, rawWordScore, wordFits } from './metrics/calibration.ts';
+import { calibrate, calibrationClass, presence, rawWordScore, wordFits } from './metrics/calibration.ts';
 import type { CalibrationClass, WordEvidence } from './metrics/calibration.ts';
 import { assessQuality } from './metrics/quality.ts';
 import { poolRecognitions, recognitionWindows } from './metrics/recognition.ts';
@@ -287,6 +287,7 @@ function placeWords(
     const w = units[s.unit]!.wordIndex;
     byWord.set(w, [...(byWord.get(w) ?? []), s]);
   }
+  const spanIndex = new Map(spans.map((s, i) => [s, i]));
   const unitsByWord = new Map<number, Unit[]>();
   for (const u of units) unitsByWord.set(u.wordIndex, [...(unitsByWord.get(u.wordIndex) ?? []), u]);
   const evidence: PlacedEvidence[] = [];
@@ -326,6 +327,12 @@ function placeWords(
       legacy: wordConfidence(ss),
       loopHit: loop?.hit ?? null,
       loopN: loop?.n ?? null,
+      gop: wordGop(ss),
+      spread:
+        ss[0]!.spread && ss[ss.length - 1]!.spread
+          ? Math.max(ss[0]!.spread[0], ss[ss.length - 1]!.spread![1])
+          : null,
+      atPause: touchesPause(spans, spanIndex, ss),
     };
     const cls = backend.traits.calibrated
       ? calibrationClass(ctx.route, ctx.inputKind, wordUnits, w.text)
@@ -346,6 +353,28 @@ function placeWords(
   return { words, evidence, fits };
 }
 
+/** A pause between placed words this long (s) makes the words on either side "at a pause". */
+const PAUSE = 0.1;
+
+/** The word is the first or last placed, or a pause separates it from a neighbour. */
+function touchesPause(all: UnitSpan[], index: Map<UnitSpan, number>, word: UnitSpan[]): boolean {
+  const first = index.get(word[0]!) ?? -1;
+  const last = index.get(word[word.length - 1]!) ?? -1;
+  if (first <= 0 || last < 0 || last >= all.length - 1) return true;
+  return (
+    word[0]!.start - all[first - 1]!.end >= PAUSE ||
+    all[last + 1]!.start - word[word.length - 1]!.end >= PAUSE
+  );
+}
+
+/** The word's goodness of pronunciation: its units' GOP weighted by their frames (null without one). */
+function wordGop(spans: UnitSpan[]): number | null {
+  const withGop = spans.filter((s) => s.gop !== undefined);
+  if (withGop.length === 0) return null;
+  const frames = withGop.reduce((a, s) => a + (s.frames ?? 1), 0);
+  return withGop.reduce((a, s) => a + s.gop! * (s.frames ?? 1), 0) / frames;
+}
+
 /**
  * A placed word's confidence: the calibrated probability that its edges are within 50 ms of a person's
  * (metrics/calibration.ts), or its raw score when asked. A back-end without tables (cls null: MMS, whose
@@ -355,7 +384,7 @@ function placeWords(
 function wordScore(ev: WordEvidence, cls: CalibrationClass | null, calibration: 'fitted' | 'none'): number {
   if (cls === null) return ev.p;
   const raw = rawWordScore(ev, cls);
-  return calibration === 'none' ? raw : calibrate(raw, cls);
+  return calibration === 'none' ? raw : calibrate(raw, cls) * presence(ev, cls);
 }
 
 interface ResultInput {

@@ -54,6 +54,16 @@ export interface UnitSpan {
   end: number;
   confidence: number;
   phones: PhoneSpan[];
+  /**
+   * Goodness of pronunciation: how much worse, per frame (nats), the unit's forced path explains its
+   * audio than the free phone loop does over the same frames (0: as well as any phones could; large:
+   * the audio is not these phones). Absent where the back-end has no phone loop.
+   */
+  gop?: number;
+  /** frames the unit spans (the GOP's weight when units are pooled) */
+  frames?: number;
+  /** how uncertain its start and end are: mean distance (frames) under their local posterior */
+  spread?: [number, number];
 }
 
 export interface WindowRequest {

@@ -11,8 +11,22 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WordTiming } from '@tazamun/contracts/alignment-result';
-import { calibrateWith, fitScore, isVowelled, rawWordScore, wordFits } from '../metrics/calibration.ts';
-import type { CalibrationClass, CalibrationTable, WordEvidence } from '../metrics/calibration.ts';
+import {
+  calibrateWith,
+  fitScore,
+  isVowelled,
+  presence,
+  rawWordScore,
+  scoreFeatures,
+  wordFits,
+} from '../metrics/calibration.ts';
+import type {
+  CalibrationClass,
+  CalibrationTable,
+  PresenceWeights,
+  ScoreWeights,
+  WordEvidence,
+} from '../metrics/calibration.ts';
 import { assessQuality } from '../metrics/quality.ts';
 import type { CaseRecord } from './quality.ts';
 import { seeded } from './common.ts';
@@ -66,12 +80,164 @@ export function classOf(w: { cls: CalibrationClass | null; word: string }): Cali
   return w.cls === 'arabic' && !isVowelled(w.word) ? 'arabic_plain' : w.cls;
 }
 
-function samplesOf(cases: CaseRecord[], cls: CalibrationClass, score: (e: WordEvidence) => number): Sample[] {
+function samplesOf(
+  cases: CaseRecord[],
+  cls: CalibrationClass,
+  score: (e: WordEvidence) => number,
+  withSwapped = false,
+): Sample[] {
   return cases
-    .filter((c) => c.kind === 'correct')
+    .filter((c) => c.kind === 'correct' || (withSwapped && c.kind === 'swapped'))
     .flatMap((c) => c.words)
     .filter((w) => classOf(w) === cls && w.evidence && w.hit !== null)
     .map((w) => ({ s: score(w.evidence!), y: w.hit ? 1 : 0 }));
+}
+
+/**
+ * Logistic regression by Newton's method with a small ridge on the standardised features (the bias is
+ * not penalised); the weights come back for the raw features.
+ */
+export function logisticFit(X: number[][], y: number[], ridge = 1e-2, weight?: number[]): number[] {
+  const wt = weight ?? X.map(() => 1);
+  const total = wt.reduce((a, b) => a + b, 0);
+  const d = X[0]!.length;
+  const mu = new Array<number>(d).fill(0);
+  const sd = new Array<number>(d).fill(1);
+  for (let j = 1; j < d; j++) {
+    mu[j] = X.reduce((a, x) => a + x[j]!, 0) / X.length;
+    sd[j] = Math.sqrt(X.reduce((a, x) => a + (x[j]! - mu[j]!) ** 2, 0) / X.length) || 1;
+  }
+  const Z = X.map((x) => x.map((v, j) => (j === 0 ? 1 : (v - mu[j]!) / sd[j]!)));
+  let w = new Array<number>(d).fill(0);
+  for (let it = 0; it < 30; it++) {
+    const g = new Array<number>(d).fill(0);
+    const H = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+    Z.forEach((z, i) => {
+      const p = 1 / (1 + Math.exp(-z.reduce((a, v, j) => a + v * w[j]!, 0)));
+      for (let j = 0; j < d; j++) {
+        g[j]! += wt[i]! * (p - y[i]!) * z[j]!;
+        for (let k = 0; k < d; k++) H[j]![k]! += wt[i]! * p * (1 - p) * z[j]! * z[k]!;
+      }
+    });
+    for (let j = 1; j < d; j++) {
+      g[j]! += ridge * total * w[j]!;
+      H[j]![j]! += ridge * total;
+    }
+    // solve H dw = g (Gauss-Jordan with partial pivoting)
+    const A = H.map((r, i) => [...r, g[i]!]);
+    for (let c = 0; c < d; c++) {
+      let piv = c;
+      for (let r = c + 1; r < d; r++) if (Math.abs(A[r]![c]!) > Math.abs(A[piv]![c]!)) piv = r;
+      [A[c], A[piv]] = [A[piv]!, A[c]!];
+      for (let r = 0; r < d; r++) {
+        if (r === c) continue;
+        const f = A[r]![c]! / A[c]![c]!;
+        for (let k = c; k <= d; k++) A[r]![k]! -= f * A[c]![k]!;
+      }
+    }
+    w = w.map((v, j) => v - A[j]![d]! / A[j]![j]!);
+  }
+  // back to the raw features: z_j = (x_j - mu_j) / sd_j
+  const raw = w.map((v, j) => (j === 0 ? v : v / sd[j]!));
+  raw[0] = w[0]! - w.slice(1).reduce((a, v, j) => a + (v * mu[j + 1]!) / sd[j + 1]!, 0);
+  const r4 = (x: number) => Math.round(x * 10000) / 10000;
+  return raw.map(r4);
+}
+
+/** Words a class's score weights are fitted on: correct transcripts' words, hit or miss. */
+function weightRows(cases: CaseRecord[], cls: CalibrationClass | null): { x: number[]; y: number }[] {
+  return cases
+    .filter((c) => c.kind === 'correct')
+    .flatMap((c) => c.words)
+    .filter(
+      (w) =>
+        (cls === null || classOf(w) === cls) &&
+        w.evidence &&
+        w.hit !== null &&
+        w.evidence.gop !== undefined &&
+        w.evidence.gop !== null,
+    )
+    .map((w) => ({ x: scoreFeatures(w.evidence!), y: w.hit ? 1 : 0 }));
+}
+
+/**
+ * A class with too few words borrows its neighbour's fit: words spelled by eSpeak are scored as the
+ * dictionary's, Arabic without vowels as vowelled Arabic.
+ */
+const BORROW: Partial<Record<CalibrationClass, CalibrationClass>> = {
+  g2p: 'dictionary',
+  arabic_plain: 'arabic',
+};
+
+export function fitWeights(cases: CaseRecord[]): ScoreWeights {
+  const out = {} as ScoreWeights;
+  for (const cls of CLASSES) {
+    let rows = weightRows(cases, cls);
+    if (rows.length < 4 * MIN_BIN && BORROW[cls]) rows = weightRows(cases, BORROW[cls]!);
+    out[cls] = logisticFit(
+      rows.map((r) => r.x),
+      rows.map((r) => r.y),
+    );
+  }
+  return out;
+}
+
+/**
+ * Share of the transcripts users send that are of other speech, as presence() is fitted: the swapped
+ * words are weighed down to it, so that the words of a correct transcript keep a presence near 1.
+ */
+const WRONG_PRIOR = 0.05;
+
+/** presence(): placed words of correct transcripts (1) against those of other recordings' (0), per class. */
+export function fitPresence(cases: CaseRecord[]): PresenceWeights {
+  const rows = (cls: CalibrationClass | null) =>
+    cases
+      .filter((c) => c.kind === 'correct' || c.kind === 'swapped')
+      .flatMap((c) => c.words.map((w) => ({ w, y: c.kind === 'correct' ? 1 : 0 })))
+      .filter(
+        ({ w }) => (cls === null || classOf(w) === cls) && w.status === 'aligned' && w.evidence?.gop != null,
+      )
+      .map(({ w, y }) => ({
+        x: [1, Math.max(-5, Math.min(15, w.evidence!.gop!)), fitScore(w.evidence!)],
+        y,
+      }));
+  const out = {} as PresenceWeights;
+  for (const cls of CLASSES) {
+    const own = rows(cls);
+    const wrong = own.filter((r) => r.y === 0).length;
+    const use = wrong >= MIN_BIN && own.length >= 4 * MIN_BIN ? own : rows(BORROW[cls] ?? null);
+    const nRight = use.filter((r) => r.y === 1).length;
+    const nWrong = use.length - nRight;
+    const w = logisticFit(
+      use.map((r) => r.x),
+      use.map((r) => r.y),
+      1e-2,
+      use.map((r) => (r.y === 1 ? 1 : (WRONG_PRIOR * nRight) / Math.max(1, nWrong))),
+    );
+    out[cls] = [w[0]!, w[1]!, w[2]!];
+  }
+  return out;
+}
+
+/** The 95th percentile of the goodness of pronunciation of correct transcripts' placed words, per class. */
+export function fitGopMax(cases: CaseRecord[]): Record<CalibrationClass, number> {
+  const gops = (cls: CalibrationClass | null) =>
+    cases
+      .filter((c) => c.kind === 'correct')
+      .flatMap((c) => c.words)
+      .filter(
+        (w) => (cls === null || classOf(w) === cls) && w.status === 'aligned' && w.evidence?.gop != null,
+      )
+      .map((w) => w.evidence!.gop!)
+      .sort((a, b) => a - b);
+  const p95 = (xs: number[]) => Math.round(xs[Math.floor(0.95 * (xs.length - 1))]! * 100) / 100;
+  const all = gops(null);
+  const out = {} as Record<CalibrationClass, number>;
+  for (const cls of CLASSES) {
+    const xs = gops(cls);
+    out[cls] = p95(xs.length >= MIN_BIN ? xs : all);
+  }
+  return out;
 }
 
 /** Area under the ROC curve: how well a score ranks hits above misses (0.5 = chance). */
@@ -86,28 +252,42 @@ export function auc(samples: Sample[]): number {
 
 export const CLASSES: CalibrationClass[] = ['dictionary', 'g2p', 'arabic', 'arabic_plain', 'ipa'];
 
-export function fitAll(cases: CaseRecord[]): Record<CalibrationClass, CalibrationTable> {
-  const out = {} as Record<CalibrationClass, CalibrationTable>;
-  const pooled = CLASSES.flatMap((c) => samplesOf(cases, c, (e) => rawWordScore(e, c)));
+export interface Fit {
+  weights: ScoreWeights;
+  presence: PresenceWeights;
+  tables: Record<CalibrationClass, CalibrationTable>;
+  gopMax: Record<CalibrationClass, number>;
+}
+
+/**
+ * Score weights, then the tables over the weighted score on the words of correct transcripts, then the
+ * presence weights and GOP_MAX. A word's confidence is its table's probability times its presence.
+ */
+export function fitAll(cases: CaseRecord[]): Fit {
+  const weights = fitWeights(cases);
+  const present = fitPresence(cases);
+  const score = (cls: CalibrationClass) => (e: WordEvidence) => rawWordScore(e, cls, weights);
+  const tables = {} as Record<CalibrationClass, CalibrationTable>;
+  const pooled = CLASSES.flatMap((c) => samplesOf(cases, c, score(c)));
   for (const cls of CLASSES) {
-    const s = samplesOf(cases, cls, (e) => rawWordScore(e, cls));
+    const s = samplesOf(cases, cls, score(cls));
     // a class with too few words for one bin borrows the pooled table; one bin is the class's hit rate
-    out[cls] = fitIsotonic(s.length >= MIN_BIN ? s : pooled);
+    tables[cls] = fitIsotonic(s.length >= MIN_BIN ? s : pooled);
   }
-  return out;
+  return { weights, presence: present, tables, gopMax: fitGopMax(cases) };
 }
 
 /** The dump's cases with confidences, verdicts and WER/CER recomputed with `tables`. */
-export function replay(
-  cases: CaseRecord[],
-  tables: Record<CalibrationClass, CalibrationTable>,
-): CaseRecord[] {
+export function replay(cases: CaseRecord[], fit: Fit): CaseRecord[] {
+  const { weights, tables, gopMax } = fit;
+  const present = (e: WordEvidence, cls: CalibrationClass) => presence(e, cls, fit.presence);
   return cases.map((c) => {
     const words = c.words.map((w) => ({
       ...w,
       confidence:
         w.status === 'aligned' && w.evidence && w.cls
-          ? calibrateWith(tables[classOf(w)!], rawWordScore(w.evidence, classOf(w)!))
+          ? calibrateWith(tables[classOf(w)!], rawWordScore(w.evidence, classOf(w)!, weights)) *
+            present(w.evidence, classOf(w)!)
           : w.confidence,
     }));
     const timings: WordTiming[] = words.map((w, index) => ({
@@ -126,7 +306,7 @@ export function replay(
     const q = assessQuality({
       words: timings,
       fits: words.map((w) =>
-        w.status === 'aligned' && w.evidence && w.cls ? wordFits(w.evidence, classOf(w)!) : false,
+        w.status === 'aligned' && w.evidence && w.cls ? wordFits(w.evidence, classOf(w)!, gopMax) : false,
       ),
       speech: { frames: new Uint8Array(0), speechSeconds: c.speechSeconds, steady: c.steady },
       untranscribedSeconds: c.untranscribed,
@@ -165,19 +345,31 @@ function main(): void {
     ['p', (e) => e.p],
     ['p per phone (fitScore)', fitScore],
     ['loop hit share', (e) => (e.loopN ? (e.loopHit ?? 0) / e.loopN : 0)],
+    ['-GOP', (e) => -(e.gop ?? 0)],
+    ['-edge spread', (e) => -(e.spread ?? 0)],
   ];
   console.log('AUC of candidate scores (correct transcripts, hit = both edges within 50 ms):');
   for (const cls of CLASSES) {
     const row = candidates.map(([name, f]) => `${name} ${auc(samplesOf(cases, cls, f)).toFixed(3)}`);
     console.log(`  ${cls} (n=${samplesOf(cases, cls, fitScore).length}): ${row.join(', ')}`);
   }
-  const tables = fitAll(cases);
-  console.log('\nexport const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {');
+  const fit = fitAll(cases);
+  const weighted = (cls: CalibrationClass) => (e: WordEvidence) => rawWordScore(e, cls, fit.weights);
+  console.log('AUC of the weighted score (in sample):');
+  for (const cls of CLASSES) console.log(`  ${cls}: ${auc(samplesOf(cases, cls, weighted(cls))).toFixed(3)}`);
+  console.log('\nexport const SCORE_WEIGHTS: ScoreWeights = {');
+  for (const cls of CLASSES) console.log(`  ${cls}: [${fit.weights[cls].join(', ')}],`);
+  console.log('};\n');
+  console.log('export const PRESENCE_WEIGHTS: PresenceWeights = {');
+  for (const cls of CLASSES) console.log(`  ${cls}: [${fit.presence[cls].join(', ')}],`);
+  console.log('};\n');
+  console.log('export const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {');
   for (const cls of CLASSES)
     console.log(
-      `  ${cls}: [${tables[cls].map(([u, p]) => `[${u === Infinity ? 'Infinity' : u}, ${p}]`).join(', ')}],`,
+      `  ${cls}: [${fit.tables[cls].map(([u, p]) => `[${u === Infinity ? 'Infinity' : u}, ${p}]`).join(', ')}],`,
     );
   console.log('};\n');
+  console.log(`GOP_MAX: ${JSON.stringify(fit.gopMax)}\n`);
   // FIT_MIN: the 5th percentile of the fit scores of the words of correct transcripts, per class
   const p5 = CLASSES.map((cls) => {
     const xs = samplesOf(cases, cls, fitScore)
@@ -186,7 +378,7 @@ function main(): void {
     return `${cls}: ${xs.length >= MIN_BIN ? xs[Math.floor(0.05 * xs.length)]!.toFixed(4) : '-'}`;
   });
   console.log(`5th percentile of the fit score (FIT_MIN): ${p5.join(', ')}\n`);
-  console.log(qualityReport(replay(cases, tables)).join('\n'));
+  console.log(qualityReport(replay(cases, fit)).join('\n'));
   // Held out: each utterance's words are scored with a table fitted without that utterance's fold.
   const uids = [...new Set(cases.map((c) => `${c.set}/${c.uid}`))];
   for (const k of [2, 5]) {

@@ -1,7 +1,8 @@
 // `npm run bench -- --mode parity`: the engine on its own decoder against the same engine on the
 // soundswallower decoder it replaced (TAZAMUN_DECODER=reference), same options, every dev set: the share
 // of word boundaries the two put within 10 ms of each other, and each one's accuracy against the
-// references. Flags: --sets, --limit N, --precision (default standard).
+// references. With --emulate, the new decoder runs with the old settings (TAZAMUN_EMULATE=pocketsphinx:
+// pocketsphinx's contexts and beams, boundaries on frames). Flags: --sets, --limit N, --precision.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { align } from '../engine.ts';
 import type { Precision } from '../acoustic/backend.ts';
-import { arg, isIpa, loadSet, score, setDir } from './common.ts';
+import { arg, flag, isIpa, loadSet, score, setDir } from './common.ts';
 import type { RefUtt } from './common.ts';
 
 export interface ParityCount {
@@ -30,8 +31,12 @@ export function compareBoundaries(a: AlignmentResult, b: AlignmentResult, into: 
       const x = w[key];
       const y = v?.[key] ?? null;
       if (x === null || y === null) {
-        if (x !== y) into.unmatched++;
-        else into.within10++, into.within20++;
+        if (x !== y) {
+          into.unmatched++;
+        } else {
+          into.within10++;
+          into.within20++;
+        }
         continue;
       }
       const d = Math.abs(x - y) * 1000;
@@ -46,6 +51,7 @@ export async function alignBoth(
   u: RefUtt,
   text: string,
   precision: Precision,
+  emulate: boolean,
 ): Promise<{ own: AlignmentResult; ref: AlignmentResult; ownSeconds: number; refSeconds: number }> {
   const opts = {
     lang: u.lang,
@@ -56,23 +62,31 @@ export async function alignBoth(
     garbage: process.env.TZ_PARITY_GARBAGE !== '0',
   };
   const before = process.env.TAZAMUN_DECODER;
+  const emulating = process.env.TAZAMUN_EMULATE;
   try {
     delete process.env.TAZAMUN_DECODER;
+    if (emulate) process.env.TAZAMUN_EMULATE = 'pocketsphinx';
     let t = performance.now();
     const own = await align(u.audio, text, opts);
     const ownSeconds = (performance.now() - t) / 1000;
     process.env.TAZAMUN_DECODER = 'reference';
+    delete process.env.TAZAMUN_EMULATE;
     t = performance.now();
     const ref = await align(u.audio, text, opts);
     return { own, ref, ownSeconds, refSeconds: (performance.now() - t) / 1000 };
   } finally {
     if (before === undefined) delete process.env.TAZAMUN_DECODER;
     else process.env.TAZAMUN_DECODER = before;
+    if (emulating === undefined) delete process.env.TAZAMUN_EMULATE;
+    else process.env.TAZAMUN_EMULATE = emulating;
   }
 }
 
 export async function parityMode(): Promise<{ title: string; lines: string[] }> {
-  const sets = (arg('sets') ?? 'timit-dev,emu-ae,ar-synthetic,ar-synthetic:plain,ar-voxangeles-aeb,fr-librivox-mfa,en-mfa-testdata').split(',');
+  const sets = (
+    arg('sets') ??
+    'timit-dev,emu-ae,ar-synthetic,ar-synthetic:plain,ar-voxangeles-aeb,fr-librivox-mfa,en-mfa-testdata'
+  ).split(',');
   const limit = arg('limit') ? Number(arg('limit')) : Infinity;
   const precision = arg('precision', 'standard') as Precision;
   const lines = [
@@ -91,7 +105,7 @@ export async function parityMode(): Promise<{ title: string; lines: string[] }> 
     let audio = 0;
     for (const u of utts) {
       const text = variant === 'plain' && u.text_plain ? u.text_plain : u.text;
-      const r = await alignBoth(u, text, precision);
+      const r = await alignBoth(u, text, precision, flag('emulate'));
       compareBoundaries(r.own, r.ref, c);
       writeFileSync(join(ownDir, `${u.uid}.json`), JSON.stringify(r.own));
       writeFileSync(join(refDir, `${u.uid}.json`), JSON.stringify(r.ref));
@@ -108,6 +122,11 @@ export async function parityMode(): Promise<{ title: string; lines: string[] }> 
     );
   }
   const pct = (n: number) => ((100 * n) / Math.max(1, total.boundaries)).toFixed(1);
-  lines.push(`| all | ${total.boundaries} | ${pct(total.within10)} | ${pct(total.within20)} | ${(total.sumAbsMs / Math.max(1, total.boundaries - total.unmatched)).toFixed(1)} | ${total.unmatched} | | | | |`);
-  return { title: `Parity with the soundswallower decoder (precision ${precision}, ${new Date().toISOString().slice(0, 10)})`, lines };
+  lines.push(
+    `| all | ${total.boundaries} | ${pct(total.within10)} | ${pct(total.within20)} | ${(total.sumAbsMs / Math.max(1, total.boundaries - total.unmatched)).toFixed(1)} | ${total.unmatched} | | | | |`,
+  );
+  return {
+    title: `Parity with the soundswallower decoder (precision ${precision}, ${new Date().toISOString().slice(0, 10)})`,
+    lines,
+  };
 }

@@ -1,9 +1,11 @@
 // `npm run bench -- --mode peers`: Tazamun against other aligners on the same files, in the same sitting,
 // each as its own process (start-up and decoding included), so the ratios hold whatever the load was.
-// Peers: pocketsphinx 5's forced alignment (soundswallower, its npm WASM build: peers/pocketsphinx.mjs)
-// and echogarden's dtw aligner (peers/echogarden.mjs, from an installation named by --echogarden DIR;
-// absent, that row says so). Flags: --sets (English sets, default timit-dev), --limit N, --rounds N
-// (peers alternated, the order reversed every round), --precision (Tazamun's, default standard).
+// Peers: pocketsphinx 5's forced alignment, native (--pocketsphinx BIN: a build the user points at, one
+// `pocketsphinx align` process per file with Debian's 16 kHz model, peers/pocketsphinx-native.py) and its
+// npm WASM build soundswallower (peers/pocketsphinx.mjs), and echogarden's dtw aligner
+// (peers/echogarden.mjs, from an installation named by --echogarden DIR). A peer not given says so in its
+// row. Flags: --sets (English sets, default timit-dev), --limit N, --rounds N (peers alternated, the order
+// reversed every round), --precision (Tazamun's, default standard).
 import { mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -49,10 +51,19 @@ interface PeerRun {
   score: Record<string, number | null>;
 }
 
-function lastJson(stdout: string): { startup: number; perFile: number[]; failed: number } | null {
+interface ChildReport {
+  startup: number;
+  perFile: number[];
+  failed: number;
+  /** CPU of the processes the child ran (a driver that spawns the peer per file reports theirs) */
+  childCpu?: number;
+  peakRssMb?: number;
+}
+
+function lastJson(stdout: string): ChildReport | null {
   const line = stdout.trim().split('\n').pop() ?? '';
   try {
-    return JSON.parse(line) as { startup: number; perFile: number[]; failed: number };
+    return JSON.parse(line) as ChildReport;
   } catch {
     return null;
   }
@@ -103,10 +114,16 @@ function runChild(peer: string, script: string[], utts: RefUtt[], set: string): 
   const work = mkdtempSync(join(tmpdir(), 'tz-peers-'));
   const manifest = join(work, 'm.json');
   writeFileSync(manifest, JSON.stringify(utts.map((u) => ({ uid: u.uid, audio: u.audio, text: u.text }))));
-  const cost = measured([process.execPath, ...script, manifest, work]);
-  const rep = lastJson(cost.stdout);
-  if (cost.status !== 0 || !rep)
-    throw new Error(`${peer} failed (exit ${cost.status}): ${cost.stdout.slice(-500)}`);
+  const cmd = script[0]!.endsWith('.py') ? ['python3', ...script] : [process.execPath, ...script];
+  const measuredCost = measured([...cmd, manifest, work]);
+  const rep = lastJson(measuredCost.stdout);
+  if (measuredCost.status !== 0 || !rep)
+    throw new Error(`${peer} failed (exit ${measuredCost.status}): ${measuredCost.stdout.slice(-500)}`);
+  // a driver that runs the peer once per file reports the peer's own CPU and memory
+  const cost =
+    rep.childCpu !== undefined
+      ? { ...measuredCost, cpu: rep.childCpu, peakRssMb: rep.peakRssMb ?? measuredCost.peakRssMb }
+      : measuredCost;
   return {
     peer: rep.failed ? `${peer} (${rep.failed} files failed)` : peer,
     cost,
@@ -132,6 +149,9 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
   const rounds = Number(arg('rounds', '1'));
   const precision = arg('precision', 'standard')!;
   const egDir = arg('echogarden');
+  const psBin = arg('pocketsphinx');
+  const psModel = arg('pocketsphinx-model', '/usr/share/pocketsphinx/model/en-us/en-us')!;
+  const psDict = arg('pocketsphinx-dict', '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict')!;
   const lines: string[] = [];
   for (const set of sets) {
     const utts = loadSet(set).slice(0, limit);
@@ -149,6 +169,19 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
           set,
         ),
     ];
+    if (psBin && existsSync(psBin) && existsSync(psModel))
+      peers.push(() =>
+        runChild(
+          'pocketsphinx 5 align (native, a process per file)',
+          [join(HERE, 'peers/pocketsphinx-native.py'), psBin, psModel, psDict],
+          utts,
+          set,
+        ),
+      );
+    else
+      lines.push(
+        `native pocketsphinx: not run (give --pocketsphinx BIN, a pocketsphinx 5 build; its model: ${psModel})`,
+      );
     if (egDir && existsSync(join(egDir, 'node_modules', 'echogarden')))
       peers.push(() => runChild('echogarden dtw', [join(HERE, 'peers/echogarden.mjs'), egDir], utts, set));
     else

@@ -172,6 +172,9 @@ async function runCase(
             legacy: ev.legacy,
             loopHit: ev.loopHit,
             loopN: ev.loopN,
+            gop: ev.gop ?? null,
+            spread: ev.spread ?? null,
+            atPause: ev.atPause ?? false,
           }
         : null,
       confidence: w.confidence,

@@ -15,6 +15,15 @@ export interface WordEvidence {
   /** phones of the word the free phone loop recognised, out of loopN (null without recognition) */
   loopHit: number | null;
   loopN: number | null;
+  /**
+   * goodness of pronunciation: nats per frame by which the word's forced path explains its audio worse
+   * than the free phone loop (null where the back-end has none)
+   */
+  gop?: number | null;
+  /** the larger of the word's edge spreads (frames: mean distance of the edge under its posterior) */
+  spread?: number | null;
+  /** the word begins or ends the placed words, or touches a pause of at least 100 ms */
+  atPause?: boolean;
 }
 
 export type CalibrationClass = 'dictionary' | 'g2p' | 'arabic' | 'arabic_plain' | 'ipa';
@@ -40,32 +49,75 @@ export function calibrationClass(
 }
 
 /**
- * The raw score the calibration maps. For written words, the former heuristic (decoder probability
- * rescaled, times a penalty for words stretched over more than 200 ms per phone): of the candidates the
- * fit script prints it ranks hits above misses best (AUC 0.64 dictionary words, 0.65 Arabic). For IPA
- * input it ranks them backwards (AUC 0.49), and the decoder probability per phone is used (0.61).
+ * The evidence a word's raw score weighs: goodness of pronunciation (clipped), the spread of its edges'
+ * posteriors, whether it touches a pause or the ends of the placed words, its seconds per phone (log),
+ * the decoder probability per phone (fitScore) and its phone count (log). Index 0 is the bias.
  */
-export function rawWordScore(e: WordEvidence, cls: CalibrationClass): number {
-  return cls === 'ipa' ? fitScore(e) : e.legacy;
+export function scoreFeatures(e: WordEvidence): number[] {
+  const phones = Math.max(1, e.phones);
+  return [
+    1,
+    Math.max(-5, Math.min(15, e.gop ?? 0)),
+    Math.min(10, e.spread ?? 0),
+    e.atPause ? 1 : 0,
+    Math.log(Math.max(0.01, e.seconds) / phones),
+    fitScore(e),
+    Math.log(phones),
+  ];
+}
+
+export type ScoreWeights = Record<CalibrationClass, number[]>;
+
+/**
+ * The raw score the calibration maps: a logistic combination of scoreFeatures, fitted per class by
+ * bench/calibrate.ts on the words of correct transcripts (hit: both edges within 50 ms). Without goodness
+ * of pronunciation (the reference decoder, older dumps) the former heuristic: decoder probability with a
+ * stretch penalty, or for IPA the probability per phone.
+ */
+export function rawWordScore(
+  e: WordEvidence,
+  cls: CalibrationClass,
+  weights: ScoreWeights = SCORE_WEIGHTS,
+): number {
+  if (e.gop === undefined || e.gop === null) return cls === 'ipa' ? fitScore(e) : e.legacy;
+  const w = weights[cls];
+  const x = scoreFeatures(e);
+  let z = 0;
+  for (let i = 0; i < w.length; i++) z += w[i]! * x[i]!;
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** [bias, goodness of pronunciation, fitScore] weights of presence(). */
+export type PresenceWeights = Record<CalibrationClass, [number, number, number]>;
+
+/**
+ * The probability that the word is in the audio at all: a logistic function of its goodness of
+ * pronunciation and fitScore, fitted by bench/calibrate.ts on the placed words of correct transcripts
+ * (present) against those of other recordings' transcripts (absent). A word's confidence is the
+ * calibrated score times this, so that a transcript of other speech gets low confidences although its
+ * words' edges can look as sharp as anyone's. 1 without goodness of pronunciation.
+ */
+export function presence(
+  e: WordEvidence,
+  cls: CalibrationClass,
+  weights: PresenceWeights = PRESENCE_WEIGHTS,
+): number {
+  if (e.gop === undefined || e.gop === null) return 1;
+  const [a, b, c] = weights[cls];
+  return 1 / (1 + Math.exp(-(a + b * Math.max(-5, Math.min(15, e.gop)) + c * fitScore(e))));
 }
 
 /**
- * How well the word's audio fits it, for the WER estimate: the decoder probability per phone
- * (p^(1/phones)), which tells the words of a correct transcript from those of another recording's
- * transcript best (AUC 0.80 timit-dev, 0.90 French, 0.76 IPA; 0.75 Arabic, where the optional vowels fit
- * almost anything and the words not found carry the signal).
+ * How well the word's audio fits it, without goodness of pronunciation: the decoder probability per
+ * phone (p^(1/phones)).
  */
 export function fitScore(e: WordEvidence): number {
   return Math.pow(e.p, 1 / Math.max(1, e.phones));
 }
 
 /**
- * Below this fit score a placed word is counted as an error in the WER estimate: the 5th percentile of
- * the fit scores of the words of correct transcripts on the dev sets, so about one word in twenty of a
- * correct transcript is counted. g2p borrows the dictionary's figure (2 dev words); Arabic without
- * diacritics the vowelled one's (bench/calibrate.ts prints 0.9865 for it on synth-ar-plain). With the
- * synthetic sets added the script prints 0.9877 for vowelled Arabic and 0.9543 for IPA; the dev-set
- * values are kept, since the verdict thresholds were chosen with them (docs/benchmarks.md).
+ * Below this fit score a placed word is counted as an error in the WER estimate (without goodness of
+ * pronunciation): the 5th percentile of the fit scores of correct transcripts' words on the dev sets.
  */
 export const FIT_MIN: Record<CalibrationClass, number> = {
   dictionary: 0.9683,
@@ -75,63 +127,104 @@ export const FIT_MIN: Record<CalibrationClass, number> = {
   ipa: 0.946,
 };
 
-export function wordFits(e: WordEvidence, cls: CalibrationClass): boolean {
-  return fitScore(e) >= FIT_MIN[cls];
+/**
+ * Above this goodness of pronunciation (nats per frame) a placed word's audio does not fit it: the 95th
+ * percentile of the words of correct transcripts (so about one word in twenty of a correct transcript
+ * is counted as an error), printed by bench/calibrate.ts.
+ */
+export const GOP_MAX: Record<CalibrationClass, number> = {
+  dictionary: 2.66,
+  g2p: 3.11,
+  arabic: 3.36,
+  arabic_plain: 2.91,
+  ipa: 2.88,
+};
+
+export function wordFits(
+  e: WordEvidence,
+  cls: CalibrationClass,
+  gopMax: Record<CalibrationClass, number> = GOP_MAX,
+): boolean {
+  if (e.gop === undefined || e.gop === null) return fitScore(e) >= FIT_MIN[cls];
+  return e.gop <= gopMax[cls];
 }
 
 /** [upper bound of the raw score bin, probability] pairs; the last bin runs to +infinity. */
 export type CalibrationTable = [number, number][];
 
-// Fitted by bench/calibrate.ts on the dumps of 2026-11-25 (bench --mode quality --raw, standard precision):
-// 829 dictionary words (timit-dev, fr-librivox-mfa); 1,050 vowelled Arabic words (ar-synthetic 183,
-// synth-ar 867) and 578 without diacritics (synth-ar-plain); 332 IPA words (ar-voxangeles-aeb 42,
-// synth-ipa 290). The synth- sets are generated by bench/synth.ts (eSpeak NG speech with exact word
-// times); g2p has 2 dev words and uses the pooled table.
+// Fitted by bench/calibrate.ts on the dump of 2026-11-26 (bench --mode quality --raw, standard precision,
+// this package's decoder): 830 dictionary words (timit-dev, fr-librivox-mfa); 1,050 vowelled Arabic words
+// (ar-synthetic 183, synth-ar 867) and 576 without diacritics (synth-ar-plain); 332 IPA words
+// (ar-voxangeles-aeb 42, synth-ipa 290); and for presence, the placed words of the dev sets' swapped
+// transcripts (481 dictionary, 99 Arabic, 36 IPA). g2p borrows the dictionary's fit and Arabic without
+// diacritics the vowelled presence (too few words of their own). Weights: [bias, GOP, edge spread,
+// at a pause, log seconds per phone, fitScore, log phones].
+export const SCORE_WEIGHTS: ScoreWeights = {
+  dictionary: [-29.8985, -0.0591, -0.6754, -0.118, -0.7473, 31.4977, -0.3769],
+  g2p: [-29.8985, -0.0591, -0.6754, -0.118, -0.7473, 31.4977, -0.3769],
+  arabic: [-179.9332, -0.0471, -0.4125, 0.0093, 0.0437, 183.7258, -0.8769],
+  arabic_plain: [-82.985, -0.1434, -0.4978, -0.0087, 0.1088, 85.2505, -0.3155],
+  ipa: [-13.3883, -0.2547, -0.7913, 0, 1.7386, 18.9918, 1.5066],
+};
+
+export const PRESENCE_WEIGHTS: PresenceWeights = {
+  dictionary: [-43.891, -0.3351, 48.1253],
+  g2p: [-43.891, -0.3351, 48.1253],
+  arabic: [-212.4259, -0.3317, 217.0484],
+  arabic_plain: [-212.4259, -0.3317, 217.0484],
+  ipa: [-58.5602, -0.3858, 63.1131],
+};
+
 export const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {
   dictionary: [
-    [0.495, 0.696],
-    [0.625, 0.725],
-    [0.775, 0.831],
-    [0.81, 0.841],
-    [0.835, 0.855],
-    [0.91, 0.879],
-    [Infinity, 0.942],
+    [0.769, 0.594],
+    [0.813, 0.768],
+    [0.84, 0.783],
+    [0.859, 0.797],
+    [0.874, 0.871],
+    [0.886, 0.899],
+    [0.909, 0.935],
+    [0.921, 0.942],
+    [0.936, 0.957],
+    [Infinity, 0.986],
   ],
   g2p: [
-    [0.804, 0.61],
-    [0.845, 0.63],
-    [0.862, 0.648],
-    [0.875, 0.682],
-    [0.908, 0.748],
-    [0.974, 0.817],
-    [Infinity, 0.897],
+    [0.463, 0.375],
+    [0.551, 0.498],
+    [0.601, 0.534],
+    [0.688, 0.617],
+    [0.722, 0.73],
+    [0.759, 0.737],
+    [0.819, 0.798],
+    [0.869, 0.845],
+    [0.902, 0.914],
+    [0.933, 0.918],
+    [Infinity, 0.974],
   ],
   arabic: [
-    [0.773, 0.368],
-    [0.807, 0.5],
-    [0.854, 0.615],
-    [0.874, 0.663],
-    [0.882, 0.693],
-    [0.903, 0.731],
-    [0.92, 0.816],
-    [Infinity, 0.818],
+    [0.456, 0.391],
+    [0.581, 0.409],
+    [0.629, 0.54],
+    [0.66, 0.58],
+    [0.677, 0.586],
+    [0.695, 0.727],
+    [0.751, 0.746],
+    [0.782, 0.839],
+    [Infinity, 0.886],
   ],
   arabic_plain: [
-    [0.75, 0.271],
-    [0.807, 0.344],
-    [0.848, 0.448],
-    [0.86, 0.521],
-    [0.872, 0.625],
-    [0.913, 0.667],
-    [Infinity, 0.673],
+    [0.351, 0.208],
+    [0.485, 0.406],
+    [0.535, 0.49],
+    [0.583, 0.597],
+    [0.621, 0.615],
+    [Infinity, 0.646],
   ],
-  // raw score: the fit score (rawWordScore), not the legacy one
   ipa: [
-    [0.971, 0.771],
-    [0.975, 0.829],
-    [0.98, 0.867],
-    [0.986, 0.904],
-    [Infinity, 0.952],
+    [0.804, 0.561],
+    [0.925, 0.888],
+    [0.961, 0.96],
+    [Infinity, 1],
   ],
 };
 

@@ -11,7 +11,10 @@ export interface WasmMemory {
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => {
+  Instance: new (
+    module: object,
+    imports: Record<string, Record<string, unknown>>,
+  ) => {
     exports: Record<string, unknown>;
   };
   Memory: new (descriptor: { initial: number; maximum?: number }) => WasmMemory;

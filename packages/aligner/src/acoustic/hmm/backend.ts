@@ -15,7 +15,8 @@ import { DERAILED_RUN } from '../backend.ts';
 import { buildGrammar } from '../../align/grammar.ts';
 import { ipaPhones } from '../../align/ipa-tier.ts';
 import type { GrammarUnit } from '../../align/grammar.ts';
-import { loadHmmDecoder } from './decoder.ts';
+import { FRAME_RATE, emulatingPocketsphinx, loadHmmDecoder } from './decoder.ts';
+import { UNIT_NATS } from './scoring/senones.ts';
 import type { HmmDecoder, HmmSearch, HmmSegment } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
@@ -65,11 +66,24 @@ export function longestUnplacedRun(
 
 /** Sub-frame shifts (in samples at 16 kHz) whose alignments are averaged: 10 ms frames quantise boundaries. */
 const SHIFTS: Record<Precision, number[]> = { standard: [0], high: [0, 80], ultra: [0, 40, 80, 120] };
-const SETTINGS: Record<Precision, { beam: number; wbeam: number; pbeam: number }> = {
+/**
+ * Search beams per precision (probabilities, pocketsphinx style). The word beam is as wide as the HMM
+ * beam: this decoder's word exits cost little, and the narrower word beams pocketsphinx used (7e-29 at
+ * standard, 1e-40 at high) lost the path through a skipped run of hoarse speech that the wider one keeps
+ * (en-mfa-testdata joined: 47 against 87 words of the second piece; docs/benchmarks.md).
+ */
+const BEAMS: Record<Precision, { beam: number; wbeam: number; pbeam: number }> = {
+  standard: { beam: 1e-48, wbeam: 1e-48, pbeam: 1e-48 },
+  high: { beam: 1e-64, wbeam: 1e-64, pbeam: 1e-64 },
+  ultra: { beam: 1e-80, wbeam: 1e-80, pbeam: 1e-80 },
+};
+/** pocketsphinx's, for TAZAMUN_EMULATE=pocketsphinx (decoder.ts). */
+const SPHINX_BEAMS: typeof BEAMS = {
   standard: { beam: 1e-48, wbeam: 7e-29, pbeam: 1e-48 },
   high: { beam: 1e-64, wbeam: 1e-40, pbeam: 1e-64 },
   ultra: { beam: 1e-80, wbeam: 1e-50, pbeam: 1e-80 },
 };
+const settings = (p: Precision) => (emulatingPocketsphinx() ? SPHINX_BEAMS : BEAMS)[p];
 
 /**
  * Garbage path weights: entering the phone loop between two words, and skipping a word. pocketsphinx divides
@@ -230,7 +244,7 @@ export class HmmBackend implements AcousticBackend {
   }
 
   async alignWindow(req: WindowRequest): Promise<UnitSpan[]> {
-    const spans = await this.searchWindow(req, SETTINGS[req.precision]);
+    const spans = await this.searchWindow(req, settings(req.precision));
     // Derailment at `standard`: its narrower beams can keep a path that drifts away from the speech and
     // ends with a run of words left unplaced (hoarse or fast speech). Such a window is searched again
     // with the beams of `high`, and the wider search is kept when it places more words.
@@ -238,12 +252,15 @@ export class HmmBackend implements AcousticBackend {
     // but placed them worse (94.0 against 76.7 ms mean), so high and ultra keep their own search.
     if (req.precision !== 'standard' || longestUnplacedRun(req.units, spans, !req.openEnd) < DERAILED_RUN)
       return spans;
-    const wider = await this.searchWindow(req, SETTINGS.high);
+    const wider = await this.searchWindow(req, settings('high'));
     return wider.length > spans.length ? wider : spans;
   }
 
-  private async searchWindow(req: WindowRequest, settings: (typeof SETTINGS)[Precision]): Promise<UnitSpan[]> {
-    this.decoder.configure(settings);
+  private async searchWindow(
+    req: WindowRequest,
+    beams: { beam: number; wbeam: number; pbeam: number },
+  ): Promise<UnitSpan[]> {
+    this.decoder.configure(beams);
     const runs: UnitSpan[][] = [];
     let loop = GARBAGE.phoneLoop;
     for (const shift of SHIFTS[req.precision]) {
@@ -278,10 +295,10 @@ export class HmmBackend implements AcousticBackend {
     // first pass at high's beams placed en-mfa-testdata's words worse (122.8 against 76.7 ms mean at high).
     // A window whose path skipped a run of words inside the text it placed (derailed: hoarse, fast or
     // disfluent speech) is searched again with high's beams, kept when it places more words.
-    this.decoder.configure(SETTINGS.standard);
+    this.decoder.configure(settings('standard'));
     const spans = (await this.alignOnce(req, 0, 0)) ?? [];
     if (longestUnplacedRun(req.units, spans, !req.openEnd) < DERAILED_RUN) return spans;
-    this.decoder.configure(SETTINGS.high);
+    this.decoder.configure(settings('high'));
     const wider = (await this.alignOnce(req, 0, 0)) ?? [];
     return wider.length > spans.length ? wider : spans;
   }
@@ -334,6 +351,28 @@ export class HmmBackend implements AcousticBackend {
       if (result) break;
     }
     if (!result) return null;
+    // goodness of pronunciation needs the free phone loop over the same frames (shared scores)
+    const loop = level === 1 && this.decoder.phoneLoop ? await this.decoder.phoneLoop(samples) : null;
+    // over the frames of the unit's own phones (a filler may sit between two phones of a letter lattice)
+    const gopOf = (
+      segs: HmmSegment[],
+      spread?: [number, number],
+    ): Pick<UnitSpan, 'gop' | 'frames' | 'spread'> => {
+      const out = spread ? { spread } : {};
+      if (!loop || segs.some((g) => g.ascr === undefined)) return out;
+      let frames = 0;
+      let forced = 0;
+      let free = 0;
+      for (const g of segs) {
+        const sf = Math.min(loop.nFrames, Math.round(g.b * FRAME_RATE));
+        const ef = Math.min(loop.nFrames, Math.round((g.b + g.d) * FRAME_RATE));
+        frames += ef - sf;
+        forced += g.ascr!;
+        free += loop.cum[ef]! - loop.cum[sf]!;
+      }
+      if (frames <= 0) return out;
+      return { gop: round(((forced - free) * UNIT_NATS) / frames), frames, ...out };
+    };
     const off = req.offset - shift / 16000;
     const spans: UnitSpan[] = [];
     let k = 0;
@@ -344,7 +383,10 @@ export class HmmBackend implements AcousticBackend {
       if (name.startsWith('P_')) {
         while (k < items.length && !items[k]!.names?.includes(name)) k++;
         if (k >= items.length) break;
-        spans.push(toSpan(usable[k]!.i, seg, off));
+        spans.push({
+          ...toSpan(usable[k]!.i, seg, off),
+          ...gopOf(seg.w?.length ? seg.w : [seg], seg.spread),
+        });
         k++;
         continue;
       }
@@ -353,7 +395,10 @@ export class HmmBackend implements AcousticBackend {
       if (k >= items.length) break;
       const group = [seg];
       while (si + 1 < segs.length && segs[si + 1]!.t.startsWith(`Q${tag}_`)) group.push(segs[++si]!);
-      spans.push(latticeSpan(usable[k]!.i, group, off));
+      const last = group[group.length - 1]!;
+      const spread: [number, number] | undefined =
+        group[0]!.spread && last.spread ? [group[0]!.spread[0], last.spread[1]] : undefined;
+      spans.push({ ...latticeSpan(usable[k]!.i, group, off), ...gopOf(group, spread) });
       k++;
     }
     return spans;
@@ -419,12 +464,17 @@ function averageRuns(runs: UnitSpan[][]): UnitSpan[] {
         confidence: m((q) => q.confidence),
       };
     });
+    const gops = same.filter((s) => s.gop !== undefined);
     return {
       unit: span.unit,
       start: mean((s) => s.start),
       end: mean((s) => s.end),
       confidence: mean((s) => s.confidence),
       phones,
+      ...(gops.length
+        ? { gop: round(gops.reduce((a, s) => a + s.gop!, 0) / gops.length), frames: span.frames }
+        : {}),
+      ...(span.spread ? { spread: span.spread } : {}),
     };
   });
 }

@@ -12,6 +12,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import type { HmmModelSpec } from './models.ts';
 import type { Fsg } from '../../align/grammar.ts';
+import { wordLoop } from '../../align/grammar.ts';
 import { EngineError, toEngineError } from '../../errors.ts';
 import { TMAT_FORBIDDEN, loadAcousticModel } from './model/acoustic-model.ts';
 import type { AcousticModel } from './model/acoustic-model.ts';
@@ -20,10 +21,11 @@ import { FrontEnd } from './frontend/mfcc.ts';
 import { computeFeatures } from './frontend/features.ts';
 import { gaussianKernel } from './scoring/gaussians.ts';
 import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
-import { densityCosts, senoneCosts } from './scoring/senones.ts';
+import { SenoneCosts, densityCosts } from './scoring/senones.ts';
 import { DEFAULT_CONTEXTS, SPHINX_CONTEXTS, buildNetwork } from './search/network.ts';
 import type { Network, WordDef, WordGraph } from './search/network.ts';
 import { viterbi } from './search/viterbi.ts';
+import { boundaryPosteriors } from './search/posteriors.ts';
 import type { SearchResult } from './search/viterbi.ts';
 
 export interface HmmSegment {
@@ -35,6 +37,16 @@ export interface HmmSegment {
   d: number;
   /** a posterior-like fit of the audio to the label, in (0, 1] */
   p: number;
+  /**
+   * acoustic cost of the segment's best state path (units, transitions included), under the window's
+   * per-frame normaliser: comparable with PhoneLoop.cum over the same frames (absent from the reference)
+   */
+  ascr?: number;
+  /**
+   * how uncertain the segment's start and end are: the mean distance (frames) of the boundary from where
+   * the path put it, under the local posterior of its position (absent from the reference)
+   */
+  spread?: [number, number];
   w?: HmmSegment[];
 }
 
@@ -56,7 +68,16 @@ export interface HmmSearch {
   configure(s: DecodeSettings): void;
   run(samples: Float32Array, g: Fsg, level?: 0 | 1): Promise<HmmSegment | null>;
   recognise(samples: Float32Array, g: Fsg): Promise<string>;
+  /** the free phone loop over a window, sharing its scores (absent from the reference decoder) */
+  phoneLoop?(samples: Float32Array): Promise<PhoneLoop>;
 }
+
+/**
+ * Scale of the frame log-likelihoods in the boundary posteriors (search/posteriors.ts). Measured on the
+ * dev sets with boundaries at their posterior mean: 0.05, 0.1, 0.2 give timit-dev 19.7, 18.8, 18.5 ms
+ * and ar-synthetic 23.5, 23.5, 24.6 ms (docs/benchmarks.md); 0.15 sits between.
+ */
+const POSTERIOR_SCALE = 0.15;
 
 /** Search weights of the Sphinx decoders' defaults: language weight, insertion penalties, fillers. */
 const LANGUAGE_WEIGHT = 6.5;
@@ -73,22 +94,31 @@ export function logToUnits(lnp: number, weight = 1): number {
 }
 
 /**
- * Which phone contexts the search uses: its own, or TAZAMUN_CONTEXTS=sphinx for pocketsphinx's
- * (search/network.ts), with which the parity tests hold this decoder to the soundswallower one.
+ * TAZAMUN_EMULATE=pocketsphinx: search as the soundswallower decoder did (its phone contexts, its
+ * beams, context-dependent garbage phones, boundaries on the frame grid), so that the parity tests can
+ * hold this decoder to it ("the old settings"). Read at every search.
  */
+export function emulatingPocketsphinx(): boolean {
+  return process.env.TAZAMUN_EMULATE === 'pocketsphinx';
+}
+
 function contextRules() {
-  return process.env.TAZAMUN_CONTEXTS === 'sphinx' ? SPHINX_CONTEXTS : DEFAULT_CONTEXTS;
+  return emulatingPocketsphinx() ? SPHINX_CONTEXTS : DEFAULT_CONTEXTS;
 }
 
 /** One decoder per model, per process (worker threads each load their own). */
 const decoders = new Map<string, Promise<HmmDecoder>>();
-/** Decoders created in this process: a fault retires them and the next job loads fresh ones. */
+/** Generations of decoders in this process: a fault retires them all and the next job starts a new one. */
 let generations = 0;
+let retired = true;
 
 export function loadHmmDecoder(spec: HmmModelSpec): Promise<HmmDecoder> {
   let d = decoders.get(spec.id);
   if (!d) {
-    generations++;
+    if (retired) {
+      generations++;
+      retired = false;
+    }
     d = HmmDecoder.load(spec);
     d.catch(() => decoders.delete(spec.id));
     decoders.set(spec.id, d);
@@ -99,6 +129,7 @@ export function loadHmmDecoder(spec: HmmModelSpec): Promise<HmmDecoder> {
 /** Drops every loaded decoder: the next loadHmmDecoder() reads the model again. */
 export function retireDecoders(): void {
   decoders.clear();
+  retired = true;
 }
 
 /** How many times this process has loaded decoders (tests check that a fault led to a fresh one). */
@@ -131,6 +162,22 @@ interface ScoredWindow {
   samples: Float32Array;
   key: string;
   topn: GaussianTopN;
+  /** density costs under one normaliser per frame (the best codebook of all): every search shares them */
+  dens: Int32Array;
+  nFrames: number;
+  /** the free phone loop over the window, once asked for */
+  loop?: Promise<PhoneLoop>;
+}
+
+/**
+ * The free phone loop's best path over a window: every model phone in any order, context-free, no
+ * language model. Its cumulative acoustic cost is the denominator of goodness of pronunciation.
+ */
+export interface PhoneLoop {
+  /** the recognised phones (model labels, fillers left out) */
+  phones: string[];
+  /** cum[t] = acoustic cost (units) of the loop's path over frames [0, t); length nFrames + 1 */
+  cum: Float64Array;
   nFrames: number;
 }
 
@@ -177,7 +224,14 @@ export class HmmDecoder implements HmmSearch {
       const dictBytes = readFileSync(spec.dict);
       const noise = spec.noiseDict ? readFileSync(spec.noiseDict, 'utf8') : '<sil> SIL\n';
       const kernel = await gaussianKernel(model);
-      return new HmmDecoder(spec, model, new PronunciationDictionary(dictBytes), phoneOrder(model, dictBytes), noise, kernel);
+      return new HmmDecoder(
+        spec,
+        model,
+        new PronunciationDictionary(dictBytes),
+        phoneOrder(model, dictBytes),
+        noise,
+        kernel,
+      );
     } catch (err) {
       if (err instanceof EngineError) throw err;
       throw toEngineError(err, `could not load the acoustic model ${spec.id} from ${spec.hmm}`);
@@ -204,7 +258,10 @@ export class HmmDecoder implements HmmSearch {
           'engine_fault',
           `the pronunciation ${phones.join(' ')} uses phones the model ${this.spec.id} does not have: ${unknown.join(' ')}`,
         );
-      this.names.set(name, phones.map((p) => this.model.mdef.ciIndex.get(p)!));
+      this.names.set(
+        name,
+        phones.map((p) => this.model.mdef.ciIndex.get(p)!),
+      );
       this.known.set(name, phones.join(' '));
     }
     return name;
@@ -228,7 +285,7 @@ export class HmmDecoder implements HmmSearch {
     const cep = this.frontEnd.cepstra(logMel);
     const feats = computeFeatures(cep, this.model.frontEnd, this.model.streamLengths);
     const topn = await this.kernel.topN(feats);
-    const w = { samples, key, topn, nFrames: feats.nFrames };
+    const w: ScoredWindow = { samples, key, topn, dens: densityCosts(topn, null), nFrames: feats.nFrames };
     this.scored = [w, ...this.scored].slice(0, SCORED_KEPT);
     return w;
   }
@@ -244,7 +301,7 @@ export class HmmDecoder implements HmmSearch {
       if (!phones) throw new EngineError('engine_fault', `the grammar uses the unknown word ${name}`);
       i = words.length;
       // the garbage and recognition loops' phones are context-free, except when emulating pocketsphinx
-      const free = /^[GR]_/.test(name) && contextRules() !== SPHINX_CONTEXTS;
+      const free = /^[GR]_/.test(name) && !emulatingPocketsphinx();
       words.push({ name, phones, kind: free ? 'free' : 'word' });
       index.set(name, i);
       return i;
@@ -278,16 +335,21 @@ export class HmmDecoder implements HmmSearch {
   }
 
   /** Searches a grammar over a window; the network, its senone costs and the best path. */
-  private async search(samples: Float32Array, g: Fsg): Promise<{ net: Network; costs: Int32Array; path: SearchResult | null; nFrames: number }> {
+  private async search(
+    samples: Float32Array,
+    g: Fsg,
+  ): Promise<{ net: Network; costs: SenoneCosts; path: SearchResult | null; nFrames: number }> {
     try {
       injectedFault();
       const w = await this.score(samples);
       const net = buildNetwork(this.model, this.wordGraph(g), contextRules());
-      const dens = densityCosts(w.topn, net.codebooks);
-      const costs = senoneCosts(this.model, w.topn, dens, net.senones);
+      const costs = new SenoneCosts(this.model, w.topn, w.dens, net.senones);
       const path = viterbi(this.model, net, costs, w.nFrames, this.beams());
       return { net, costs, path, nFrames: w.nFrames };
     } catch (err) {
+      if (err instanceof EngineError && err.input) throw err;
+      // whatever state a failed search left is not trusted: the next job loads fresh decoders
+      retireDecoders();
       if (err instanceof EngineError) throw err;
       throw toEngineError(err, `decoding (model ${this.spec.id})`);
     }
@@ -312,12 +374,35 @@ export class HmmDecoder implements HmmSearch {
     for (const p of path.phones) {
       const h = net.hmms[p.hmm]!;
       const w = net.graph.words[net.graph.arcs[h.arc]!.word]!;
-      if (h.pos === 0 || h.arc !== lastArc) {
-        if (w.kind !== 'filler') words.push(w.name);
-      }
+      if ((h.pos === 0 || h.arc !== lastArc) && w.kind !== 'filler') words.push(w.name);
       lastArc = h.arc;
     }
     return words.join(' ');
+  }
+
+  /** The free phone loop over a window (computed once per window; the scores are shared). */
+  phoneLoop(samples: Float32Array): Promise<PhoneLoop> {
+    return this.score(samples).then((w) => {
+      w.loop ??= this.runLoop(w);
+      return w.loop;
+    });
+  }
+
+  private async runLoop(w: ScoredWindow): Promise<PhoneLoop> {
+    const skip = new Set(['SIL', '+NSN+', '+SPN+', '+NOISE+', '+SPEECH+']);
+    const names = [...this.phones].filter((p) => !skip.has(p)).map((p) => this.wordFor([p], 'R'));
+    const { net, costs, path } = await this.search(w.samples, wordLoop(names));
+    const cum = new Float64Array(w.nFrames + 1);
+    const phones: string[] = [];
+    if (!path) return { phones, cum, nFrames: w.nFrames };
+    for (const p of path.phones) {
+      const h = net.hmms[p.hmm]!;
+      const perFrame = phonePathCosts(this.model, h.tmat, h.senones, costs, p.start, p.end);
+      for (let t = p.start; t <= p.end; t++) cum[t + 1] = cum[t]! + perFrame[t - p.start]!;
+      const word = net.graph.words[net.graph.arcs[h.arc]!.word]!;
+      if (word.kind !== 'filler') phones.push(this.model.mdef.ciPhones[h.ci]!);
+    }
+    return { phones, cum, nFrames: w.nFrames };
   }
 }
 
@@ -325,84 +410,124 @@ export class HmmDecoder implements HmmSearch {
 function segments(
   model: AcousticModel,
   net: Network,
-  costs: Int32Array,
+  costs: SenoneCosts,
   path: SearchResult,
   nFrames: number,
   level: 0 | 1,
   phoneNames: readonly string[],
 ): HmmSegment {
-  const nSen = net.senones.length;
-  // each frame's best network senone: a phone's fit is its path's cost above that, frame by frame
-  const best = new Int32Array(nFrames).fill(2 ** 30);
-  for (let t = 0; t < nFrames; t++)
-    for (let k = 0; k < nSen; k++) if (costs[t * nSen + k]! < best[t]!) best[t] = costs[t * nSen + k]!;
+  // a phone's fit is its path's cost above each frame's best active senone (as pocketsphinx reports it)
+  const best = path.bestActive;
   const words: HmmSegment[] = [];
   let cur: { arc: number; seg: HmmSegment; logp: number } | null = null;
-  for (const p of path.phones) {
+  // each phone start's posterior (level 1): its spread, and with POSTERIOR_EDGES its mean as the boundary
+  const post =
+    level === 1 ? boundaryPosteriors(model, net, costs, path.phones, nFrames, POSTERIOR_SCALE) : null;
+  const spreadAt = (i: number): number =>
+    post && i > 0 && i < post.length ? Math.round(post[i]!.sd * 1000) / 1000 : 0;
+  // boundaries at their posterior mean (between frames), except when emulating pocketsphinx
+  const posteriorEdges = post && !emulatingPocketsphinx();
+  const edge = (i: number): number =>
+    i >= path.phones.length ? nFrames : posteriorEdges && i > 0 ? post[i]!.mean : path.phones[i]!.start;
+  for (let pi = 0; pi < path.phones.length; pi++) {
+    const p = path.phones[pi]!;
     const h = net.hmms[p.hmm]!;
-    const excess = phoneExcess(model, h.tmat, h.senones, costs, nSen, best, p.start, p.end);
+    const perFrame = phonePathCosts(model, h.tmat, h.senones, costs, p.start, p.end);
+    const ascr = perFrame.reduce((a, b) => a + b, 0);
+    let excess = ascr;
+    for (let t = p.start; t <= p.end; t++) excess -= best[t]!;
     // pocketsphinx reads the state alignment's scores (shifted units) as if they were base-1.0001 logs
     const logp = -excess * LN_BASE;
+    // exact times: the back-end rounds a word's and its phones' edges alike
+    const b = edge(pi) / FRAME_RATE;
     const phoneSeg: HmmSegment = {
       t: '',
-      b: p.start / FRAME_RATE,
-      d: (p.end - p.start + 1) / FRAME_RATE,
+      b,
+      d: edge(pi + 1) / FRAME_RATE - b,
       p: Math.exp(logp),
+      ascr,
     };
     if (!cur || h.pos === 0 || h.arc !== cur.arc) {
       const w = net.graph.words[net.graph.arcs[h.arc]!.word]!;
-      cur = { arc: h.arc, seg: { t: w.name, b: phoneSeg.b, d: 0, p: 1, w: [] }, logp: 0 };
+      cur = {
+        arc: h.arc,
+        seg: { t: w.name, b: phoneSeg.b, d: 0, p: 1, ascr: 0, spread: [spreadAt(pi), 0], w: [] },
+        logp: 0,
+      };
       words.push(cur.seg);
     }
+    cur.seg.spread![1] = spreadAt(pi + 1);
     phoneSeg.t = phoneNames[h.ci]!;
-    cur.seg.d = Math.round((p.end + 1) / FRAME_RATE * 1000) / 1000 - cur.seg.b;
+    cur.seg.d = edge(pi + 1) / FRAME_RATE - cur.seg.b;
     cur.logp += logp;
     cur.seg.p = Math.exp(cur.logp);
+    cur.seg.ascr! += ascr;
     if (level === 1) cur.seg.w!.push(phoneSeg);
   }
-  for (const w of words) {
-    w.d = Math.round(w.d * 1000) / 1000;
-    if (level === 0) delete w.w;
-  }
+  if (level === 0) for (const w of words) delete w.w;
   return { t: '', b: 0, d: nFrames / FRAME_RATE, p: 1, w: words };
 }
 
 /**
- * How far a phone's best state path over frames [start, end] scores below each frame's best senone, its
- * transitions included: the phone's own small Viterbi (left to right, entered in its first state, left
- * from its last), in units. This is the quantity pocketsphinx's state alignment reports per phone.
+ * The per-frame costs (units) of a phone's best state path over frames [start, end]: emission plus the
+ * transition taken into the frame's state, and the exit on the last frame. A phone-sized Viterbi with
+ * back-pointers.
  */
-function phoneExcess(
+function phonePathCosts(
   m: AcousticModel,
   tmat: number,
   senones: Int32Array,
-  costs: Int32Array,
-  nSen: number,
-  best: Int32Array,
+  costs: SenoneCosts,
   start: number,
   end: number,
-): number {
+): Float64Array {
   const n = senones.length;
   const nTo = m.nTmatTo;
+  const len = end - start + 1;
   const tp = (from: number, to: number) => {
     const c = m.tmat[(tmat * n + from) * nTo + to]!;
     return c >= TMAT_FORBIDDEN ? Infinity : c;
   };
-  let prev = new Float64Array(n).fill(Infinity);
-  let next = new Float64Array(n);
-  prev[0] = costs[start * nSen + senones[0]!]! - best[start]!;
-  for (let t = start + 1; t <= end; t++) {
+  const score = new Float64Array(len * n).fill(Infinity);
+  const back = new Int8Array(len * n).fill(-1);
+  score[0] = costs.at(start, senones[0]!);
+  for (let i = 1; i < len; i++) {
+    const t = start + i;
     for (let j = 0; j < n; j++) {
-      let b = prev[j]! + tp(j, j);
-      if (j > 0) b = Math.min(b, prev[j - 1]! + tp(j - 1, j));
-      if (j > 1) b = Math.min(b, prev[j - 2]! + tp(j - 2, j));
-      next[j] = b + costs[t * nSen + senones[j]!]! - best[t]!;
+      let b = score[(i - 1) * n + j]! + tp(j, j);
+      let from = j;
+      for (let k = Math.max(0, j - 2); k < j; k++) {
+        const c = score[(i - 1) * n + k]! + tp(k, j);
+        if (c < b) {
+          b = c;
+          from = k;
+        }
+      }
+      score[i * n + j] = b + costs.at(t, senones[j]!);
+      back[i * n + j] = from;
     }
-    [prev, next] = [next, prev];
   }
-  let out = Infinity;
-  for (let j = 0; j < n; j++) out = Math.min(out, prev[j]! + tp(j, n));
-  return Number.isFinite(out) ? out : prev[n - 1]!;
+  let j = n - 1;
+  let bestExit = Infinity;
+  for (let k = 0; k < n; k++) {
+    const c = score[(len - 1) * n + k]! + tp(k, n);
+    if (c < bestExit) {
+      bestExit = c;
+      j = k;
+    }
+  }
+  const out = new Float64Array(len);
+  if (!Number.isFinite(bestExit)) {
+    // no exit within the model's transitions (a segment shorter than its states): emissions alone
+    for (let i = 0; i < len; i++) out[i] = costs.at(start + i, senones[Math.min(i, n - 1)]!);
+    return out;
+  }
+  out[len - 1] = bestExit - score[(len - 1) * n + j]!;
+  for (let i = len - 1; i >= 0; i--) {
+    out[i]! += i === 0 ? score[j]! : score[i * n + j]! - score[(i - 1) * n + back[i * n + j]!]!;
+    if (i > 0) j = back[i * n + j]!;
+  }
+  return out;
 }
 
 /**

@@ -19,13 +19,19 @@ export async function recognisePhones(
   samples: Float32Array,
   units: Unit[],
 ): Promise<Recognition> {
-  const phoneSet = [...decoder.phones].filter((p) => !SKIP.has(p));
-  const names = phoneSet.map((p) => decoder.wordFor([p], 'R'));
-  const text = await decoder.recognise(samples, wordLoop(names));
-  const hyp = text
-    .split(/\s+/)
-    .filter((w) => w.startsWith('R_'))
-    .map((w) => w.slice(2));
+  let hyp: string[];
+  if (decoder.phoneLoop) {
+    // the same loop as goodness of pronunciation, over the window's shared scores
+    hyp = (await decoder.phoneLoop(samples)).phones;
+  } else {
+    const phoneSet = [...decoder.phones].filter((p) => !SKIP.has(p));
+    const names = phoneSet.map((p) => decoder.wordFor([p], 'R'));
+    const text = await decoder.recognise(samples, wordLoop(names));
+    hyp = text
+      .split(/\s+/)
+      .filter((w) => w.startsWith('R_'))
+      .map((w) => w.slice(2));
+  }
   // Both sides use the model's own labels.
   return scoreRecognition(units, hyp, PHONE_LOOP_METHOD);
 }

@@ -73,7 +73,8 @@ export function computeFeatures(cep: Float32Array, s: FrontEndSettings, streamLe
     throw new EngineError('engine_fault', 'the feature streams do not match the model (svspec)');
   const streams = groups.map((g) => {
     const out = new Float32Array(nFrames * g.length);
-    for (let t = 0; t < nFrames; t++) for (let j = 0; j < g.length; j++) out[t * g.length + j] = full[t * dim + g[j]!]!;
+    for (let t = 0; t < nFrames; t++)
+      for (let j = 0; j < g.length; j++) out[t * g.length + j] = full[t * dim + g[j]!]!;
     return out;
   });
   return { nFrames, streams, streamLengths };

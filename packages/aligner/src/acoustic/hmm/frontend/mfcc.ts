@@ -85,8 +85,17 @@ export function melFilters(s: FrontEndSettings, nfft: number): MelFilter[] {
   return filters;
 }
 
-/** In-place radix-2 FFT of a complex sequence (re, im) of power-of-two length. */
-export function fft(re: Float64Array, im: Float64Array, cos: Float64Array, sin: Float64Array): void {
+/**
+ * In-place radix-2 FFT of a complex sequence (re, im) of power-of-two length n. `cos`/`sin` hold
+ * cos(2 pi i / (n * stride)) for i < n * stride / 2 (tables of a longer transform, read every stride-th).
+ */
+export function fft(
+  re: Float64Array,
+  im: Float64Array,
+  cos: Float64Array,
+  sin: Float64Array,
+  stride = 1,
+): void {
   const n = re.length;
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
@@ -106,8 +115,8 @@ export function fft(re: Float64Array, im: Float64Array, cos: Float64Array, sin: 
     const step = n / len;
     for (let i = 0; i < n; i += len) {
       for (let k = 0; k < half; k++) {
-        const wr = cos[k * step]!;
-        const wi = -sin[k * step]!;
+        const wr = cos[k * step * stride]!;
+        const wi = -sin[k * step * stride]!;
         const a = i + k;
         const b = a + half;
         const xr = re[b]! * wr - im[b]! * wi;
@@ -204,7 +213,8 @@ export class FrontEnd {
     const g = (this.geometry = frameGeometry(settings));
     this.filters = melFilters(settings, g.nfft);
     this.window = new Float64Array(g.size);
-    for (let i = 0; i < g.size; i++) this.window[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (g.size - 1));
+    for (let i = 0; i < g.size; i++)
+      this.window[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (g.size - 1));
     this.cos = new Float64Array(g.nfft / 2);
     this.sin = new Float64Array(g.nfft / 2);
     for (let i = 0; i < g.nfft / 2; i++) {
@@ -232,7 +242,10 @@ export class FrontEnd {
     const nfr = this.frames(samples.length);
     const out = new Float64Array(nfr * nfilt);
     const re = new Float64Array(nfft);
-    const im = new Float64Array(nfft);
+    const half = nfft / 2;
+    // the real frame as a complex sequence of half the length (even samples real, odd imaginary)
+    const zr = new Float64Array(half);
+    const zi = new Float64Array(half);
     const spec = new Float64Array(nfft / 2 + 1);
     const mspec = new Float64Array(nfilt);
     const noise = this.settings.removeNoise ? new NoiseRemover(nfilt) : null;
@@ -241,7 +254,6 @@ export class FrontEnd {
       const from = t * shift;
       const len = Math.min(size, samples.length - from);
       re.fill(0);
-      im.fill(0);
       // pre-emphasis continues across frames: the sample before a frame is its prior (0 at the start)
       let prior = from > 0 ? samples[from - 1]! * PCM_SCALE : 0;
       for (let i = 0; i < len; i++) {
@@ -250,8 +262,30 @@ export class FrontEnd {
         prior = x;
       }
       for (let i = 0; i < size; i++) re[i] = re[i]! * this.window[i]!;
-      fft(re, im, this.cos, this.sin);
-      for (let j = 0; j <= nfft / 2; j++) spec[j] = re[j]! * re[j]! + im[j]! * im[j]!;
+      for (let i = 0; i < half; i++) {
+        zr[i] = re[2 * i]!;
+        zi[i] = re[2 * i + 1]!;
+      }
+      fft(zr, zi, this.cos, this.sin, 2);
+      // untangle the two real transforms: X[k] = E[k] + W^k O[k]
+      spec[0] = (zr[0]! + zi[0]!) ** 2;
+      spec[half] = (zr[0]! - zi[0]!) ** 2;
+      for (let k = 1; k < half; k++) {
+        const ar = zr[k]!;
+        const ai = zi[k]!;
+        const br = zr[half - k]!;
+        const bi = -zi[half - k]!;
+        const er = (ar + br) / 2;
+        const ei = (ai + bi) / 2;
+        // (a - b) / 2i
+        const or = (ai - bi) / 2;
+        const oi = -(ar - br) / 2;
+        const wr = this.cos[k]!;
+        const wi = -this.sin[k]!;
+        const xr = er + wr * or - wi * oi;
+        const xi = ei + wr * oi + wi * or;
+        spec[k] = xr * xr + xi * xi;
+      }
       for (let f = 0; f < nfilt; f++) {
         const { start, coeffs } = this.filters[f]!;
         let s = 0;

@@ -94,8 +94,7 @@ export function parseFeatParams(text: string): FrontEndSettings {
     }
   }
   const num = (k: string, d: number) => (raw[k] !== undefined ? Number(raw[k]) : d);
-  const bool = (k: string, d: boolean) =>
-    raw[k] !== undefined ? /^(yes|true|1)$/i.test(raw[k]) : d;
+  const bool = (k: string, d: boolean) => (raw[k] !== undefined ? /^(yes|true|1)$/i.test(raw[k]) : d);
   const cmnRaw = raw.cmn ?? 'batch';
   const transform = (raw.transform ?? DEFAULTS.transform) as FrontEndSettings['transform'];
   return {
@@ -152,7 +151,8 @@ function readSendump(bytes: Uint8Array, path: string, nStreams: number, nDensiti
   const rows = v.getInt32(p, true);
   const cols = v.getInt32(p + 4, true);
   p += 8;
-  if (rows !== nDensities || cols !== nSen) throw bad(path, `sendump is ${rows} x ${cols}, the model ${nDensities} x ${nSen}`);
+  if (rows !== nDensities || cols !== nSen)
+    throw bad(path, `sendump is ${rows} x ${cols}, the model ${nDensities} x ${nSen}`);
   if (p + nStreams * rows * cols > bytes.length) throw bad(path, 'truncated sendump');
   // the file holds [stream][density][senone]; a senone's weights are read together, so they are kept so
   const out = new Uint8Array(nStreams * rows * cols);
@@ -178,7 +178,7 @@ function mixwFromFloats(
     for (let f = 0; f < nStreams; f++) {
       const o = (s * nStreams + f) * nDensities;
       let sum = 0;
-      for (let d = 0; d < nDensities; d++) sum += (pdf[d] = w[o + d]!);
+      for (let d = 0; d < nDensities; d++) sum += pdf[d] = w[o + d]!;
       let sum2 = 0;
       for (let d = 0; d < nDensities; d++) {
         const x = sum > 0 ? pdf[d]! / sum : 0;
@@ -195,7 +195,11 @@ function mixwFromFloats(
   return out;
 }
 
-function transitionCosts(bytes: Uint8Array, path: string, tpfloor: number): { cost: Uint8Array; nTo: number } {
+function transitionCosts(
+  bytes: Uint8Array,
+  path: string,
+  tpfloor: number,
+): { cost: Uint8Array; nTo: number } {
   const t = readTransitions(bytes, path);
   const cost = new Uint8Array(t.data.length);
   for (let i = 0; i < t.nTmat; i++) {
@@ -227,7 +231,8 @@ export interface ModelFiles {
 }
 
 export function featParamsPath(dir: string): string | null {
-  for (const name of ['feat.params', 'feat_params.json']) if (existsSync(join(dir, name))) return join(dir, name);
+  for (const name of ['feat.params', 'feat_params.json'])
+    if (existsSync(join(dir, name))) return join(dir, name);
   return null;
 }
 
@@ -253,7 +258,10 @@ export function loadAcousticModel(files: ModelFiles): AcousticModel {
   )
     throw bad(dir, 'means and variances differ in shape');
   if (means.nCodebooks !== mdef.ciPhones.length)
-    throw bad(dir, `${means.nCodebooks} codebooks for ${mdef.ciPhones.length} phones: not a phonetically-tied model`);
+    throw bad(
+      dir,
+      `${means.nCodebooks} codebooks for ${mdef.ciPhones.length} phones: not a phonetically-tied model`,
+    );
   const varfloor = files.varfloor ?? 1e-4;
   const variances = vars.data.map((x) => (x < varfloor ? varfloor : x));
   let mixw: Uint8Array;
@@ -263,10 +271,21 @@ export function loadAcousticModel(files: ModelFiles): AcousticModel {
       throw bad(dir, 'mixture_weights do not match the model definition');
     mixw = mixwFromFloats(m.data, m.nSenones, m.nStreams, m.nDensities, files.mixwfloor ?? 1e-7);
   } else {
-    mixw = readSendump(read('sendump'), join(dir, 'sendump'), means.nStreams, means.nDensities, mdef.nSenones);
+    mixw = readSendump(
+      read('sendump'),
+      join(dir, 'sendump'),
+      means.nStreams,
+      means.nDensities,
+      mdef.nSenones,
+    );
   }
-  const t = transitionCosts(read('transition_matrices'), join(dir, 'transition_matrices'), files.tmatfloor ?? 1e-4);
-  if (t.nTo !== mdef.nEmitState + 1) throw bad(dir, 'transition matrices and phones have different state counts');
+  const t = transitionCosts(
+    read('transition_matrices'),
+    join(dir, 'transition_matrices'),
+    files.tmatfloor ?? 1e-4,
+  );
+  if (t.nTo !== mdef.nEmitState + 1)
+    throw bad(dir, 'transition matrices and phones have different state counts');
   return {
     dir,
     mdef,

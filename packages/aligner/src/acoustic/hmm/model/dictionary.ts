@@ -1,8 +1,9 @@
-// A Sphinx pronunciation dictionary ("word PH ON ES" lines, alternatives as "word(2)"), looked up without
-// turning its 135,000 lines into JavaScript strings: the file stays one buffer and an open-addressing
-// table of line offsets, keyed by a hash of the word's bytes, finds a word's first line (its alternatives
-// follow it). Building the index takes a few milliseconds and about a megabyte, against 150 ms and 44 MB
-// for a Map of the whole CMU dictionary, which every worker thread would pay.
+// A Sphinx pronunciation dictionary ("word PH ON ES" lines, alternatives as "word(2)", not always next
+// to "word": cmudict sorts "a's" between "a" and "a(2)"), looked up without turning its 135,000 lines
+// into JavaScript strings: the file stays one buffer and an open-addressing table of line offsets, keyed
+// by a hash of the line's first token, finds "word", then "word(2)", "word(3)"... Building the index takes
+// a few milliseconds and about a megabyte, against 150 ms and 44 MB for a Map of the whole CMU
+// dictionary, which every worker thread would pay.
 
 function hashBytes(b: Uint8Array, from: number, to: number): number {
   let h = 0x811c9dc5;
@@ -14,7 +15,6 @@ const SPACE = 0x20;
 const TAB = 0x09;
 const NL = 0x0a;
 const CR = 0x0d;
-const OPEN = 0x28; // (
 const SEMI = 0x3b; // ;
 
 export class PronunciationDictionary {
@@ -35,23 +35,12 @@ export class PronunciationDictionary {
       let e = bytes.indexOf(NL, p);
       if (e < 0) e = bytes.length;
       if (bytes[p] !== SEMI || bytes[p + 1] !== SEMI) {
-        const end = this.baseEnd(p, e);
+        let end = p;
+        while (end < e && bytes[end] !== SPACE && bytes[end] !== TAB) end++;
         if (end > p) this.insert(p, end);
       }
       p = e + 1;
     }
-  }
-
-  /** End of a line's base word: before the first blank, and before an "(n)" alternative marker. */
-  private baseEnd(p: number, e: number): number {
-    let w = p;
-    while (w < e && this.bytes[w] !== SPACE && this.bytes[w] !== TAB) w++;
-    if (w > p + 2 && this.bytes[w - 1] === 0x29) {
-      let q = w - 2;
-      while (q > p && this.bytes[q]! >= 0x30 && this.bytes[q]! <= 0x39) q--;
-      if (this.bytes[q] === OPEN && q < w - 2) return q;
-    }
-    return w;
   }
 
   private insert(p: number, end: number): void {
@@ -62,52 +51,50 @@ export class PronunciationDictionary {
         this.table[i] = p;
         return;
       }
-      if (this.sameWord(at, this.bytes, p, end)) return; // an alternative: the first line is indexed
+      if (this.sameWord(at, this.bytes, p, end)) return; // a repeated entry: the first is kept
       i = (i + 1) & this.mask;
     }
   }
 
+  /** Whether the token starting at `line` is exactly key[from, to). */
   private sameWord(line: number, key: Uint8Array, from: number, to: number): boolean {
     const n = to - from;
     const b = this.bytes;
     for (let k = 0; k < n; k++) if (b[line + k] !== key[from + k]) return false;
     const next = b[line + n];
-    if (next === SPACE || next === TAB) return true;
-    if (next !== OPEN) return false;
-    // "word(2)": an alternative of word, not a different word that starts with it
-    let q = line + n + 1;
-    while (b[q]! >= 0x30 && b[q]! <= 0x39) q++;
-    return b[q] === 0x29 && q > line + n + 1;
+    return next === SPACE || next === TAB;
+  }
+
+  /** The phones of the line holding exactly this token, or null. */
+  private entry(token: string): string[] | null {
+    const key = new TextEncoder().encode(token);
+    if (key.length === 0) return null;
+    let i = hashBytes(key, 0, key.length) & this.mask;
+    for (;;) {
+      const at = this.table[i]!;
+      if (at < 0) return null;
+      if (this.sameWord(at, key, 0, key.length)) {
+        let e = this.bytes.indexOf(NL, at);
+        if (e < 0) e = this.bytes.length;
+        if (this.bytes[e - 1] === CR) e--;
+        return new TextDecoder()
+          .decode(this.bytes.subarray(at + key.length, e))
+          .trim()
+          .split(/\s+/);
+      }
+      i = (i + 1) & this.mask;
+    }
   }
 
   /** All pronunciations of a word, in the dictionary's order (word, word(2), ...). */
   lookup(word: string): string[][] {
     const added = this.added.get(word);
     if (added) return added;
-    const key = new TextEncoder().encode(word);
-    if (key.length === 0) return [];
-    let i = hashBytes(key, 0, key.length) & this.mask;
-    let line = -1;
-    for (;;) {
-      const at = this.table[i]!;
-      if (at < 0) return [];
-      if (this.sameWord(at, key, 0, key.length)) {
-        line = at;
-        break;
-      }
-      i = (i + 1) & this.mask;
-    }
     const out: string[][] = [];
-    const dec = new TextDecoder();
-    for (let p = line; p < this.bytes.length; ) {
-      let e = this.bytes.indexOf(NL, p);
-      if (e < 0) e = this.bytes.length;
-      if (!this.sameWord(p, key, 0, key.length)) break;
-      let end = e;
-      if (this.bytes[end - 1] === CR) end--;
-      const text = dec.decode(this.bytes.subarray(p, end)).trim();
-      out.push(text.split(/\s+/).slice(1));
-      p = e + 1;
+    for (let k = 1; ; k++) {
+      const phones = this.entry(k === 1 ? word : `${word}(${k})`);
+      if (!phones) break;
+      out.push(phones);
     }
     return out;
   }

@@ -149,7 +149,8 @@ function readTextMdef(bytes: Uint8Array, path: string): ModelDefinition {
   const nCiSen = count('n_tied_ci_state');
   const nTmat = count('n_tied_tmat');
   const rows = lines.filter((l) => !/^\d+ n_/.test(l) && l !== '0.3').map((l) => l.split(/\s+/));
-  if (rows.length !== nBase + nTri) throw bad(path, `${rows.length} phones where ${nBase + nTri} are announced`);
+  if (rows.length !== nBase + nTri)
+    throw bad(path, `${rows.length} phones where ${nBase + nTri} are announced`);
   const ciPhones = rows.slice(0, nBase).map((r) => r[0]!);
   const ciIndex = new Map(ciPhones.map((p, i) => [p, i]));
   const nEmit = rows[0]!.length - 7;

@@ -26,7 +26,8 @@ export function openS3(bytes: Uint8Array, path: string): S3File {
   if (firstLine < 0) throw bad(path, 'no header');
   const header = new Map<string, string>();
   let p: number;
-  const text = (a: number, b: number) => Buffer.from(bytes.buffer, bytes.byteOffset + a, b - a).toString('latin1');
+  const text = (a: number, b: number) =>
+    Buffer.from(bytes.buffer, bytes.byteOffset + a, b - a).toString('latin1');
   if (text(0, firstLine) === 's3') {
     p = firstLine + 1;
     for (;;) {
@@ -156,8 +157,17 @@ function checksum(words: Uint32Array, sum: number): number {
  * An s3 file: header, byte-order mark, int32 dimensions then float32 data, and the checksum of both
  * (little-endian, as pocketsphinx's own models).
  */
-export function writeS3(dims: number[], data: Float32Array, extraHeader: Record<string, string> = {}): Buffer {
-  const head = ['s3', 'version 1.0', 'chksum0 yes', ...Object.entries(extraHeader).map(([k, v]) => `${k} ${v}`)];
+export function writeS3(
+  dims: number[],
+  data: Float32Array,
+  extraHeader: Record<string, string> = {},
+): Buffer {
+  const head = [
+    's3',
+    'version 1.0',
+    'chksum0 yes',
+    ...Object.entries(extraHeader).map(([k, v]) => `${k} ${v}`),
+  ];
   const text = Buffer.from(`${head.join('\n')}\nendhdr\n`, 'latin1');
   const body = new Uint32Array(1 + dims.length + data.length + 1);
   body[0] = BYTE_ORDER_MAGIC;

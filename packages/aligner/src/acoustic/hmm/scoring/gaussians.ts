@@ -6,6 +6,8 @@
 // native runtime cannot load.
 import type { AcousticModel } from '../model/acoustic-model.ts';
 import type { Features } from '../frontend/features.ts';
+import type * as OrtModule from 'onnxruntime-node';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { encodeOnnxModel } from '../../../onnx/encode.ts';
 import { top4Module } from './top4-wasm.ts';
 import type { Top4Module } from './top4-wasm.ts';
@@ -73,7 +75,15 @@ function linearWeights(m: AcousticModel): Float32Array[] {
  * `cw`, or -1) names four densities to take first, the previous frame's best of the same codebook: with
  * the bar already high, the scan of the other densities rarely inserts (the Sphinx decoders' trick).
  */
-function top4(y: Float32Array, from: number, n: number, ll: Float32Array, cw: Uint8Array, o: number, seed: number): void {
+function top4(
+  y: Float32Array,
+  from: number,
+  n: number,
+  ll: Float32Array,
+  cw: Uint8Array,
+  o: number,
+  seed: number,
+): void {
   let v0 = -Infinity;
   let v1 = -Infinity;
   let v2 = -Infinity;
@@ -131,7 +141,13 @@ function top4(y: Float32Array, from: number, n: number, ll: Float32Array, cw: Ui
 
 function emptyTopN(m: AcousticModel, nFrames: number): GaussianTopN {
   const n = nFrames * m.nStreams * m.nCodebooks * TOP_N;
-  return { nFrames, nStreams: m.nStreams, nCodebooks: m.nCodebooks, ll: new Float32Array(n), cw: new Uint8Array(n) };
+  return {
+    nFrames,
+    nStreams: m.nStreams,
+    nCodebooks: m.nCodebooks,
+    ll: new Float32Array(n),
+    cw: new Uint8Array(n),
+  };
 }
 
 /** The reference kernel: every density in double precision, directly from means and variances. */
@@ -186,7 +202,7 @@ export class JsGaussianKernel implements GaussianKernel {
   }
 }
 
-type Ort = typeof import('onnxruntime-node');
+type Ort = typeof OrtModule;
 
 /** The kernel on onnxruntime: one MatMul per stream over blocks of BLOCK frames, one thread. */
 export class OnnxGaussianKernel implements GaussianKernel {
@@ -198,7 +214,7 @@ export class OnnxGaussianKernel implements GaussianKernel {
   private constructor(
     private readonly m: AcousticModel,
     private readonly ort: Ort,
-    private readonly session: import('onnxruntime-node').InferenceSession,
+    private readonly session: InferenceSession,
   ) {}
 
   static async create(m: AcousticModel): Promise<OnnxGaussianKernel> {
@@ -207,8 +223,16 @@ export class OnnxGaussianKernel implements GaussianKernel {
     const cols = m.nCodebooks * m.nDensities;
     const weights = linearWeights(m);
     const model = encodeOnnxModel({
-      nodes: m.streamLengths.map((_, f) => ({ op: 'MatMul', inputs: [`x${f}`, `w${f}`], outputs: [`y${f}`] })),
-      initializers: m.streamLengths.map((len, f) => ({ name: `w${f}`, dims: [2 * len + 1, cols], data: weights[f]! })),
+      nodes: m.streamLengths.map((_, f) => ({
+        op: 'MatMul',
+        inputs: [`x${f}`, `w${f}`],
+        outputs: [`y${f}`],
+      })),
+      initializers: m.streamLengths.map((len, f) => ({
+        name: `w${f}`,
+        dims: [2 * len + 1, cols],
+        data: weights[f]!,
+      })),
       inputs: m.streamLengths.map((len, f) => ({ name: `x${f}`, shape: ['T', 2 * len + 1] })),
       outputs: m.streamLengths.map((_, f) => ({ name: `y${f}`, shape: ['T', cols] })),
     });
@@ -239,8 +263,8 @@ export class OnnxGaussianKernel implements GaussianKernel {
       wasm.memory.grow(Math.ceil((need - wasm.memory.buffer.byteLength) / 65536));
     for (let t0 = 0; t0 < features.nFrames; t0 += BLOCK) {
       const n = Math.min(BLOCK, features.nFrames - t0);
-      const feeds: Record<string, import('onnxruntime-node').Tensor> = {};
-      const fetches: Record<string, import('onnxruntime-node').Tensor> = {};
+      const feeds: Record<string, Tensor> = {};
+      const fetches: Record<string, Tensor> = {};
       streamLengths.forEach((len, f) => {
         const k = 2 * len + 1;
         const x = new Float32Array(n * k);
@@ -254,7 +278,12 @@ export class OnnxGaussianKernel implements GaussianKernel {
           x[t * k + 2 * len] = 1;
         }
         feeds[`x${f}`] = new ort.Tensor('float32', x, [n, k]);
-        if (wasm) fetches[`y${f}`] = new ort.Tensor('float32', new Float32Array(wasm.memory.buffer, f * BLOCK * cols * 4, n * cols), [n, cols]);
+        if (wasm)
+          fetches[`y${f}`] = new ort.Tensor(
+            'float32',
+            new Float32Array(wasm.memory.buffer, f * BLOCK * cols * 4, n * cols),
+            [n, cols],
+          );
       });
       if (wasm) {
         await this.session.run(feeds, fetches);
@@ -267,7 +296,17 @@ export class OnnxGaussianKernel implements GaussianKernel {
           cw.set(out.cw.subarray((t0 - 1) * perFrame, t0 * perFrame));
         }
         for (let f = 0; f < nStreams; f++)
-          wasm.top4(f * BLOCK * cols * 4, n, nCodebooks, nDensities, llAt, cwAt, perFrame + f * nCodebooks * TOP_N, perFrame, t0 > 0 ? 1 : 0);
+          wasm.top4(
+            f * BLOCK * cols * 4,
+            n,
+            nCodebooks,
+            nDensities,
+            llAt,
+            cwAt,
+            perFrame + f * nCodebooks * TOP_N,
+            perFrame,
+            t0 > 0 ? 1 : 0,
+          );
         out.ll.set(ll.subarray(perFrame, (n + 1) * perFrame), t0 * perFrame);
         out.cw.set(cw.subarray(perFrame, (n + 1) * perFrame), t0 * perFrame);
         continue;
@@ -278,7 +317,15 @@ export class OnnxGaussianKernel implements GaussianKernel {
         for (let t = 0; t < n; t++)
           for (let cb = 0; cb < nCodebooks; cb++) {
             const o = (((t0 + t) * nStreams + f) * nCodebooks + cb) * TOP_N;
-            top4(y, (t * nCodebooks + cb) * nDensities, nDensities, out.ll, out.cw, o, t0 + t > 0 ? o - perFrame : -1);
+            top4(
+              y,
+              (t * nCodebooks + cb) * nDensities,
+              nDensities,
+              out.ll,
+              out.cw,
+              o,
+              t0 + t > 0 ? o - perFrame : -1,
+            );
           }
       }
     }

@@ -61,36 +61,49 @@ export function densityCosts(topn: GaussianTopN, normCodebooks: Uint8Array | nul
 }
 
 /**
- * Costs (units, lower is better) of the given senones on every frame: [frame][index in `senones`].
+ * Senone costs (units, lower is better) on demand: a search asks only for the senones of its active
+ * HMMs, frame by frame (a window's network may hold thousands of senones, a frame needs a few hundred).
  * Each frame's costs are relative to the frame's best codebook, so they compare across senones within a
  * frame, and a path's sum compares across paths over the same frames.
  */
-export function senoneCosts(
-  m: AcousticModel,
-  topn: GaussianTopN,
-  dens: Int32Array,
-  senones: Int32Array,
-): Int32Array {
-  const { nFrames, nStreams, nCodebooks } = topn;
-  const nDens = m.nDensities;
-  const out = new Int32Array(nFrames * senones.length);
-  const perFrame = nStreams * nCodebooks * TOP_N;
-  const cbOf = senones.map((s) => m.mdef.senoneCi[s]!);
-  for (let t = 0; t < nFrames; t++) {
-    const fo = t * perFrame;
-    for (let k = 0; k < senones.length; k++) {
-      const sen = senones[k]!;
-      const cb = cbOf[k]!;
-      let total = 0;
-      for (let f = 0; f < nStreams; f++) {
-        const o = fo + (f * nCodebooks + cb) * TOP_N;
-        const mixBase = (sen * nStreams + f) * nDens;
-        let fden = m.mixw[mixBase + topn.cw[o]!]! + dens[o]!;
-        for (let j = 1; j < TOP_N; j++) fden = addCosts(fden, m.mixw[mixBase + topn.cw[o + j]!]! + dens[o + j]!);
-        total += fden;
-      }
-      out[t * senones.length + k] = total;
-    }
+export class SenoneCosts {
+  private readonly cb: Int32Array;
+  private readonly perFrame: number;
+
+  constructor(
+    private readonly m: AcousticModel,
+    private readonly topn: GaussianTopN,
+    private readonly dens: Int32Array,
+    /** the model senone of each index asked for */
+    readonly senones: Int32Array,
+  ) {
+    this.cb = senones.map((s) => m.mdef.senoneCi[s]!);
+    this.perFrame = topn.nStreams * topn.nCodebooks * TOP_N;
   }
-  return out;
+
+  get nFrames(): number {
+    return this.topn.nFrames;
+  }
+
+  /** Cost of senone index k at frame t. */
+  at(t: number, k: number): number {
+    const { m, topn, dens } = this;
+    const nStreams = topn.nStreams;
+    const nCodebooks = topn.nCodebooks;
+    const nDens = m.nDensities;
+    const sen = this.senones[k]!;
+    const cb = this.cb[k]!;
+    const mixw = m.mixw;
+    const cw = topn.cw;
+    const fo = t * this.perFrame;
+    let total = 0;
+    for (let f = 0; f < nStreams; f++) {
+      const o = fo + (f * nCodebooks + cb) * TOP_N;
+      const mixBase = (sen * nStreams + f) * nDens;
+      let fden = mixw[mixBase + cw[o]!]! + dens[o]!;
+      for (let j = 1; j < TOP_N; j++) fden = addCosts(fden, mixw[mixBase + cw[o + j]!]! + dens[o + j]!);
+      total += fden;
+    }
+    return total;
+  }
 }

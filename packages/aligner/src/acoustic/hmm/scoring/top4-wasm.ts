@@ -135,7 +135,15 @@ const consider: Instr[] = [
 ];
 
 /** V = the score of density CAND in the current row. */
-const loadCand: Instr[] = [get(ROW), get(CAND), ['i32.const', 2], ['i32.shl'], ['i32.add'], ['f32.load', 2, 0], set(V)];
+const loadCand: Instr[] = [
+  get(ROW),
+  get(CAND),
+  ['i32.const', 2],
+  ['i32.shl'],
+  ['i32.add'],
+  ['f32.load', 2, 0],
+  set(V),
+];
 
 const FOUR = 30; // a local holding 4 (loop limit)
 

@@ -106,7 +106,11 @@ export const MAX_NETWORK_HMMS = 2_000_000;
 
 const ANY = -1;
 
-export function buildNetwork(m: AcousticModel, g: WordGraph, rules: ContextRules = DEFAULT_CONTEXTS): Network {
+export function buildNetwork(
+  m: AcousticModel,
+  g: WordGraph,
+  rules: ContextRules = DEFAULT_CONTEXTS,
+): Network {
   const { mdef } = m;
   const sil = mdef.sil;
   if (sil < 0) throw new EngineError('engine_fault', 'the acoustic model has no silence phone');
@@ -151,7 +155,14 @@ export function buildNetwork(m: AcousticModel, g: WordGraph, rules: ContextRules
     if (i === undefined) {
       i = slots.length;
       slotIndex.set(key, i);
-      slots.push({ state, lc, rc, enter: [], nulls: [], final: state === g.final && (rc === ANY || rc === sil) });
+      slots.push({
+        state,
+        lc,
+        rc,
+        enter: [],
+        nulls: [],
+        final: state === g.final && (rc === ANY || rc === sil),
+      });
     }
     return i;
   };
@@ -170,7 +181,16 @@ export function buildNetwork(m: AcousticModel, g: WordGraph, rules: ContextRules
       }
       return i;
     });
-    hmms.push({ senones, tmat: mdef.phoneTmat[pid]!, arc, pos, ci: mdef.phoneBase[pid]!, entryCost, next: [], exitSlots });
+    hmms.push({
+      senones,
+      tmat: mdef.phoneTmat[pid]!,
+      arc,
+      pos,
+      ci: mdef.phoneBase[pid]!,
+      entryCost,
+      next: [],
+      exitSlots,
+    });
     return hmms.length - 1;
   };
 
@@ -262,7 +282,9 @@ export function buildNetwork(m: AcousticModel, g: WordGraph, rules: ContextRules
   };
   for (let si = 0; si < slots.length; si++) wire(si);
   // Slots in the topological order of their states' empty transitions, then in creation order.
-  const order = slots.map((_, i) => i).sort((x, y) => rank[slots[x]!.state]! - rank[slots[y]!.state]! || x - y);
+  const order = slots
+    .map((_, i) => i)
+    .sort((x, y) => rank[slots[x]!.state]! - rank[slots[y]!.state]! || x - y);
   const slotRank = new Int32Array(slots.length);
   order.forEach((si, r) => (slotRank[si] = r));
   const sorted = order.map((si) => {

@@ -10,6 +10,7 @@ import { EngineError } from '../../../errors.ts';
 import { TMAT_FORBIDDEN } from '../model/acoustic-model.ts';
 import type { AcousticModel } from '../model/acoustic-model.ts';
 import type { Network } from './network.ts';
+import type { SenoneCosts } from '../scoring/senones.ts';
 
 export interface Beams {
   /** widths below the frame's best, in units (positive) */
@@ -30,6 +31,8 @@ export interface SearchResult {
   /** the path's total score (units) */
   score: number;
   nFrames: number;
+  /** per frame, the lowest cost among the senones the search scored there (its active ones) */
+  bestActive: Int32Array;
 }
 
 class Records {
@@ -37,7 +40,7 @@ class Records {
   hmm: Int32Array;
   start: Int32Array;
   n = 0;
-  constructor(cap = 1 << 14) {
+  constructor(cap = 1 << 12) {
     this.prev = new Int32Array(cap);
     this.hmm = new Int32Array(cap);
     this.start = new Int32Array(cap);
@@ -61,19 +64,21 @@ class Records {
 }
 
 /**
- * The best path through the network over `nFrames` frames. `costs[t * nSen + k]` is the cost of the
- * network's senone k at frame t. Null when no path reaches an accepting slot within the beams.
+ * The best path through the network over `nFrames` frames; the network's senone k costs
+ * `scorer.at(t, k)` at frame t, asked for only while an HMM using it is active. Null when no path reaches
+ * an accepting slot within the beams.
  */
 export function viterbi(
   m: AcousticModel,
   net: Network,
-  costs: Int32Array,
+  scorer: SenoneCosts,
   nFrames: number,
   beams: Beams,
 ): SearchResult | null {
   const { hmms, slots } = net;
   const nEmit = m.mdef.nEmitState;
-  if (nEmit !== 3) throw new EngineError('engine_fault', `only 3-state phone models are supported (this one has ${nEmit})`);
+  if (nEmit !== 3)
+    throw new EngineError('engine_fault', `only 3-state phone models are supported (this one has ${nEmit})`);
   const nSen = net.senones.length;
   const H = hmms.length;
   const S = slots.length;
@@ -133,6 +138,10 @@ export function viterbi(
   let touched = new Int32Array(256);
   let nTouched = 0;
   const rec = new Records();
+  // this frame's senone costs, computed for the senones of the active HMMs only
+  const frameCost = new Int32Array(nSen);
+  const costStamp = new Int32Array(nSen).fill(-1);
+  const bestActive = new Int32Array(nFrames);
   let heap = new Int32Array(256);
   let heapN = 0;
   let heapFrom = 0;
@@ -178,7 +187,10 @@ export function viterbi(
     }
     nextActive[nNext++] = h;
   };
+  // entries below the frame's beam are not made (a filler's entry penalty alone can exceed it)
+  let entryFloor = NEG;
   const propose = (h: number, s: number, prevRec: number, t: number) => {
+    if (s < entryFloor) return;
     if (pendStamp[h] !== t) {
       pendStamp[h] = t;
       pendScore[h] = NEG;
@@ -259,15 +271,28 @@ export function viterbi(
   let bestFinal = NEG;
   let bestFinalHist = -1;
   for (let t = 0; t < nFrames; t++) {
-    const co = t * nSen;
     let best = NEG;
+    // 0. the costs of the active HMMs' senones at frame t
+    let frameBest = 2 ** 30;
+    for (let i = 0; i < nActive; i++) {
+      const b3 = active[i]! * 3;
+      for (let j = 0; j < 3; j++) {
+        const k = sen[b3 + j]!;
+        if (costStamp[k] === t) continue;
+        costStamp[k] = t;
+        const c = scorer.at(t, k);
+        frameCost[k] = c;
+        if (c < frameBest) frameBest = c;
+      }
+    }
+    bestActive[t] = frameBest;
     // 1. emit frame t and move inside every active HMM
     for (let i = 0; i < nActive; i++) {
       const h = active[i]!;
       const b3 = h * 3;
-      const e0 = score[b3]! - costs[co + sen[b3]!]!;
-      const e1 = score[b3 + 1]! - costs[co + sen[b3 + 1]!]!;
-      const e2 = score[b3 + 2]! - costs[co + sen[b3 + 2]!]!;
+      const e0 = score[b3]! - frameCost[sen[b3]!]!;
+      const e1 = score[b3 + 1]! - frameCost[sen[b3 + 1]!]!;
+      const e2 = score[b3 + 2]! - frameCost[sen[b3 + 2]!]!;
       const h0 = hist[b3]!;
       const h1 = hist[b3 + 1]!;
       const h2 = hist[b3 + 2]!;
@@ -318,6 +343,7 @@ export function viterbi(
     const thr = best - beams.beam;
     const pthr = best - beams.pbeam;
     const wthr = best - beams.wbeam;
+    entryFloor = thr;
     // 2. exits: to the next phone of the word, or from a word's last phone to its slot
     nTouched = 0;
     for (let i = 0; i < nActive; i++) {
@@ -366,5 +392,5 @@ export function viterbi(
     end = start - 1;
   }
   phones.reverse();
-  return { phones, score: bestFinal, nFrames };
+  return { phones, score: bestFinal, nFrames, bestActive };
 }

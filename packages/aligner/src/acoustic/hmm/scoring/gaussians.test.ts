@@ -1,0 +1,66 @@
+// The Gaussian kernels against each other on real features: onnxruntime's matrix products with the
+// WebAssembly top-4, and with the JavaScript top-4, must keep the same four densities as the double
+// precision JavaScript kernel, with log-likelihoods within float32 rounding.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FrontEnd } from '../frontend/mfcc.ts';
+import { computeFeatures } from '../frontend/features.ts';
+import { loadAcousticModel } from '../model/acoustic-model.ts';
+import { resolveHmmModel } from '../models.ts';
+import { readWavAtRate } from '../../../audio/wav.ts';
+import { evalDir } from '../../../../test-support/eval-dir.ts';
+import { JsGaussianKernel, OnnxGaussianKernel, TOP_N, gaussianKernel, kernelFallback } from './gaussians.ts';
+import { top4Module } from './top4-wasm.ts';
+import { SenoneCosts, addCosts, densityCosts } from './senones.ts';
+
+const spec = resolveHmmModel('en', 'full');
+const model = loadAcousticModel({ dir: spec.hmm, featParams: spec.featParams });
+
+function features() {
+  const { samples } = readWavAtRate(`${evalDir()}/timit-dev/dr1-mcpm0_sa2.wav`, 16000)!;
+  const fe = new FrontEnd(model.frontEnd);
+  return computeFeatures(fe.cepstra(fe.logMel(samples)), model.frontEnd, model.streamLengths);
+}
+
+test('onnxruntime loads here, and WebAssembly SIMD runs the top-4', async () => {
+  const k = await gaussianKernel(model);
+  assert.equal(k.name, 'onnx', `the JavaScript fallback was taken: ${kernelFallback}`);
+  assert.ok(top4Module(), 'WebAssembly SIMD is available');
+});
+
+for (const top4 of ['wasm', 'js'] as const) {
+  test(`onnxruntime with the ${top4} top-4 keeps the densities of the double-precision kernel`, async () => {
+    const feats = features();
+    const before = process.env.TAZAMUN_TOP4;
+    if (top4 === 'js') process.env.TAZAMUN_TOP4 = 'js';
+    const onnx = await OnnxGaussianKernel.create(model);
+    if (before === undefined) delete process.env.TAZAMUN_TOP4;
+    else process.env.TAZAMUN_TOP4 = before;
+    const got = await onnx.topN(feats);
+    const ref = await new JsGaussianKernel(model).topN(feats);
+    assert.equal(got.nFrames, feats.nFrames);
+    let differ = 0;
+    let maxLl = 0;
+    for (let i = 0; i < ref.cw.length; i++) {
+      if (ref.cw[i] !== got.cw[i]) differ++;
+      maxLl = Math.max(maxLl, Math.abs(ref.ll[i]! - got.ll[i]!));
+    }
+    // ties between two densities may order differently under float32 rounding; nothing else
+    assert.ok(differ / ref.cw.length < 1e-4, `${differ} of ${ref.cw.length} densities differ`);
+    assert.ok(maxLl < 0.01, `largest log-likelihood difference ${maxLl}`);
+    for (let o = 0; o < ref.ll.length; o += TOP_N)
+      for (let j = 1; j < TOP_N; j++) assert.ok(got.ll[o + j]! <= got.ll[o + j - 1]!, 'best first');
+  });
+}
+
+test('senone costs: the log-sum of the four densities with their weights, as the Sphinx decoders round it', async () => {
+  const feats = features();
+  const topn = await new JsGaussianKernel(model).topN(feats);
+  const dens = densityCosts(topn, null);
+  // a senone's cost is the sum over streams of the log-add over its top-4, never below its best term
+  const costs = new SenoneCosts(model, topn, dens, Int32Array.from([0, 100, 2000]));
+  for (let t = 0; t < feats.nFrames; t += 17)
+    for (let k = 0; k < 3; k++) assert.ok(Number.isInteger(costs.at(t, k)) && costs.at(t, k) >= 0);
+  assert.equal(addCosts(10, 10), 3, 'two equal terms: -log 2 is 7 units below either');
+  assert.equal(addCosts(10, 500), 10, 'a term 49 nats worse adds nothing');
+});
