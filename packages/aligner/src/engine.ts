@@ -22,7 +22,9 @@ import { Samples } from './audio/pcm.ts';
 import type { Pcm } from './audio/pcm.ts';
 import type { SourceAudioInfo } from './audio/load.ts';
 import type { AudioStats } from './audio/measure.ts';
-import { alignLong } from './align/long-audio.ts';
+import { SINGLE_MAX, alignLong } from './align/long-audio.ts';
+import type { PieceRunner } from './align/long-audio.ts';
+import { WindowPool, pieceThreads } from './align/window-pool.ts';
 import { placeSqueezed } from './align/squeezed.ts';
 import { normalizeTranscript, splitWords } from './text/normalize.ts';
 import type { ModelToken, SourceWord } from './text/normalize.ts';
@@ -69,6 +71,12 @@ export interface AlignOptions {
   calibration?: 'fitted' | 'none';
   /** the evidence behind each placed word's confidence, for the bench and the calibration fit */
   onWordEvidence?: (evidence: PlacedEvidence[]) => void;
+  /**
+   * Threads one long recording may use (hmm engine): pieces of the second pass are aligned on other
+   * threads while the first pass goes on (default 1; at most the machine's cores). The result is the
+   * same whatever the number.
+   */
+  threads?: number;
 }
 
 /** A placed word's evidence; `cls` is null on a back-end without calibration tables (mms). */
@@ -193,23 +201,38 @@ async function alignUnchecked(
   warnings.push(...pw);
 
   const recognition = options.recognition !== false;
-  // The recognition pass costs about a sixth of the alignment.
+  // The recognition pass costs about a sixth of the alignment (nothing when the back-end recognises the
+  // windows it searched: the HMM's phone loop over their scores).
   const share = recognition ? 0.85 : 1;
-  const rawSpans = silent
-    ? []
-    : await alignLong(backend, samples, units, {
-        precision,
-        garbage: options.garbage ?? true,
-        onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
-        warn,
-      });
+  const windowRecognitions: Recognition[] = [];
+  const pool = piecePool(backend, options.threads, samples.length / SAMPLE_RATE);
+  let rawSpans: UnitSpan[];
+  try {
+    rawSpans = silent
+      ? []
+      : await alignLong(backend, samples, units, {
+          precision,
+          garbage: options.garbage ?? true,
+          onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
+          warn,
+          onRecognition: recognition ? (r) => windowRecognitions.push(r) : undefined,
+          pieces: pool?.runner(precision, options.garbage ?? true, recognition),
+        });
+  } finally {
+    await pool?.close();
+  }
   const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
   const spans = backend.traits.refineEdges
     ? refineEdges(searched, energyTrack(samples.pcm, samples.dither), stats.duration, DEFAULT_REFINE, () =>
         fricationTrack(samples.pcm, samples.dither),
       )
     : searched;
-  const recog = recognition && !silent ? await recogniseWindowed(backend, samples, units, spans) : null;
+  const recog =
+    recognition && !silent
+      ? windowRecognitions.length
+        ? poolRecognitions(windowRecognitions)
+        : await recogniseWindowed(backend, samples, units, spans)
+      : null;
   options.onProgress?.(1);
 
   const placed = placeWords(backend, transcript.words, units, spans, recog, {
@@ -234,6 +257,36 @@ async function alignUnchecked(
     recog,
     warnings,
   });
+}
+
+/**
+ * Threads for the pieces of one long recording on the HMM decoder (align/window-pool.ts), started only when
+ * the recording takes the two-pass path and more than one thread is allowed.
+ */
+function piecePool(backend: AcousticBackend, threads: number | undefined, seconds: number) {
+  const n = pieceThreads(threads);
+  if (n < 2 || seconds <= SINGLE_MAX || !(backend instanceof HmmBackend) || !backend.family) return null;
+  const family = backend.family;
+  const pool = new WindowPool(n - 1);
+  return {
+    runner: (precision: Precision, garbage: boolean, recognise: boolean): PieceRunner => ({
+      tryRun: (p) =>
+        pool.hasIdle
+          ? pool.run({
+              family,
+              pcm: p.samples.pcm.slice(),
+              origin: p.samples.origin,
+              offset: p.offset,
+              units: p.units,
+              coarse: p.coarse,
+              precision,
+              garbage,
+              recognise,
+            })
+          : null,
+    }),
+    close: () => pool.close(),
+  };
 }
 
 /**

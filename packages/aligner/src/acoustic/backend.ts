@@ -80,6 +80,12 @@ export interface WindowRequest {
   onProgress?: (done: number) => void;
   /** a note for the result's warnings (the search suspects the text and audio do not match, ...) */
   warn?: (message: string) => void;
+  /**
+   * Called with a recognition of this window's audio scored against its units, by a back-end that can
+   * recognise the window it has just scored at little cost (the HMM's phone loop over the same frame
+   * scores): the engine then pools these instead of a recognition pass of its own.
+   */
+  onRecognition?: (r: Recognition) => void;
 }
 
 export interface Recognition {

@@ -10,9 +10,16 @@
 // A back-end whose search is itself linear in the audio and bounded in memory (traits.wholeFile: MMS's
 // banded, checkpointed CTC Viterbi) gets the whole file as one window instead.
 import { DERAILED_RUN } from '../acoustic/backend.ts';
-import type { AcousticBackend, Precision, Unit, UnitSpan, WindowRequest } from '../acoustic/backend.ts';
+import type {
+  AcousticBackend,
+  Precision,
+  Recognition,
+  Unit,
+  UnitSpan,
+  WindowRequest,
+} from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
-import type { Samples } from '../audio/pcm.ts';
+import { Samples } from '../audio/pcm.ts';
 
 export interface LongAudioOptions {
   precision: Precision;
@@ -27,7 +34,27 @@ export interface LongAudioOptions {
   onProgress?: (done: number) => void;
   /** passed to the back-end for notes on the result's warnings */
   warn?: (message: string) => void;
+  /** the final searches' recognitions (whole file or pieces), from a back-end that makes them */
+  onRecognition?: (r: Recognition) => void;
+  /**
+   * Other threads for the second pass: a piece is handed to one as soon as the first pass has fixed it,
+   * while the first pass goes on here (absent: every piece on this thread, after the first pass).
+   */
+  pieces?: PieceRunner;
 }
+
+/** Runs a piece on another thread; null when none is free (the caller aligns it itself). */
+export interface PieceRunner {
+  tryRun(piece: {
+    samples: Samples;
+    offset: number;
+    units: Unit[];
+    coarse: UnitSpan[];
+  }): Promise<{ spans: UnitSpan[]; recognitions: Recognition[]; warnings: string[] }> | null;
+}
+
+/** Files up to this many seconds are aligned in one search (LongAudioOptions.singleMax's default). */
+export const SINGLE_MAX = 75;
 
 /** Second-pass pieces: cut in the widest pause once a piece is this long ... */
 const PIECE_MIN = 15;
@@ -42,25 +69,46 @@ export async function alignLong(
   units: Unit[],
   opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
-  const singleMax = opts.singleMax ?? 75;
+  const singleMax = opts.singleMax ?? SINGLE_MAX;
   const total = samples.length / SAMPLE_RATE;
   const base = { precision: opts.precision, garbage: opts.garbage, warn: opts.warn };
   // one closed search over the whole recording
+  const firstTry: Recognition[] = [];
   const whole = (onProgress?: (done: number) => void): Promise<UnitSpan[]> =>
-    backend.alignWindow({ ...base, samples: samples.all(), offset: 0, units, openEnd: false, onProgress });
+    backend.alignWindow({
+      ...base,
+      samples: samples.all(),
+      offset: 0,
+      units,
+      openEnd: false,
+      onProgress,
+      onRecognition: opts.onRecognition ? (r) => firstTry.push(r) : undefined,
+    });
+  const keep = (spans: UnitSpan[]) => {
+    for (const r of firstTry) opts.onRecognition?.(r);
+    return spans;
+  };
   if (backend.traits.wholeFile) {
     const spans = await whole(opts.onProgress);
     opts.onProgress?.(1);
-    return spans;
+    return keep(spans);
   }
   if (total <= singleMax) {
     const spans = await whole();
     opts.onProgress?.(1);
     // When the one search finds no complete path (beams, an odd stretch of audio), the two-pass path
     // with short windows usually gets through.
-    if (spans.length >= units.length * 0.5 || total < 8) return spans;
-    const again = await twoPass(backend, samples, units, { ...opts, window: 12, guard: 3 });
-    return again.length > spans.length ? again : spans;
+    if (spans.length >= units.length * 0.5 || total < 8) return keep(spans);
+    const retry: Recognition[] = [];
+    const again = await twoPass(backend, samples, units, {
+      ...opts,
+      window: 12,
+      guard: 3,
+      onRecognition: opts.onRecognition ? (r) => retry.push(r) : undefined,
+    });
+    if (again.length <= spans.length) return keep(spans);
+    for (const r of retry) opts.onRecognition?.(r);
+    return again;
   }
   return twoPass(backend, samples, units, opts);
 }
@@ -71,8 +119,76 @@ async function twoPass(
   units: Unit[],
   opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
+  if (opts.pieces) return twoPassParallel(backend, samples, units, opts, opts.pieces);
   const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
   return piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
+}
+
+/**
+ * Both passes at once: a piece goes to a free thread as soon as the first pass has committed words past
+ * the farthest point its cut depends on (PIECE_MAX after its start), which makes it the piece the whole
+ * first pass would give; after the first pass, this thread takes the pieces no other thread is free for.
+ * The stitched result is the sequential one.
+ */
+async function twoPassParallel(
+  backend: AcousticBackend,
+  samples: Samples,
+  units: Unit[],
+  opts: LongAudioOptions,
+  runner: PieceRunner,
+): Promise<UnitSpan[]> {
+  const total = samples.length / SAMPLE_RATE;
+  const key = (p: Piece) => `${p.u0}:${p.u1}:${p.t0}:${p.t1}`;
+  type Outcome = { spans: UnitSpan[]; recognitions: Recognition[]; warnings: string[] };
+  const started = new Map<string, Promise<Outcome>>();
+  const job = (p: Piece, first: readonly UnitSpan[]) => ({
+    samples: pieceSamples(samples, p),
+    offset: p.t0,
+    units: units.slice(p.u0, p.u1),
+    coarse: first.filter((s) => s.unit >= p.u0 && s.unit < p.u1).map((s) => ({ ...s, unit: s.unit - p.u0 })),
+  });
+  const dispatch = (partial: readonly UnitSpan[]) => {
+    if (partial.length < 2) return;
+    const reached = partial[partial.length - 1]!.end;
+    for (const p of planPieces([...partial], units.length, total)) {
+      if (reached <= p.t0 + PIECE_MAX + 1) break; // its cut is not fixed yet
+      if (started.has(key(p))) continue;
+      const run = runner.tryRun(job(p, partial));
+      if (!run) break;
+      started.set(key(p), run);
+    }
+  };
+  const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3), undefined, dispatch);
+  if (first.length === 0) return [];
+  const plan = planPieces(first, units.length, total);
+  const outcomes: Promise<Outcome>[] = [];
+  for (const p of plan) {
+    const running = started.get(key(p)) ?? runner.tryRun(job(p, first));
+    if (running) {
+      outcomes.push(running);
+      continue;
+    }
+    // no thread is free: this one aligns the piece
+    const recognitions: Recognition[] = [];
+    const warnings: string[] = [];
+    const j = job(p, first);
+    const spans = await alignPiece(backend, j.samples, j.offset, j.units, j.coarse, {
+      ...opts,
+      warn: (m) => warnings.push(m),
+      onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
+    });
+    outcomes.push(Promise.resolve({ spans, recognitions, warnings }));
+    opts.onProgress?.(0.3 + (0.7 * p.t1) / total);
+  }
+  const out: UnitSpan[] = [];
+  const done = await Promise.all(outcomes);
+  done.forEach((o, i) => {
+    for (const s of o.spans) out.push({ ...s, unit: s.unit + plan[i]!.u0 });
+    for (const r of o.recognitions) opts.onRecognition?.(r);
+    for (const w of o.warnings) opts.warn?.(w);
+  });
+  opts.onProgress?.(1);
+  return out;
 }
 
 /** Pass 1: word spans for the whole file (or the stretch [from, to) in seconds) from open-ended windows. */
@@ -83,6 +199,8 @@ export async function segmentPass(
   opts: LongAudioOptions,
   progress: (done: number) => void = () => {},
   range: { from: number; to: number } = { from: 0, to: samples.length / SAMPLE_RATE },
+  /** called with the spans committed so far, after every window */
+  onCommit?: (committed: readonly UnitSpan[]) => void,
 ): Promise<UnitSpan[]> {
   const win = opts.window ?? 45;
   const guard = opts.guard ?? 12;
@@ -145,6 +263,7 @@ export async function segmentPass(
       }
     }
     for (let k = 0; k <= cut; k++) out.push({ ...spans[k]!, unit: spans[k]!.unit + u });
+    onCommit?.(out);
     const nextSpan = spans[cut + 1];
     const cutEnd = spans[cut]!.end;
     const newT = nextSpan ? (cutEnd + nextSpan.start) / 2 : cutEnd;
@@ -155,7 +274,7 @@ export async function segmentPass(
   return out;
 }
 
-interface Piece {
+export interface Piece {
   /** units [u0, u1) */
   u0: number;
   u1: number;
@@ -210,7 +329,57 @@ export function planPieces(first: UnitSpan[], unitCount: number, total: number):
   return pieces.filter((p) => p.u1 > p.u0 && p.t1 > p.t0);
 }
 
-/** Pass 2: the closed search per piece. */
+/**
+ * One piece: the closed search over its stretch (samples of the piece alone, starting at `offset`
+ * seconds in the file), or, over minutes where the first pass placed nothing, open windows again. Spans
+ * come back with unit indices into the piece's units and times in the file; the first pass's spans stay
+ * when the search does worse than them.
+ */
+export async function alignPiece(
+  backend: AcousticBackend,
+  samples: Samples,
+  offset: number,
+  units: Unit[],
+  coarse: UnitSpan[],
+  opts: LongAudioOptions,
+): Promise<UnitSpan[]> {
+  const duration = samples.length / SAMPLE_RATE;
+  if (duration > PIECE_LIMIT) {
+    // The first pass placed nothing over minutes of this piece: it lost its way there. One closed
+    // search over minutes seldom finds a path, so the stretch is read again with open windows from its
+    // first word.
+    const again = await segmentPass(backend, samples, units, { ...opts, onRecognition: undefined });
+    return again.length > coarse.length
+      ? again.map((s) => shiftSpan(s, offset))
+      : coarse;
+  }
+  const recognitions: Recognition[] = [];
+  const spans = await backend.alignWindow({
+    precision: opts.precision,
+    garbage: opts.garbage,
+    warn: opts.warn,
+    samples: samples.all(),
+    offset,
+    units,
+    openEnd: false,
+    onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
+  });
+  if (spans.length < coarse.length * 0.8) return coarse;
+  for (const r of recognitions) opts.onRecognition?.(r);
+  return spans;
+}
+
+function shiftSpan(s: UnitSpan, by: number): UnitSpan {
+  const r = (x: number) => Math.round((x + by) * 10000) / 10000;
+  return {
+    ...s,
+    start: r(s.start),
+    end: r(s.end),
+    phones: s.phones.map((p) => ({ ...p, start: r(p.start), end: r(p.end) })),
+  };
+}
+
+/** Pass 2: the closed search per piece, in order on this thread. */
 async function piecePass(
   backend: AcousticBackend,
   samples: Samples,
@@ -224,31 +393,20 @@ async function piecePass(
   const out: UnitSpan[] = [];
   for (const p of planPieces(first, units.length, total)) {
     progress(p.t0 / total);
-    const coarse = first.filter((s) => s.unit >= p.u0 && s.unit < p.u1);
-    if (p.t1 - p.t0 > PIECE_LIMIT) {
-      // The first pass placed nothing over minutes of this piece: it lost its way there. One closed
-      // search over minutes costs gigabytes (the decoder keeps every frame's back-pointers; 1.1 GB for
-      // 203 s) and seldom finds a path, so the stretch is read again with open windows from its first word.
-      const again = await segmentPass(backend, samples, units.slice(p.u0, p.u1), opts, undefined, {
-        from: p.t0,
-        to: p.t1,
-      });
-      if (again.length > coarse.length) for (const s of again) out.push({ ...s, unit: s.unit + p.u0 });
-      else out.push(...coarse);
-      continue;
-    }
-    const spans = await backend.alignWindow({
-      precision: opts.precision,
-      garbage: opts.garbage,
-      warn: opts.warn,
-      samples: samples.window(Math.round(p.t0 * SAMPLE_RATE), Math.round(p.t1 * SAMPLE_RATE)),
-      offset: p.t0,
-      units: units.slice(p.u0, p.u1),
-      openEnd: false,
-    });
-    if (spans.length >= coarse.length * 0.8) for (const s of spans) out.push({ ...s, unit: s.unit + p.u0 });
-    else out.push(...coarse);
+    const coarse = first
+      .filter((s) => s.unit >= p.u0 && s.unit < p.u1)
+      .map((s) => ({ ...s, unit: s.unit - p.u0 }));
+    const piece = pieceSamples(samples, p);
+    const spans = await alignPiece(backend, piece, p.t0, units.slice(p.u0, p.u1), coarse, opts);
+    for (const s of spans) out.push({ ...s, unit: s.unit + p.u0 });
   }
   progress(1);
   return out;
+}
+
+/** A piece's samples as a recording of their own (the search reads it from its start). */
+export function pieceSamples(samples: Samples, p: Piece): Samples {
+  const from = Math.round(p.t0 * SAMPLE_RATE);
+  const to = Math.round(p.t1 * SAMPLE_RATE);
+  return new Samples(samples.pcm.subarray(from, to), samples.dither, from);
 }

@@ -30,20 +30,20 @@ export function sampleAt(pcm: Pcm, i: number): number {
  * Samples [from, to) as floats: a view when they are stored as floats and none needs dithering, else a
  * new array. With `dither`, exact zeros get zeroDither(their position in the file).
  */
-export function pcmWindow(pcm: Pcm, from: number, to: number, dither: boolean): Float32Array {
+export function pcmWindow(pcm: Pcm, from: number, to: number, dither: boolean, origin = 0): Float32Array {
   const a = Math.max(0, Math.min(pcm.length, from));
   const b = Math.max(a, Math.min(pcm.length, to));
   if (pcm instanceof Float32Array) {
     const view = pcm.subarray(a, b);
     if (!dither || !view.includes(0)) return view;
     const out = Float32Array.from(view);
-    for (let i = 0; i < out.length; i++) if (out[i] === 0) out[i] = zeroDither(a + i);
+    for (let i = 0; i < out.length; i++) if (out[i] === 0) out[i] = zeroDither(origin + a + i);
     return out;
   }
   const out = new Float32Array(b - a);
   for (let i = 0; i < out.length; i++) {
     const v = pcm[a + i]!;
-    out[i] = v !== 0 ? v * INT16_SCALE : dither ? zeroDither(a + i) : 0;
+    out[i] = v !== 0 ? v * INT16_SCALE : dither ? zeroDither(origin + a + i) : 0;
   }
   return out;
 }
@@ -69,6 +69,8 @@ export class Samples {
   constructor(
     readonly pcm: Pcm,
     readonly dither: boolean,
+    /** where pcm[0] sits in the whole recording (a piece of it): the dither follows the file's positions */
+    readonly origin = 0,
   ) {}
 
   get length(): number {
@@ -77,7 +79,7 @@ export class Samples {
 
   /** Samples [from, to) as floats (see pcmWindow). */
   window(from: number, to: number): Float32Array {
-    return pcmWindow(this.pcm, from, to, this.dither);
+    return pcmWindow(this.pcm, from, to, this.dither, this.origin);
   }
 
   all(): Float32Array {

@@ -21,7 +21,8 @@ import type { HmmDecoder, HmmSearch, HmmSegment } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
 import { ipaToModelPhones } from './phone-map.ts';
-import { recognisePhones } from './recognise.ts';
+import { PHONE_LOOP_METHOD, recognisePhones } from './recognise.ts';
+import { scoreRecognition } from '../../metrics/recognition.ts';
 import { resolveIpaLanguage, resolveLanguage } from '../../text/languages.ts';
 
 /** The decoder for a language family's model (kept warm per model; a fresh one after an engine fault). */
@@ -164,6 +165,11 @@ export class HmmBackend implements AcousticBackend {
     return this.decoder.spec.id;
   }
 
+  /** The model family, when the decoder is this package's (the pieces of a long file go to threads). */
+  get family(): ModelFamily | null {
+    return 'phoneLoop' in this.decoder ? this.decoder.spec.family : null;
+  }
+
   hasWord(word: string, lang3: string): boolean {
     return this.sameLanguage(lang3) && this.decoder.lookup(word.toLowerCase()).length > 0;
   }
@@ -244,6 +250,16 @@ export class HmmBackend implements AcousticBackend {
   }
 
   async alignWindow(req: WindowRequest): Promise<UnitSpan[]> {
+    const spans = await this.placeWindow(req);
+    if (req.onRecognition && this.decoder.phoneLoop) {
+      // the loop goodness of pronunciation used: the window's frames are scored already
+      const loop = await this.decoder.phoneLoop(req.samples);
+      req.onRecognition(scoreRecognition(req.units, loop.phones, PHONE_LOOP_METHOD));
+    }
+    return spans;
+  }
+
+  private async placeWindow(req: WindowRequest): Promise<UnitSpan[]> {
     const spans = await this.searchWindow(req, settings(req.precision));
     // Derailment at `standard`: its narrower beams can keep a path that drifts away from the speech and
     // ends with a run of words left unplaced (hoarse or fast speech). Such a window is searched again

@@ -1,0 +1,34 @@
+// A piece thread of align/window-pool.ts: loads the HMM decoder of the job's model once, then aligns the
+// pieces it is given with the same code the main thread uses (alignPiece).
+import { parentPort } from 'node:worker_threads';
+import type { Recognition } from '../acoustic/backend.ts';
+import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
+import { Samples } from '../audio/pcm.ts';
+import { describeThrown } from '../errors.ts';
+import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
+import { alignPiece } from './long-audio.ts';
+import type { PieceJob, PieceOutcome } from './window-pool.ts';
+
+parentPort!.on('message', (job: PieceJob) => {
+  void (async () => {
+    try {
+      const backend = new HmmBackend(await loadDecoder(job.family), {
+        espeakIpa,
+        arabicLattice: arabicPronunciationLattice,
+      });
+      const recognitions: Recognition[] = [];
+      const warnings: string[] = [];
+      const samples = new Samples(job.pcm, true, job.origin);
+      const spans = await alignPiece(backend, samples, job.offset, job.units, job.coarse, {
+        precision: job.precision,
+        garbage: job.garbage,
+        warn: (m) => warnings.push(m),
+        onRecognition: job.recognise ? (r) => recognitions.push(r) : undefined,
+      });
+      const outcome: PieceOutcome = { spans, recognitions, warnings };
+      parentPort!.postMessage({ ok: true, outcome });
+    } catch (err) {
+      parentPort!.postMessage({ ok: false, error: describeThrown(err) });
+    }
+  })();
+});
