@@ -13,6 +13,8 @@ export const cli = program({
   entries: {
     main: join(PACKAGE_DIR, 'src/cli/main.ts'),
     'align-worker': join(PACKAGE_DIR, 'src/cli/align-worker.ts'),
+    // the engine's piece threads for one long recording (align/window-pool.ts), started beside the bundle
+    'window-worker': join(PACKAGE_DIR, 'src/align/window-worker.ts'),
   },
   sources: [
     join(PACKAGE_DIR, 'src'),

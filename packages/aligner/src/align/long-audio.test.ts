@@ -3,7 +3,7 @@
 // Fails loudly when the eval set is absent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeAudio, SAMPLE_RATE } from '../audio/decode.ts';
 import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
@@ -12,6 +12,7 @@ import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
 import { alignLong, planPieces, segmentPass } from './long-audio.ts';
 import { Samples } from '../audio/pcm.ts';
+import { align } from '../engine.ts';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
 const EVAL = join(evalDir(), 'timit-dev');
@@ -191,4 +192,34 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
   assert.equal(units.length, 185);
   assert.ok(spans.length >= 140, `${spans.length} of 185 units placed (106 before, 150 after)`);
   for (let k = 1; k < spans.length; k++) assert.ok(spans[k]!.start >= spans[k - 1]!.end - 1e-6, 'in order');
+});
+
+test('a long recording aligned with its pieces on another thread gives the result of one thread', async () => {
+  // timit-dev's 80 sentences joined (233 s: the two-pass path, seven pieces or so), the engine's way
+  const names = readdirSync(EVAL)
+    .filter((f) => f.endsWith('.wav'))
+    .map((f) => f.slice(0, -4))
+    .sort();
+  const parts = await Promise.all(
+    names.map(async (n) => (await decodeAudio(join(EVAL, `${n}.wav`))).samples),
+  );
+  const samples = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    samples.set(p, at);
+    at += p.length;
+  }
+  const text = names
+    .map((n) => (JSON.parse(readFileSync(join(EVAL, `${n}.json`), 'utf8')) as { text: string }).text)
+    .join('\n');
+  const audioInfo = { format: 'wav', sampleRate: 16000, channels: 1 };
+  const one = await align(samples, text, { lang: 'en', threads: 1, audioInfo });
+  const two = await align(samples, text, { lang: 'en', threads: 2, audioInfo });
+  assert.ok(one.audio.duration > 200);
+  assert.ok(one.metrics.words_aligned > 0.9 * one.metrics.words_total);
+  assert.deepEqual(
+    two.words.map((w) => [w.start, w.end, w.confidence, w.phones.map((p) => p.start)]),
+    one.words.map((w) => [w.start, w.end, w.confidence, w.phones.map((p) => p.start)]),
+  );
+  assert.equal(two.metrics.phone_error_rate, one.metrics.phone_error_rate);
 });

@@ -158,7 +158,15 @@ async function twoPassParallel(
       started.set(key(p), run);
     }
   };
-  const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3), undefined, dispatch);
+  const first = await segmentPass(
+    backend,
+    samples,
+    units,
+    opts,
+    (d) => opts.onProgress?.(d * 0.3),
+    undefined,
+    dispatch,
+  );
   if (first.length === 0) return [];
   const plan = planPieces(first, units.length, total);
   const outcomes: Promise<Outcome>[] = [];
@@ -349,9 +357,7 @@ export async function alignPiece(
     // search over minutes seldom finds a path, so the stretch is read again with open windows from its
     // first word.
     const again = await segmentPass(backend, samples, units, { ...opts, onRecognition: undefined });
-    return again.length > coarse.length
-      ? again.map((s) => shiftSpan(s, offset))
-      : coarse;
+    return again.length > coarse.length ? again.map((s) => shiftSpan(s, offset)) : coarse;
   }
   const recognitions: Recognition[] = [];
   const spans = await backend.alignWindow({

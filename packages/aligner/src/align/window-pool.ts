@@ -52,8 +52,12 @@ class PieceThread {
       this.worker = new Worker(boot, { eval: true });
     }
     this.worker.on('message', (r: Reply) => this.settle(r));
-    this.worker.on('error', (err) => this.settle({ ok: false, error: `a piece thread failed: ${err.message}` }));
-    this.worker.on('exit', (code) => this.settle({ ok: false, error: `a piece thread exited with code ${code}` }));
+    this.worker.on('error', (err) =>
+      this.settle({ ok: false, error: `a piece thread failed: ${err.message}` }),
+    );
+    this.worker.on('exit', (code) =>
+      this.settle({ ok: false, error: `a piece thread exited with code ${code}` }),
+    );
   }
 
   private settle(r: Reply): void {

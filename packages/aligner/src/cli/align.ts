@@ -31,7 +31,8 @@ export async function run(args: string[]): Promise<number> {
   if (!isExportFormat(format))
     throw new Error(`unknown format "${format}" (json, textgrid, vtt, srt, csv, eaf)`);
   const text = readFileSync(textFile, 'utf8');
-  const result = await align(audio, text, alignOptions(p, lang));
+  // one file: a long one may use every core (--threads N to say how many)
+  const result = await align(audio, text, { threads: cpus().length, ...alignOptions(p, lang) });
   const out = exportResult(result, format).content;
   const target = p.values.get('o');
   if (target) writeFileSync(target, out);

@@ -18,6 +18,7 @@ const VALUED = new Set([
   'manifest',
   'out-dir',
   'jobs',
+  'threads',
   'corpus',
 ]);
 
@@ -54,5 +55,12 @@ export function alignOptions(p: ParsedArgs, lang: string): AlignOptions {
     numbersToWords: !p.flags.has('no-numbers'),
     removeFillers: p.flags.has('remove-fillers'),
     recognition: !p.flags.has('no-recognition'),
+    ...(p.values.has('threads') ? { threads: threadCount(p.values.get('threads')!) } : {}),
   };
+}
+
+function threadCount(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error('--threads must be a whole number of at least 1');
+  return n;
 }

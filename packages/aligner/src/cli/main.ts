@@ -29,6 +29,7 @@ export function usage(): string {
     'tazamun align AUDIO TEXT_FILE --lang CODE [--format json|textgrid|vtt|srt|csv|eaf] [-o OUT]',
     '              [--precision standard|high|ultra] [--ipa] [--engine auto|hmm|mms]',
     '              [--no-normalize] [--no-numbers] [--remove-fillers] [--no-recognition]',
+    '              [--threads N]  (a long file: pieces on N threads; default every core)',
     'tazamun align --manifest FILE.jsonl --out-dir DIR [--jobs N] [same options]',
     'tazamun align --corpus DIR --out-dir DIR --lang CODE [--format F] [same options]',
     '              (MFA layout: spk/utt.wav + spk/utt.lab|.txt|.TextGrid; writes summary.csv)',
