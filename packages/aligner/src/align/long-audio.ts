@@ -242,8 +242,9 @@ export async function segmentPass(
       break;
     }
     if (spans.length === 0) {
-      // Nothing fits in this window (music, silence, speech not in the text): step over it.
-      t += win - guard;
+      // Nothing fits in this window (music, silence, speech not in the text): step over a third of it (a
+      // window that only begins with such a stretch still places the speech after it the next time).
+      t += win / 3;
       continue;
     }
     const limit = t + win - guard;

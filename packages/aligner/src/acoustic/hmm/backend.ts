@@ -12,12 +12,14 @@ import type {
   WindowRequest,
 } from '../backend.ts';
 import { DERAILED_RUN } from '../backend.ts';
+import { estimateTransform } from './adapt/fmllr.ts';
+import type { AdaptationStats } from './adapt/fmllr.ts';
 import { buildGrammar } from '../../align/grammar.ts';
 import { ipaPhones } from '../../align/ipa-tier.ts';
 import type { GrammarUnit } from '../../align/grammar.ts';
 import { FRAME_RATE, emulatingPocketsphinx, loadHmmDecoder } from './decoder.ts';
 import { UNIT_NATS } from './scoring/senones.ts';
-import type { HmmDecoder, HmmSearch, HmmSegment } from './decoder.ts';
+import type { DecodeSettings, HmmDecoder, HmmSearch, HmmSegment } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
 import { ipaToModelPhones } from './phone-map.ts';
@@ -85,6 +87,15 @@ const SPHINX_BEAMS: typeof BEAMS = {
   ultra: { beam: 1e-80, wbeam: 1e-50, pbeam: 1e-80 },
 };
 const settings = (p: Precision) => (emulatingPocketsphinx() ? SPHINX_BEAMS : BEAMS)[p];
+
+/**
+ * Speech frames (fillers left out) a window's first path needs before the features are adapted to its
+ * speaker (8 s; a full matrix per stream from 15 s, adapt/fmllr.ts): fewer estimate a transform that helps
+ * little and costs a second search. Measured: en-mfa-testdata (25 s recordings, another room, a speaker
+ * with a cold) 75.2 -> 49.0 ms mean; timit-dev's speakers joined into 25-33 s files 19.67 -> 19.54 ms;
+ * one fr-librivox-mfa recording adapted, the set 18.4 -> 18.0 ms (docs/benchmarks.md).
+ */
+const ADAPT_MIN_FRAMES = 800;
 
 /**
  * Garbage path weights: entering the phone loop between two words, and skipping a word. pocketsphinx divides
@@ -260,27 +271,50 @@ export class HmmBackend implements AcousticBackend {
   }
 
   private async placeWindow(req: WindowRequest): Promise<UnitSpan[]> {
-    const spans = await this.searchWindow(req, settings(req.precision));
+    const base = settings(req.precision);
+    // the first search's path gives the speaker-adaptation statistics (not when emulating pocketsphinx)
+    const stats = emulatingPocketsphinx() ? undefined : this.decoder.adaptationStats?.();
+    let chosen: DecodeSettings = base;
+    let spans = await this.searchWindow(req, base, stats);
+    // Speaker adaptation: with enough speech on the path, a feature transform fitted to it (adapt/fmllr.ts)
+    // and the window searched again; kept when it places as many words.
+    if (stats && stats.frames >= ADAPT_MIN_FRAMES) {
+      const adapted = { ...base, transform: estimateTransform(stats) };
+      const again = await this.searchWindow(req, adapted);
+      if (again.length >= spans.length) {
+        spans = again;
+        chosen = adapted;
+      }
+    }
     // Derailment at `standard`: its narrower beams can keep a path that drifts away from the speech and
     // ends with a run of words left unplaced (hoarse or fast speech). Such a window is searched again
     // with the beams of `high`, and the wider search is kept when it places more words.
     // Only at `standard`: at high the wider search kept more words on en-mfa-testdata (163 against 160)
     // but placed them worse (94.0 against 76.7 ms mean), so high and ultra keep their own search.
-    if (req.precision !== 'standard' || longestUnplacedRun(req.units, spans, !req.openEnd) < DERAILED_RUN)
-      return spans;
-    const wider = await this.searchWindow(req, settings('high'));
-    return wider.length > spans.length ? wider : spans;
+    if (req.precision === 'standard' && longestUnplacedRun(req.units, spans, !req.openEnd) >= DERAILED_RUN) {
+      const wider = { ...settings('high'), transform: chosen.transform };
+      const again = await this.searchWindow(req, wider);
+      if (again.length > spans.length) {
+        spans = again;
+        chosen = wider;
+      }
+    }
+    // the recognition pass reads the frames as the kept search did
+    this.decoder.configure(chosen);
+    return spans;
   }
 
   private async searchWindow(
     req: WindowRequest,
-    beams: { beam: number; wbeam: number; pbeam: number },
+    beams: DecodeSettings,
+    /** filled from the first search's path */
+    stats?: AdaptationStats,
   ): Promise<UnitSpan[]> {
     this.decoder.configure(beams);
     const runs: UnitSpan[][] = [];
     let loop = GARBAGE.phoneLoop;
     for (const shift of SHIFTS[req.precision]) {
-      let spans = await this.alignOnce(req, shift, 1, loop);
+      let spans = await this.alignOnce(req, shift, 1, loop, runs.length === 0 ? stats : undefined);
       if (runs.length === 0 && spans && req.garbage && !loop && GARBAGE.adaptiveLoop) {
         // Speech the transcript leaves out is pulled into the words around it, which come out stretched
         // or forced, and the words after it slide. Searched again with the loop, the extra speech goes
@@ -324,6 +358,7 @@ export class HmmBackend implements AcousticBackend {
     shift: number,
     level: 0 | 1 = 1,
     garbageLoop = GARBAGE.phoneLoop,
+    stats?: AdaptationStats,
   ): Promise<UnitSpan[] | null> {
     const usable = req.units
       .map((u, i) => ({ u, i }))
@@ -363,7 +398,7 @@ export class HmmBackend implements AcousticBackend {
         garbageEnds: loop && !GARBAGE.phoneLoop,
         openEnd: req.openEnd,
       });
-      result = await this.decoder.run(samples, fsg, level);
+      result = await this.decoder.run(samples, fsg, level, stats);
       if (result) break;
     }
     if (!result) return null;

@@ -19,6 +19,9 @@ import type { AcousticModel } from './model/acoustic-model.ts';
 import { PronunciationDictionary, readFillers } from './model/dictionary.ts';
 import { FrontEnd } from './frontend/mfcc.ts';
 import { computeFeatures } from './frontend/features.ts';
+import type { Features } from './frontend/features.ts';
+import { AdaptationStats, applyTransform } from './adapt/fmllr.ts';
+import type { FeatureTransform } from './adapt/fmllr.ts';
 import { gaussianKernel } from './scoring/gaussians.ts';
 import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
 import { SenoneCosts, densityCosts } from './scoring/senones.ts';
@@ -55,6 +58,8 @@ export interface DecodeSettings {
   beam: number;
   wbeam: number;
   pbeam: number;
+  /** a speaker transform applied to the features before scoring (adapt/fmllr.ts) */
+  transform?: FeatureTransform;
 }
 
 export const FRAME_RATE = 100;
@@ -66,7 +71,9 @@ export interface HmmSearch {
   lookup(word: string): string[][];
   wordFor(phones: string[], prefix?: string): string;
   configure(s: DecodeSettings): void;
-  run(samples: Float32Array, g: Fsg, level?: 0 | 1): Promise<HmmSegment | null>;
+  run(samples: Float32Array, g: Fsg, level?: 0 | 1, stats?: AdaptationStats): Promise<HmmSegment | null>;
+  /** empty speaker-adaptation statistics for run() to fill (absent from the reference decoder) */
+  adaptationStats?(): AdaptationStats;
   recognise(samples: Float32Array, g: Fsg): Promise<string>;
   /** the free phone loop over a window, sharing its scores (absent from the reference decoder) */
   phoneLoop?(samples: Float32Array): Promise<PhoneLoop>;
@@ -161,6 +168,10 @@ export function modelPhones(spec: HmmModelSpec): Set<string> {
 interface ScoredWindow {
   samples: Float32Array;
   key: string;
+  /** the feature transform the window was scored under (its id), if any */
+  transform?: string;
+  /** the features scored (the transform applied, when there is one) */
+  feats: Features;
   topn: GaussianTopN;
   /** density costs under one normaliser per frame (the best codebook of all): every search shares them */
   dens: Int32Array;
@@ -276,16 +287,29 @@ export class HmmDecoder implements HmmSearch {
    * beams, the garbage loop, the recognition pass over the same stretch) reuse them.
    */
   private async score(samples: Float32Array): Promise<ScoredWindow> {
-    const same = this.scored.find((w) => w.samples === samples);
+    const tf = this.settings.transform;
+    const same = this.scored.find((w) => w.samples === samples && w.transform === tf?.id);
     if (same) return same;
     const key = fingerprint(samples);
-    const equal = this.scored.find((w) => w.key === key);
+    const equal = this.scored.find((w) => w.key === key && w.transform === tf?.id);
     if (equal) return equal;
-    const logMel = this.frontEnd.logMel(withDither(samples));
-    const cep = this.frontEnd.cepstra(logMel);
-    const feats = computeFeatures(cep, this.model.frontEnd, this.model.streamLengths);
+    let feats = this.scored.find((w) => w.key === key && !w.transform)?.feats;
+    if (!feats) {
+      const logMel = this.frontEnd.logMel(withDither(samples));
+      const cep = this.frontEnd.cepstra(logMel);
+      feats = computeFeatures(cep, this.model.frontEnd, this.model.streamLengths);
+    }
+    if (tf) feats = applyTransform(feats, tf);
     const topn = await this.kernel.topN(feats);
-    const w: ScoredWindow = { samples, key, topn, dens: densityCosts(topn, null), nFrames: feats.nFrames };
+    const w: ScoredWindow = {
+      samples,
+      key,
+      transform: tf?.id,
+      feats,
+      topn,
+      dens: densityCosts(topn, null),
+      nFrames: feats.nFrames,
+    };
     this.scored = [w, ...this.scored].slice(0, SCORED_KEPT);
     return w;
   }
@@ -338,14 +362,14 @@ export class HmmDecoder implements HmmSearch {
   private async search(
     samples: Float32Array,
     g: Fsg,
-  ): Promise<{ net: Network; costs: SenoneCosts; path: SearchResult | null; nFrames: number }> {
+  ): Promise<{ net: Network; costs: SenoneCosts; path: SearchResult | null; window: ScoredWindow }> {
     try {
       injectedFault();
       const w = await this.score(samples);
       const net = buildNetwork(this.model, this.wordGraph(g), contextRules());
       const costs = new SenoneCosts(this.model, w.topn, w.dens, net.senones);
       const path = viterbi(this.model, net, costs, w.nFrames, this.beams());
-      return { net, costs, path, nFrames: w.nFrames };
+      return { net, costs, path, window: w };
     } catch (err) {
       if (err instanceof EngineError && err.input) throw err;
       // whatever state a failed search left is not trusted: the next job loads fresh decoders
@@ -359,10 +383,41 @@ export class HmmDecoder implements HmmSearch {
    * Runs the grammar over the audio: word segments with their phones (level 1) or without (level 0), and
    * fillers (<sil>, [NOISE]) between them. Null when no path reaches the grammar's end within the beams.
    */
-  async run(samples: Float32Array, g: Fsg, level: 0 | 1 = 1): Promise<HmmSegment | null> {
-    const { net, costs, path, nFrames } = await this.search(samples, g);
+  async run(
+    samples: Float32Array,
+    g: Fsg,
+    level: 0 | 1 = 1,
+    /** the path's frames are added to these (speaker adaptation) */
+    stats?: AdaptationStats,
+  ): Promise<HmmSegment | null> {
+    const { net, costs, path, window } = await this.search(samples, g);
     if (!path) return null;
-    return segments(this.model, net, costs, path, nFrames, level, this.model.mdef.ciPhones);
+    if (stats) this.collect(stats, net, costs, path, window);
+    return segments(this.model, net, costs, path, path.nFrames, level, this.model.mdef.ciPhones);
+  }
+
+  /** A new, empty set of adaptation statistics for this decoder's model. */
+  adaptationStats(): AdaptationStats {
+    return new AdaptationStats(this.model);
+  }
+
+  /** Adds the speech frames of a path, each in its state's senone, to the adaptation statistics. */
+  private collect(
+    stats: AdaptationStats,
+    net: Network,
+    costs: SenoneCosts,
+    path: SearchResult,
+    w: ScoredWindow,
+  ): void {
+    for (const p of path.phones) {
+      const h = net.hmms[p.hmm]!;
+      // silences and noises say little about the speaker and much about the room's noise floor
+      if (net.graph.words[net.graph.arcs[h.arc]!.word]!.kind === 'filler') continue;
+      const states = new Int8Array(p.end - p.start + 1);
+      phonePathCosts(this.model, h.tmat, h.senones, costs, p.start, p.end, states);
+      for (let t = p.start; t <= p.end; t++)
+        stats.add(w.feats, w.topn, t, net.senones[h.senones[states[t - p.start]!]!]!);
+    }
   }
 
   /** The best path's words, space-separated (fillers left out). */
@@ -480,6 +535,8 @@ function phonePathCosts(
   costs: SenoneCosts,
   start: number,
   end: number,
+  /** filled with the state of each frame, when given (length end - start + 1) */
+  states?: Int8Array,
 ): Float64Array {
   const n = senones.length;
   const nTo = m.nTmatTo;
@@ -519,12 +576,16 @@ function phonePathCosts(
   const out = new Float64Array(len);
   if (!Number.isFinite(bestExit)) {
     // no exit within the model's transitions (a segment shorter than its states): emissions alone
-    for (let i = 0; i < len; i++) out[i] = costs.at(start + i, senones[Math.min(i, n - 1)]!);
+    for (let i = 0; i < len; i++) {
+      out[i] = costs.at(start + i, senones[Math.min(i, n - 1)]!);
+      if (states) states[i] = Math.min(i, n - 1);
+    }
     return out;
   }
   out[len - 1] = bestExit - score[(len - 1) * n + j]!;
   for (let i = len - 1; i >= 0; i--) {
     out[i]! += i === 0 ? score[j]! : score[i * n + j]! - score[(i - 1) * n + back[i * n + j]!]!;
+    if (states) states[i] = j;
     if (i > 0) j = back[i * n + j]!;
   }
   return out;

@@ -161,7 +161,8 @@ export function buildNetwork(
         rc,
         enter: [],
         nulls: [],
-        final: state === g.final && (rc === ANY || rc === sil),
+        // whatever the right context (an open-ended window's path stops before a word it did not reach)
+        final: state === g.final,
       });
     }
     return i;
@@ -275,8 +276,9 @@ export function buildNetwork(
       else s.enter.push(list[0]!);
     }
     for (const a of nullsFrom[s.state]!) {
-      // only where the right context can still be met
-      if (s.rc !== ANY && !firsts[a.to]!.has(s.rc)) continue;
+      // only where the right context can still be met, or to the end (an open-ended window's path may
+      // stop before the word it was about to enter; pocketsphinx's ends take any right context too)
+      if (s.rc !== ANY && !firsts[a.to]!.has(s.rc) && a.to !== g.final) continue;
       s.nulls.push({ slot: slotOf(a.to, s.lc, s.rc), cost: a.cost });
     }
   };

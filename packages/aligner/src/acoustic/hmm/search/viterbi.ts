@@ -30,6 +30,10 @@ export interface SearchResult {
   phones: PathPhone[];
   /** the path's total score (units) */
   score: number;
+  /**
+   * frames the path covers, from the first: the window's, or up to the latest word exit when no word
+   * ended on the last frame (pocketsphinx's rule: the last frame with a word exit, an accepting one there)
+   */
   nFrames: number;
   /** per frame, the lowest cost among the senones the search scored there (its active ones) */
   bestActive: Int32Array;
@@ -65,8 +69,9 @@ class Records {
 
 /**
  * The best path through the network over `nFrames` frames; the network's senone k costs
- * `scorer.at(t, k)` at frame t, asked for only while an HMM using it is active. Null when no path reaches
- * an accepting slot within the beams.
+ * `scorer.at(t, k)` at frame t, asked for only while an HMM using it is active. The path ends at the last
+ * frame where a word ended, in an accepting slot there (an open-ended window often ends inside a long
+ * word); null when that frame has none within the beams.
  */
 export function viterbi(
   m: AcousticModel,
@@ -270,6 +275,7 @@ export function viterbi(
 
   let bestFinal = NEG;
   let bestFinalHist = -1;
+  let lastExit = -1;
   for (let t = 0; t < nFrames; t++) {
     let best = NEG;
     // 0. the costs of the active HMMs' senones at frame t
@@ -359,7 +365,11 @@ export function viterbi(
     }
     // 3. slots: the best accepting one at the last frame, empty transitions, entries
     leaveSlots(t, wthr);
-    if (t === nFrames - 1)
+    if (nTouched > 0) {
+      // the latest frame with a word exit, and the best accepting slot in it
+      lastExit = t;
+      bestFinal = NEG;
+      bestFinalHist = -1;
       for (let i = 0; i < nTouched; i++) {
         const s = touched[i]!;
         if (slots[s]!.final && slotScore[s]! > bestFinal) {
@@ -367,6 +377,7 @@ export function viterbi(
           bestFinalHist = slotHist[s]!;
         }
       }
+    }
     // 4. prune, then add the entered HMMs
     nNext = 0;
     for (let i = 0; i < nActive; i++) {
@@ -385,12 +396,12 @@ export function viterbi(
   if (bestFinalHist < 0 && bestFinal === NEG) return null;
   // Trace back the phone occurrences.
   const phones: PathPhone[] = [];
-  let end = nFrames - 1;
+  let end = lastExit;
   for (let r = bestFinalHist; r >= 0; r = rec.prev[r]!) {
     const start = rec.start[r]!;
     phones.push({ hmm: rec.hmm[r]!, start, end });
     end = start - 1;
   }
   phones.reverse();
-  return { phones, score: bestFinal, nFrames, bestActive };
+  return { phones, score: bestFinal, nFrames: lastExit + 1, bestActive };
 }

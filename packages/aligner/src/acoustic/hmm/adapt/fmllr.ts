@@ -1,0 +1,296 @@
+// Feature-space speaker adaptation (constrained MLLR, Gales 1998): one affine transform per feature
+// stream, x' = A x + b, chosen to maximise the likelihood of a recording's frames under the states a first
+// search put them in. It moves the speaker's and the channel's features towards what the model was
+// trained on, so the same Gaussians, the same scoring kernel and the same search serve the second pass.
+//
+// Statistics: for each frame on the path, each of its senone's top densities (per stream) with its
+// posterior γ within the senone's mixture. Row i of stream f's transform, w_i = [b_i, A_i], maximises
+//   β log |p_i · w_i| - ½ w_i G_i w_iᵀ + w_i k_iᵀ
+// with β the frames counted, p_i the extended cofactor row of A, G_i = Σ γ/σ²_i ζζᵀ, k_i = Σ γ μ_i/σ²_i ζ
+// and ζ = [1, x]. Rows are updated in turn, a few sweeps (the cofactors change as A does).
+//
+// Little speech estimates a full matrix poorly: with fewer frames than FULL_MIN, only the diagonal of A and
+// the bias are estimated; and the estimate is interpolated with the identity, PRIOR_FRAMES frames' weight
+// against the data's.
+import type { AcousticModel } from '../model/acoustic-model.ts';
+import type { Features } from '../frontend/features.ts';
+import type { GaussianTopN } from '../scoring/gaussians.ts';
+import { TOP_N, densityOffset } from '../scoring/gaussians.ts';
+import { UNIT_NATS } from '../scoring/senones.ts';
+
+/** Frames below which only the diagonal and the bias of each stream's matrix are estimated. */
+export const FULL_MIN = 1500;
+/** Weight (in frames) of the identity transform the estimate is drawn towards. */
+export const PRIOR_FRAMES = 200;
+/** Row sweeps of the estimation. */
+const SWEEPS = 8;
+
+/** One affine transform per stream: A row-major (d x d) and b (d). */
+export interface FeatureTransform {
+  streams: { a: Float64Array; b: Float64Array }[];
+  /** frames the estimate rests on */
+  frames: number;
+  /** a stable identity (scored windows are cached by content and transform) */
+  id: string;
+}
+
+/** Sufficient statistics for the transforms, accumulated frame by frame along a path. */
+export class AdaptationStats {
+  /** per stream: per row, the (d+1)² matrix G_i then the (d+1) vector k_i */
+  readonly g: Float64Array[];
+  readonly k: Float64Array[];
+  frames = 0;
+  private readonly invVar: Float64Array;
+  private readonly meanOverVar: Float64Array;
+
+  constructor(readonly m: AcousticModel) {
+    this.g = m.streamLengths.map((d) => new Float64Array(d * (d + 1) * (d + 1)));
+    this.k = m.streamLengths.map((d) => new Float64Array(d * (d + 1)));
+    this.invVar = new Float64Array(m.variances.length);
+    this.meanOverVar = new Float64Array(m.variances.length);
+    for (let i = 0; i < m.variances.length; i++) {
+      this.invVar[i] = 1 / m.variances[i]!;
+      this.meanOverVar[i] = m.means[i]! / m.variances[i]!;
+    }
+  }
+
+  /** Frame t of `feats`, spent in model senone `senone` (top densities from `topn`), with weight `gamma`. */
+  add(feats: Features, topn: GaussianTopN, t: number, senone: number, gamma = 1): void {
+    const m = this.m;
+    const cb = m.mdef.senoneCi[senone]!;
+    const nStreams = m.nStreams;
+    const frameBase = t * nStreams * topn.nCodebooks * TOP_N;
+    const post = new Float64Array(TOP_N);
+    for (let f = 0; f < nStreams; f++) {
+      const d = m.streamLengths[f]!;
+      const o = frameBase + (f * topn.nCodebooks + cb) * TOP_N;
+      const mixBase = (senone * nStreams + f) * m.nDensities;
+      // posteriors of the top densities within the senone's mixture
+      let best = -Infinity;
+      for (let j = 0; j < TOP_N; j++) {
+        post[j] = topn.ll[o + j]! - m.mixw[mixBase + topn.cw[o + j]!]! * UNIT_NATS;
+        if (post[j]! > best) best = post[j]!;
+      }
+      let sum = 0;
+      for (let j = 0; j < TOP_N; j++) sum += post[j] = Math.exp(post[j]! - best);
+      const x = feats.streams[f]!.subarray(t * d, t * d + d);
+      const n = d + 1;
+      const g = this.g[f]!;
+      const k = this.k[f]!;
+      for (let i = 0; i < d; i++) {
+        // this frame's weights for row i: Σ γ_j / σ²_ji and Σ γ_j μ_ji / σ²_ji
+        let wg = 0;
+        let wk = 0;
+        for (let j = 0; j < TOP_N; j++) {
+          const at = densityOffset(m, cb, f, topn.cw[o + j]!) + i;
+          const gj = (gamma * post[j]!) / sum;
+          wg += gj * this.invVar[at]!;
+          wk += gj * this.meanOverVar[at]!;
+        }
+        const gi = i * n * n;
+        // upper triangle of ζζᵀ (ζ = [1, x]); the lower is filled when solving
+        g[gi] = g[gi]! + wg;
+        for (let c = 1; c < n; c++) g[gi + c] = g[gi + c]! + wg * x[c - 1]!;
+        for (let r = 1; r < n; r++) {
+          const xr = wg * x[r - 1]!;
+          const row = gi + r * n;
+          for (let c = r; c < n; c++) g[row + c] = g[row + c]! + xr * x[c - 1]!;
+        }
+        const ki = i * n;
+        k[ki] = k[ki]! + wk;
+        for (let c = 1; c < n; c++) k[ki + c] = k[ki + c]! + wk * x[c - 1]!;
+      }
+    }
+    this.frames += gamma;
+  }
+}
+
+/** The transforms that best fit the statistics (identity where a stream's system cannot be solved). */
+export function estimateTransform(stats: AdaptationStats): FeatureTransform {
+  const m = stats.m;
+  const full = stats.frames >= FULL_MIN;
+  const beta = stats.frames;
+  const streams = m.streamLengths.map((d, f) => {
+    const n = d + 1;
+    const a = new Float64Array(d * d);
+    for (let i = 0; i < d; i++) a[i * d + i] = 1;
+    const b = new Float64Array(d);
+    if (beta <= 0) return { a, b };
+    // G_i symmetric (the statistics keep its upper triangle)
+    const gs: Float64Array[] = [];
+    const ks: Float64Array[] = [];
+    for (let i = 0; i < d; i++) {
+      const gi = stats.g[f]!.slice(i * n * n, (i + 1) * n * n);
+      for (let r = 0; r < n; r++) for (let c = 0; c < r; c++) gi[r * n + c] = gi[c * n + r]!;
+      gs.push(gi);
+      ks.push(stats.k[f]!.slice(i * n, (i + 1) * n));
+    }
+    const betaEff = beta;
+    for (let sweep = 0; sweep < SWEEPS; sweep++) {
+      for (let i = 0; i < d; i++) {
+        // the free coefficients of row i: [b_i, A_i] (full) or [b_i, A_ii] (diagonal)
+        const idx = full ? Array.from({ length: n }, (_, c) => c) : [0, i + 1];
+        const q = idx.length;
+        const gSub = new Float64Array(q * q);
+        const kSub = new Float64Array(q);
+        // coefficients held fixed (diagonal mode: the zero off-diagonals) move into k
+        for (let r = 0; r < q; r++) {
+          kSub[r] = ks[i]![idx[r]!]!;
+          for (let c = 0; c < q; c++) gSub[r * q + c] = gs[i]![idx[r]! * n + idx[c]!]!;
+        }
+        const inv = invert(gSub, q);
+        if (!inv) continue;
+        // cofactor row of A (up to scale): column i of A⁻¹
+        const aInv = invert(a, d);
+        if (!aInv) break;
+        const p = new Float64Array(q);
+        for (let r = 0; r < q; r++) p[r] = idx[r] === 0 ? 0 : aInv[(idx[r]! - 1) * d + i]!;
+        const pG = mulVec(inv, p, q);
+        const kG = mulVec(inv, kSub, q);
+        const e1 = dot(p, pG);
+        const e2 = dot(p, kG);
+        if (!(e1 > 0)) continue;
+        const disc = Math.sqrt(e2 * e2 + 4 * e1 * betaEff);
+        let bestAlpha = 0;
+        let bestQ = -Infinity;
+        for (const alpha of [(-e2 + disc) / (2 * e1), (-e2 - disc) / (2 * e1)]) {
+          const qv = betaEff * Math.log(Math.abs(alpha * e1 + e2)) - 0.5 * alpha * alpha * e1;
+          if (qv > bestQ) {
+            bestQ = qv;
+            bestAlpha = alpha;
+          }
+        }
+        for (let r = 0; r < q; r++) {
+          const w = bestAlpha * pG[r]! + kG[r]!;
+          if (idx[r] === 0) b[i] = w;
+          else a[i * d + idx[r]! - 1] = w;
+        }
+      }
+    }
+    // drawn towards the identity: PRIOR_FRAMES frames' worth of it against the data's frames
+    const keep = beta / (beta + PRIOR_FRAMES);
+    for (let i = 0; i < d * d; i++) a[i] = keep * a[i]! + (1 - keep) * (i % (d + 1) === 0 ? 1 : 0);
+    for (let i = 0; i < d; i++) b[i] = keep * b[i]!;
+    return { a, b };
+  });
+  let h = 0x811c9dc5;
+  for (const s of streams)
+    for (const v of [...s.a, ...s.b]) h = Math.imul(h ^ Math.round(v * 1e6), 0x01000193);
+  return { streams, frames: beta, id: `fmllr:${Math.round(beta)}:${h >>> 0}` };
+}
+
+/** The features with each stream's transform applied (a new object; the input is left as it was). */
+export function applyTransform(feats: Features, tf: FeatureTransform): Features {
+  const streams = feats.streams.map((s, f) => {
+    const d = feats.streamLengths[f]!;
+    const { a, b } = tf.streams[f]!;
+    const out = new Float32Array(s.length);
+    for (let t = 0; t < feats.nFrames; t++) {
+      const o = t * d;
+      for (let i = 0; i < d; i++) {
+        let v = b[i]!;
+        for (let j = 0; j < d; j++) v += a[i * d + j]! * s[o + j]!;
+        out[o + i] = v;
+      }
+    }
+    return out;
+  });
+  return { ...feats, streams };
+}
+
+function dot(x: Float64Array, y: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i]! * y[i]!;
+  return s;
+}
+
+/** M v for a symmetric or general n x n row-major M. */
+function mulVec(mat: Float64Array, v: Float64Array, n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    let s = 0;
+    for (let c = 0; c < n; c++) s += mat[r * n + c]! * v[c]!;
+    out[r] = s;
+  }
+  return out;
+}
+
+/** The inverse of an n x n row-major matrix by Gauss-Jordan with partial pivoting; null when singular. */
+export function invert(mat: Float64Array, n: number): Float64Array | null {
+  const a = Float64Array.from(mat);
+  const inv = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) inv[i * n + i] = 1;
+  let scale = 0;
+  for (const v of mat) scale = Math.max(scale, Math.abs(v));
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(a[r * n + c]!) > Math.abs(a[piv * n + c]!)) piv = r;
+    if (!(Math.abs(a[piv * n + c]!) > scale * 1e-12)) return null;
+    if (piv !== c)
+      for (let k = 0; k < n; k++) {
+        [a[c * n + k], a[piv * n + k]] = [a[piv * n + k]!, a[c * n + k]!];
+        [inv[c * n + k], inv[piv * n + k]] = [inv[piv * n + k]!, inv[c * n + k]!];
+      }
+    const d = a[c * n + c]!;
+    for (let k = 0; k < n; k++) {
+      a[c * n + k]! /= d;
+      inv[c * n + k]! /= d;
+    }
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = a[r * n + c]!;
+      if (f === 0) continue;
+      for (let k = 0; k < n; k++) {
+        a[r * n + k]! -= f * a[c * n + k]!;
+        inv[r * n + k]! -= f * inv[c * n + k]!;
+      }
+    }
+  }
+  return inv;
+}
+
+/**
+ * The auxiliary function the estimate maximises, per stream: β log|det A| - ½ Σ_i w_i G_i w_iᵀ + Σ_i w_i k_iᵀ
+ * (nats, up to a constant), over the statistics alone (no prior).
+ */
+export function auxiliary(stats: AdaptationStats, tf: FeatureTransform, m: AcousticModel): number[] {
+  return m.streamLengths.map((d, f) => {
+    const n = d + 1;
+    const { a, b } = tf.streams[f]!;
+    let q = stats.frames * Math.log(Math.abs(determinant(a, d)));
+    for (let i = 0; i < d; i++) {
+      const w = new Float64Array(n);
+      w[0] = b[i]!;
+      for (let c = 0; c < d; c++) w[c + 1] = a[i * d + c]!;
+      const g = stats.g[f]!.subarray(i * n * n, (i + 1) * n * n);
+      const k = stats.k[f]!.subarray(i * n, (i + 1) * n);
+      for (let r = 0; r < n; r++) {
+        q += w[r]! * k[r]!;
+        for (let c = 0; c < n; c++) q -= 0.5 * w[r]! * w[c]! * (r <= c ? g[r * n + c]! : g[c * n + r]!);
+      }
+    }
+    return q;
+  });
+}
+
+/** The determinant of an n x n row-major matrix (LU with partial pivoting). */
+export function determinant(mat: Float64Array, n: number): number {
+  const a = Float64Array.from(mat);
+  let det = 1;
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(a[r * n + c]!) > Math.abs(a[piv * n + c]!)) piv = r;
+    const p = a[piv * n + c]!;
+    if (p === 0) return 0;
+    if (piv !== c) {
+      det = -det;
+      for (let k = 0; k < n; k++) [a[c * n + k], a[piv * n + k]] = [a[piv * n + k]!, a[c * n + k]!];
+    }
+    det *= p;
+    for (let r = c + 1; r < n; r++) {
+      const f = a[r * n + c]! / p;
+      for (let k = c; k < n; k++) a[r * n + k] = a[r * n + k]! - f * a[c * n + k]!;
+    }
+  }
+  return det;
+}
