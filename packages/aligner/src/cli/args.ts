@@ -19,6 +19,7 @@ const VALUED = new Set([
   'out-dir',
   'jobs',
   'corpus',
+  'title',
 ]);
 
 export function parseArgs(args: string[]): ParsedArgs {
