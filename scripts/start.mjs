@@ -92,5 +92,28 @@ const child = spawn(process.execPath, [...args, `--role=${role}`], {
   cwd: root,
   stdio: 'inherit',
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// Stopping: SIGINT or SIGTERM is passed to the server, which drains and exits; this launcher then exits
+// with it. `npm start` runs this file through `sh -c`, and stopping npm by its process id ends that
+// shell without passing the signal on: this process is then orphaned, so a parent that changes (the
+// shell gone) counts as SIGTERM too. Nothing keeps running after the launcher has gone.
+let stopping = null;
+const stop = (signal) => {
+  if (stopping) return;
+  stopping = signal;
+  child.kill(signal);
+};
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(sig));
+const parent = process.ppid;
+const orphaned = setInterval(() => {
+  if (process.ppid !== parent) stop('SIGTERM');
+}, 500);
+child.on('exit', (code, signal) => {
+  clearInterval(orphaned);
+  if (signal) {
+    // end the way the server ended, so a service manager sees the same status
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code ?? 0);
+});
