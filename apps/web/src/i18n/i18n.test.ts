@@ -67,7 +67,8 @@ describe('messages', () => {
 
   it('writes the numbers of Arabic messages in Arabic-Indic digits (codes and names aside)', () => {
     // what may keep Latin digits: placeholders, standard and format names, the licence's identifier
-    const CODES = /\{\w+\}|AGPL-3\.0-or-later|ISO 639-[13]|639-[13]|UTF-8|MP[34]|M4A|base64|WebVTT|H\.264/g;
+    const CODES =
+      /\{\w+\}|AGPL-3\.0-or-later|EPUB 3|ISO 639-[13]|639-[13]|UTF-8|MP[34]|M4A|base64|WebVTT|H\.264/g;
     const latin = [...locales.ar]
       .filter(([, text]) => /[0-9]/.test(String(text).replace(CODES, '')))
       .map(([key, text]) => `${key}: ${String(text)}`);
