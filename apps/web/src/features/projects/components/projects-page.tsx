@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ALIGNMENTS_KEY, useAlignmentList } from '../../../lib/api/get-alignments.ts';
 import { PROJECTS_KEY, useProjects } from '../../../lib/api/get-projects.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
@@ -21,7 +21,9 @@ import { ProjectBatch } from './project-batch.tsx';
 export function ProjectsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [selected, setSelected] = useState<string>('');
+  // ?project= opens one (the dashboard links there)
+  const [params] = useSearchParams();
+  const [selected, setSelected] = useState<string>(params.get('project') ?? '');
   const [name, setName] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
