@@ -9,7 +9,6 @@ import { scrollBehavior } from '../../lib/motion.ts';
 import { useUser } from '../../lib/api/get-user.ts';
 import { CONFIDENCE_THRESHOLDS, isBelowThreshold } from './confidence-threshold.ts';
 import { formatDuration, formatNumber, formatPercent, formatSeconds } from '../../lib/format.ts';
-import { Alert } from '../ui/card.tsx';
 import { QualityBanner } from './verdict.tsx';
 import { WaveformPlayer } from './waveform-player.tsx';
 import type { PlayerHandle } from './waveform-player.tsx';
@@ -199,14 +198,22 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
     <div className="space-y-6">
       <QualityBanner result={result} onWord={showWord} />
       {audioUrl && <WaveformPlayer ref={player} url={audioUrl} onTime={onTime} />}
+      {/* The engine's own notes are English text for API and CLI users; what they say about words the
+          banner above already says in the interface language. Kept, folded, for those who want them. */}
       {result.warnings.length > 0 && (
-        <Alert tone="warning" title={t('viewer.warnings')}>
-          <ul className="list-disc ps-5">
+        <details
+          className="rounded-xl border border-border bg-surface px-4 py-2 text-sm"
+          data-testid="engine-notes"
+        >
+          <summary className="cursor-pointer text-muted">
+            {t('viewer.engineNotes', { count: result.warnings.length })}
+          </summary>
+          <ul className="mt-2 list-disc space-y-1 ps-5 break-words" lang="en" dir="ltr">
             {result.warnings.map((w) => (
               <li key={w}>{w}</li>
             ))}
           </ul>
-        </Alert>
+        </details>
       )}
       <Tabs.Root value={tab} onValueChange={setTab} dir={directionOf(i18n.language)}>
         <Tabs.List
@@ -285,7 +292,8 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
             <p className="mt-2 text-xs text-muted" data-testid="low-legend">
               <span className="underline decoration-warning decoration-dotted decoration-2 underline-offset-4">
                 {t('viewer.lowLegendSample')}
-              </span>{' '}
+              </span>
+              {': '}
               {t('viewer.lowLegend', {
                 level: t(`profile.preferences.levels.${threshold}`),
                 value: formatPercent(CONFIDENCE_THRESHOLDS[threshold]),

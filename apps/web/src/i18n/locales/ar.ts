@@ -686,7 +686,6 @@ export const ar: LocaleMessages = {
     stretch: {
       hint: 'اسحب على الموجة، أو حدد كلمات بـ⇧ ← → في طبقة الكلمات، لاختيار مقطع؛ صحح نصه هنا وأعد محاذاته.',
       title: 'المقطع المحدد',
-      range: '{start} – {end} ث',
       text: 'نص المقطع (صحّحه عند الحاجة)',
       realign: 'إعادة محاذاة هذا المقطع',
       running: 'جارٍ إعادة محاذاة المقطع…',
@@ -705,7 +704,6 @@ export const ar: LocaleMessages = {
       user: 'تصحيح يدوي',
       realign: 'مقطع أُعيدت محاذاته',
       changed: 'الكلمات المعدلة: {count}',
-      download: 'TextGrid',
       downloadAs: 'تنزيل المراجعة {n} بصيغة {format}',
       textgrid: 'TextGrid',
       readalong: 'قراءة مصاحبة',
@@ -814,7 +812,6 @@ export const ar: LocaleMessages = {
     play: 'تشغيل',
     pause: 'إيقاف مؤقت',
     speed: 'السرعة',
-    warnings: 'تنبيهات المحرك',
     views: 'طرق عرض النتيجة',
     tabs: {
       transcript: 'النص المُحاذى',
@@ -868,8 +865,9 @@ export const ar: LocaleMessages = {
     original: 'النص الأصلي',
     processed: 'النص المعالَج (ما حاذاه النموذج)',
     lowConfidence: 'ثقة منخفضة ({value})',
-    lowLegendSample: 'المسطّرة بنقاط',
-    lowLegend: 'كلمات وُضعت بثقة دون عتبتك ({level}، {value}) أو لا تناسب صوتها جيدًا: تستحق الاستماع.',
+    lowLegendSample: 'التسطير المنقّط',
+    lowLegend: 'ثقة دون عتبتك ({level}، {value})، أو تطابق ضعيف مع الصوت: تستحق الاستماع.',
+    engineNotes: 'ملاحظات المحرك، بالإنجليزية ({count})',
   },
   demos: {
     title: 'العروض التوضيحية',

@@ -684,7 +684,6 @@ export const en = {
     stretch: {
       hint: 'Drag across the waveform, or select words with ⇧ ← → in the word tier, to choose a stretch; fix its text here and re-align it.',
       title: 'Selected stretch',
-      range: '{start} – {end} s',
       text: 'Text of the stretch (correct it if needed)',
       realign: 'Re-align this stretch',
       running: 'Re-aligning the stretch…',
@@ -703,7 +702,6 @@ export const en = {
       user: 'Hand correction',
       realign: 'Re-aligned stretch',
       changed: 'Words changed: {count}',
-      download: 'TextGrid',
       downloadAs: 'Download revision {n} as {format}',
       textgrid: 'TextGrid',
       readalong: 'Read-along',
@@ -803,7 +801,6 @@ export const en = {
     play: 'Play',
     pause: 'Pause',
     speed: 'Speed',
-    warnings: 'Warnings from the engine',
     views: 'Result views',
     tabs: {
       transcript: 'Transcript',
@@ -856,9 +853,10 @@ export const en = {
     original: 'Original text',
     processed: 'Processed text (what the model aligned)',
     lowConfidence: 'low confidence ({value})',
-    lowLegendSample: 'dotted',
+    lowLegendSample: 'Dotted underline',
     lowLegend:
-      'words are placed with a confidence below your threshold ({level}, {value}) or fit their audio poorly: worth a listen.',
+      'a confidence below your threshold ({level}, {value}), or a poor fit with the audio: worth a listen.',
+    engineNotes: 'The engine’s notes, in English ({count})',
   },
   demos: {
     title: 'Demos',

@@ -703,7 +703,6 @@ export const fr: LocaleMessages = {
     stretch: {
       hint: 'Faites glisser sur l’onde, ou sélectionnez des mots avec ⇧ ← → dans la tire des mots, pour choisir un passage ; corrigez son texte ici et réalignez-le.',
       title: 'Passage sélectionné',
-      range: '{start} – {end} s',
       text: 'Texte du passage (corrigez-le si besoin)',
       realign: 'Réaligner ce passage',
       running: 'Réalignement du passage…',
@@ -722,7 +721,6 @@ export const fr: LocaleMessages = {
       user: 'Correction manuelle',
       realign: 'Passage réaligné',
       changed: 'Mots modifiés : {count}',
-      download: 'TextGrid',
       downloadAs: 'Télécharger la révision {n} en {format}',
       textgrid: 'TextGrid',
       readalong: 'Lecture suivie',
@@ -824,7 +822,6 @@ export const fr: LocaleMessages = {
     play: 'Lecture',
     pause: 'Pause',
     speed: 'Vitesse',
-    warnings: 'Avertissements du moteur',
     views: 'Vues du résultat',
     tabs: {
       transcript: 'Transcription',
@@ -878,9 +875,9 @@ export const fr: LocaleMessages = {
     original: 'Texte original',
     processed: 'Texte traité (ce que le modèle a aligné)',
     lowConfidence: 'confiance faible ({value})',
-    lowLegendSample: 'pointillés',
-    lowLegend:
-      'mots placés avec une confiance sous votre seuil ({level}, {value}) ou mal accordés à leur audio : à écouter.',
+    lowLegendSample: 'Souligné en pointillés',
+    lowLegend: 'confiance sous votre seuil ({level}, {value}), ou mauvais accord avec l’audio : à écouter.',
+    engineNotes: 'Notes du moteur, en anglais ({count})',
   },
   demos: {
     title: 'Démos',

@@ -135,11 +135,11 @@ export function AdminAccountsPage() {
                 data-account={a.email}
               >
                 <div className="min-w-0 flex-1 basis-56">
-                  <p className="font-medium break-words" dir="auto">
-                    {a.name}
+                  <p className="font-medium break-words">
+                    <bdi>{a.name}</bdi>
                   </p>
-                  <p className="text-sm break-all text-muted" dir="ltr">
-                    {a.email}
+                  <p className="text-sm break-all text-muted">
+                    <bdi dir="ltr">{a.email}</bdi>
                   </p>
                   <p className="text-xs text-muted">
                     {t('adminAccounts.registered', { date: formatDateTime(a.date_joined) })}

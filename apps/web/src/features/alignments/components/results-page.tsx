@@ -149,8 +149,9 @@ export function ResultsPage() {
               {t('nav.projects')}
             </Link>
           </p>
-          <h1 className="mt-1 truncate text-2xl font-semibold tracking-tight sm:text-3xl" dir="auto">
-            {a.title}
+          {/* bdi, not dir=auto: a Latin title on an Arabic page keeps its own direction, the page's side */}
+          <h1 className="mt-1 truncate text-2xl font-semibold tracking-tight sm:text-3xl">
+            <bdi>{a.title}</bdi>
           </h1>
           <p className="mt-1 text-sm break-words text-muted">
             {languageName(a.language)} · <bdi>{a.file_name}</bdi> ({formatBytes(a.file_size)})

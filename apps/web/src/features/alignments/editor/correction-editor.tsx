@@ -501,7 +501,7 @@ export function CorrectionEditor({
           <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
             {SHORTCUTS.map(([k, v]) => (
               <div key={v} className="flex min-w-0 gap-3">
-                <dt dir="ltr" className="w-28 shrink-0">
+                <dt dir="ltr" className="w-40 shrink-0 whitespace-nowrap">
                   <kbd className="rounded border border-border bg-surface-2 px-1.5 font-mono text-xs">
                     {k}
                   </kbd>
