@@ -49,6 +49,13 @@ export const routes: RouteObject[] = [
             handle: meta('meta.terms.title'),
           },
           {
+            path: 'guide',
+            lazy: async () => ({
+              Component: (await import('../features/legal/components/guide-page.tsx')).GuidePage,
+            }),
+            handle: meta('meta.guide.title'),
+          },
+          {
             path: 'auth',
             element: <AuthPage />,
             handle: meta('meta.auth.title', 'meta.auth.description', {

@@ -40,6 +40,9 @@ export const en = {
     adminAccounts: {
       title: 'Accounts',
     },
+    guide: {
+      title: 'Guide',
+    },
   },
   nav: {
     main: 'Main navigation',
@@ -84,7 +87,7 @@ export const en = {
     contact: 'Contact',
     help: 'Help by e-mail',
     helpSubject: 'Help with Tazamun',
-    documentation: 'Documentation',
+    documentation: 'API reference (English)',
     sourceCode: 'Source code',
     rights: 'Free software under AGPL-3.0-or-later',
     social: {
@@ -97,6 +100,7 @@ export const en = {
       ok: 'All systems operational',
       down: 'Service unavailable',
     },
+    guide: 'Guide',
   },
   errors: {
     network: 'Network error: the server could not be reached.',
@@ -1191,6 +1195,41 @@ export const en = {
       word: 'Write the word.',
       oneWord: 'One word, without spaces.',
       ipa: 'Write its pronunciation in IPA.',
+    },
+  },
+  guide: {
+    title: 'How to use Tazamun',
+    intro:
+      'Tazamun places every word of a transcript, and every sound of every word, on its recording. This page walks through the platform; the API reference, for scripts, is linked at the end.',
+    align: {
+      title: 'Align a recording',
+      body: 'In New alignment, drop a recording (MP3, WAV, M4A or OGG, at most 50 MB), paste or load its transcript, and choose the language of the text: its name or its ISO code. “Check pronunciations” lists the words the aligner will read by rule or by eSpeak, with the pronunciation it will use; correct one and save it to your lexicon.\n\nAn alignment takes about one unit of your daily quota; the results page follows it step by step.',
+    },
+    results: {
+      title: 'Read the result',
+      body: 'The banner at the top says whether the transcript fits the speech (good, partial, mismatch, no speech) and why, naming the words concerned: click one to hear it where it is. In the transcript, words under your confidence threshold (Profile → Preferences) have a dotted underline. A click on a word plays that word; the word table gives every word’s times, its phones in IPA and its confidence.',
+    },
+    correct: {
+      title: 'Correct it, with the mouse or the keyboard',
+      body: 'Correct opens the workspace: the waveform, a Praat-like spectrogram (5 ms broadband by default; window, dynamic range and top frequency can be changed) and the word and phone tiers. Drag a boundary, or use the keyboard alone: Tab reaches the tiers, the arrows move between intervals and tiers, [ and ] reach a boundary, and the arrows then move it by 5 ms (with Shift, 1 ms). Enter edits a label, Ctrl+S saves a new revision; ? lists every key.\n\nTo re-align a stretch, drag across the waveform or select words with Shift and the arrows, correct its text if needed, and re-align it: the words you corrected by hand and the stretch only cuts keep their times. Every save and re-alignment is a revision; the list below the workspace gives each one’s files.',
+    },
+    lexicon: {
+      title: 'Your pronunciation lexicon',
+      body: 'Names, loanwords and rare words can be given a pronunciation of your own (in IPA), per language: the aligner uses it before its dictionary, the Arabic letter rules and eSpeak. The lexicon page lists your entries with what the aligner would say without them, and imports and exports dictionaries in the Montreal Forced Aligner’s layout.',
+    },
+    exports: {
+      title: 'Exports',
+      body: 'JSON (everything, in the platform’s schema), Praat TextGrid (word and phone tiers), WebVTT and SRT subtitles, CSV, ELAN (with the recording named, keep it beside the file), a read-along page (one HTML file that lights each word as it is spoken and works offline) and an EPUB 3 that e-readers read aloud word by word. Each revision can be exported, and a karaoke video (MP4) can be rendered.',
+    },
+    projects: {
+      title: 'Projects and corpora',
+      body: 'Projects group alignments. A whole corpus in the Montreal Forced Aligner’s layout (each recording next to its transcript of the same name) can be dropped onto a project as a folder or a zip, and the project exported as one zip with a summary table.',
+    },
+    api: {
+      title: 'For scripts: the API',
+      body: 'Everything above is also an HTTP API. Make a personal API token in Profile → Active sessions and send it as “Authorization: Bearer …”. The reference lists every route with its fields and answers.',
+      link: 'Open the API reference',
+      english: 'in English',
     },
   },
 } as const;

@@ -52,6 +52,9 @@ export const fr: LocaleMessages = {
     adminAccounts: {
       title: 'Comptes',
     },
+    guide: {
+      title: 'Guide',
+    },
   },
   nav: {
     main: 'Navigation principale',
@@ -97,7 +100,7 @@ export const fr: LocaleMessages = {
     contact: 'Contact',
     help: 'Aide par e-mail',
     helpSubject: 'Aide sur Tazamun',
-    documentation: 'Documentation',
+    documentation: 'Référence de l’API (en anglais)',
     sourceCode: 'Code source',
     rights: 'Logiciel libre sous AGPL-3.0-or-later',
     social: {
@@ -110,6 +113,7 @@ export const fr: LocaleMessages = {
       ok: 'Tous les services fonctionnent',
       down: 'Service indisponible',
     },
+    guide: 'Guide',
   },
   errors: {
     network: 'Erreur réseau : le serveur est injoignable.',
@@ -1221,6 +1225,41 @@ export const fr: LocaleMessages = {
       word: 'Écrivez le mot.',
       oneWord: 'Un seul mot, sans espace.',
       ipa: 'Écrivez sa prononciation en API.',
+    },
+  },
+  guide: {
+    title: 'Utiliser Tazamun',
+    intro:
+      'Tazamun place chaque mot d’une transcription, et chaque son de chaque mot, sur son enregistrement. Cette page parcourt la plateforme ; la référence de l’API, pour les scripts, est liée à la fin.',
+    align: {
+      title: 'Aligner un enregistrement',
+      body: 'Dans Nouvel alignement, déposez un enregistrement (MP3, WAV, M4A ou OGG, 50 Mo au plus), collez ou chargez sa transcription et choisissez la langue du texte : son nom ou son code ISO. « Vérifier les prononciations » liste les mots que l’aligneur lira par règle ou par eSpeak, avec la prononciation qu’il utilisera ; corrigez-en une et enregistrez-la dans votre lexique.\n\nUn alignement prend une unité de votre quota quotidien ; la page des résultats le suit étape par étape.',
+    },
+    results: {
+      title: 'Lire le résultat',
+      body: 'Le bandeau en haut dit si la transcription correspond à la parole (bon, partiel, non concordant, pas de parole) et pourquoi, en nommant les mots concernés : cliquez sur l’un d’eux pour l’entendre à sa place. Dans la transcription, les mots sous votre seuil de confiance (Profil → Préférences) sont soulignés en pointillés. Un clic sur un mot joue ce mot ; le tableau des mots donne les temps de chacun, ses phones en API et sa confiance.',
+    },
+    correct: {
+      title: 'Le corriger, à la souris ou au clavier',
+      body: 'Corriger ouvre l’espace de travail : l’onde, un spectrogramme à la Praat (large bande 5 ms par défaut ; fenêtre, plage dynamique et fréquence maximale réglables) et les tires des mots et des phones. Faites glisser une frontière, ou utilisez le clavier seul : Tab atteint les tires, les flèches passent d’un intervalle et d’une tire à l’autre, [ et ] atteignent une frontière, puis les flèches la déplacent de 5 ms (avec Maj, 1 ms). Entrée modifie une étiquette, Ctrl+S enregistre une nouvelle révision ; ? liste toutes les touches.\n\nPour réaligner un passage, faites glisser sur l’onde ou sélectionnez des mots avec Maj et les flèches, corrigez son texte au besoin, puis réalignez : les mots corrigés à la main que le passage ne fait que couper gardent leurs temps. Chaque enregistrement et chaque réalignement est une révision ; la liste sous l’espace de travail donne les fichiers de chacune.',
+    },
+    lexicon: {
+      title: 'Votre lexique de prononciation',
+      body: 'Les noms, les emprunts et les mots rares peuvent recevoir votre propre prononciation (en API), par langue : l’aligneur l’utilise avant son dictionnaire, les règles des lettres arabes et eSpeak. La page du lexique liste vos entrées avec ce que dirait l’aligneur sans elles, et importe et exporte des dictionnaires au format du Montreal Forced Aligner.',
+    },
+    exports: {
+      title: 'Exports',
+      body: 'JSON (tout, au schéma de la plateforme), TextGrid de Praat (tires des mots et des phones), sous-titres WebVTT et SRT, CSV, ELAN (l’enregistrement y est nommé : gardez-le à côté du fichier), une page de lecture suivie (un seul fichier HTML qui éclaire chaque mot quand il est prononcé et fonctionne hors ligne) et un EPUB 3 que les liseuses lisent à voix haute mot à mot. Chaque révision peut être exportée, et une vidéo karaoké (MP4) peut être produite.',
+    },
+    projects: {
+      title: 'Projets et corpus',
+      body: 'Les projets regroupent des alignements. Un corpus entier au format du Montreal Forced Aligner (chaque enregistrement à côté de sa transcription du même nom) peut être déposé sur un projet comme dossier ou zip, et le projet exporté en un seul zip avec un tableau récapitulatif.',
+    },
+    api: {
+      title: 'Pour les scripts : l’API',
+      body: 'Tout ce qui précède est aussi une API HTTP. Créez un jeton d’API personnel dans Profil → Sessions actives et envoyez-le comme « Authorization: Bearer … ». La référence liste chaque route avec ses champs et ses réponses.',
+      link: 'Ouvrir la référence de l’API',
+      english: 'en anglais',
     },
   },
 };
