@@ -248,6 +248,34 @@ test(
       assert.equal(sizes.page, sizes.viewport, `the page does not scroll sideways: ${JSON.stringify(sizes)}`);
       for (const w of sizes.panels) assert.ok(w <= 390 - 16 * 2, `a panel fits: ${JSON.stringify(sizes)}`);
       assert.ok(sizes.logo <= 390, 'the logo stays on the screen');
+
+      // At the whole recording many phones are narrower than a handle: no handle covers more than 30 %
+      // of its interval (so a click on a short phone selects the phone, not a boundary)
+      const handles = await page.evaluate(() => {
+        const host = document.querySelector('[data-testid="editor-waveform"]')!;
+        const root = [...host.querySelectorAll('div')].find((d) => d.shadowRoot)?.shadowRoot;
+        const all = [
+          ...(root ?? document).querySelectorAll<HTMLElement>('[data-tier="phones"] [role="separator"]'),
+        ];
+        return all.map((el) => ({
+          handle: el.getBoundingClientRect().width,
+          interval: (el.parentElement as HTMLElement).getBoundingClientRect().width,
+        }));
+      });
+      assert.ok(handles.length > 20, `the phone tier has its boundaries: ${handles.length}`);
+      for (const h of handles)
+        assert.ok(h.handle <= Math.max(2, Math.round(h.interval * 0.3)) + 0.5, JSON.stringify(h));
+
+      // the results page and the profile stay inside the screen too (badges, tabs, the word table)
+      for (const path of [`/results/${id}`, '/profile?tab=preferences']) {
+        await page.goto(`${server.url}${path}`);
+        await page.waitForLoadState('networkidle');
+        const width = await page.evaluate(() => [
+          document.documentElement.scrollWidth,
+          document.documentElement.clientWidth,
+        ]);
+        assert.equal(width[0], width[1], `${path} does not scroll sideways`);
+      }
       assert.deepEqual(b.consoleErrors, []);
     } finally {
       await b.close();
