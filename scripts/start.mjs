@@ -94,21 +94,25 @@ const child = spawn(process.execPath, [...args, `--role=${role}`], {
 });
 // Stopping: SIGINT or SIGTERM is passed to the server, which drains and exits; this launcher then exits
 // with it. `npm start` runs this file through `sh -c`, and stopping npm by its process id ends that
-// shell without passing the signal on: this process is then orphaned, so a parent that changes (the
-// shell gone) counts as SIGTERM too. Nothing keeps running after the launcher has gone.
+// shell without passing the signal on: under npm (npm_lifecycle_event is set), a parent that changes
+// (the shell gone) therefore counts as SIGTERM too, and nothing keeps running after npm has gone. Run
+// directly (`nohup node scripts/start.mjs &`, a service manager), losing the parent stops nothing.
 let stopping = null;
 const stop = (signal) => {
   if (stopping) return;
   stopping = signal;
   child.kill(signal);
 };
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(sig));
+// (not SIGHUP: `nohup npm start` must outlive its terminal)
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stop(sig));
 const parent = process.ppid;
-const orphaned = setInterval(() => {
-  if (process.ppid !== parent) stop('SIGTERM');
-}, 500);
+const orphaned = process.env.npm_lifecycle_event
+  ? setInterval(() => {
+      if (process.ppid !== parent) stop('SIGTERM');
+    }, 500)
+  : null;
 child.on('exit', (code, signal) => {
-  clearInterval(orphaned);
+  if (orphaned) clearInterval(orphaned);
   if (signal) {
     // end the way the server ended, so a service manager sees the same status
     process.removeAllListeners(signal);
