@@ -170,6 +170,11 @@ function Handle({
   );
 }
 
+const FOCUS_STYLE = `
+[role='gridcell']:focus-visible { outline: 2px solid var(--ring) !important; outline-offset: -2px; }
+[role='separator']:focus-visible > div { width: 3px !important; background: var(--ring) !important; opacity: 1 !important; }
+`;
+
 const labelStyle = (dir: 'rtl' | 'ltr', hidden: boolean): CSSProperties => ({
   display: 'block',
   overflow: 'hidden',
@@ -318,6 +323,9 @@ export function TierLayer(p: Props) {
       onClick={(e) => e.stopPropagation()}
       style={{ position: 'relative', userSelect: 'none' }}
     >
+      {/* the keyboard's place is always visible (this sits in wavesurfer's shadow root, so a style
+          element of its own: the app's stylesheet does not reach it) */}
+      <style>{FOCUS_STYLE}</style>
       <div
         aria-hidden
         data-testid="time-ruler"
