@@ -88,6 +88,7 @@ function MobileMenu() {
                   <NavLink to="/admin/jobs" className={item}>
                     {t('nav.adminJobs')}
                   </NavLink>
+                  <div className="my-1 h-px bg-border" />
                 </>
               )}
               <button
