@@ -92,5 +92,32 @@ const child = spawn(process.execPath, [...args, `--role=${role}`], {
   cwd: root,
   stdio: 'inherit',
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// Stopping: SIGINT or SIGTERM is passed to the server, which drains and exits; this launcher then exits
+// with it. `npm start` runs this file through `sh -c`, and stopping npm by its process id ends that
+// shell without passing the signal on: under npm (npm_lifecycle_event is set), a parent that changes
+// (the shell gone) therefore counts as SIGTERM too, and nothing keeps running after npm has gone. Run
+// directly (`nohup node scripts/start.mjs &`, a service manager), losing the parent stops nothing.
+let stopping = null;
+const stop = (signal) => {
+  if (stopping) return;
+  stopping = signal;
+  child.kill(signal);
+};
+// (not SIGHUP: `nohup npm start` must outlive its terminal)
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stop(sig));
+const parent = process.ppid;
+const orphaned = process.env.npm_lifecycle_event
+  ? setInterval(() => {
+      if (process.ppid !== parent) stop('SIGTERM');
+    }, 500)
+  : null;
+child.on('exit', (code, signal) => {
+  if (orphaned) clearInterval(orphaned);
+  if (signal) {
+    // end the way the server ended, so a service manager sees the same status
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code ?? 0);
+});

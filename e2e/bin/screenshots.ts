@@ -24,10 +24,28 @@ async function shot(page: Page, name: string, path: string, url: string, fullPag
   await page.goto(`${url}${path}`);
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(350);
+  await capture(page, name, fullPage);
+}
+
+/** The page as one image, and a long page also in 900 px slices that can be looked at one by one. */
+async function capture(page: Page, name: string, fullPage = true) {
   await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
+  if (!fullPage) return;
+  const { width, height } = await page.evaluate(() => ({
+    width: document.documentElement.clientWidth,
+    height: document.documentElement.scrollHeight,
+  }));
+  if (height <= 1200) return;
+  for (let k = 0; k * 900 < Math.min(height, 5400); k++)
+    await page.screenshot({
+      path: join(OUT, `${name}.part${k}.png`),
+      fullPage: true,
+      clip: { x: 0, y: k * 900, width, height: Math.min(900, height - k * 900) },
+    });
 }
 
 const server = await startServer();
+let resultsPath = '/';
 try {
   admin(
     server,
@@ -43,6 +61,7 @@ try {
     '--role',
     'user',
   );
+  admin(server, 'promote', 'layla@example.org');
   const reg = await fetch(`${server.url}/api/auth/register/`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -91,6 +110,22 @@ try {
     await page.screenshot({ path: join(OUT, `${tag}-login-error.png`), fullPage: true });
 
     await login(page, server.url, 'layla@example.org');
+    // a few lexicon entries in two languages, through the API with the page's session
+    await page.evaluate(async () => {
+      const token = localStorage.getItem('access_token');
+      const entries = [
+        { language: 'eng', word: 'tazamun', ipa: 't a z a m u n' },
+        { language: 'eng', word: 'bennet', ipa: 'b ɛ n ɪ t' },
+        { language: 'eng', word: 'longbourn', ipa: 'l ɒ ŋ b ɔː n' },
+        { language: 'ara', word: 'تزامن', ipa: 't a z aː m u n' },
+      ];
+      for (const e of entries)
+        await fetch('/api/lexicon/', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify(e),
+        });
+    });
     for (const [name, path] of [
       ['dashboard', '/dashboard'],
       ['profile-account', '/profile?tab=account'],
@@ -101,6 +136,8 @@ try {
       ['profile-data', '/profile?tab=data'],
       ['settings', '/settings'],
       ['landing-signed-in', '/'],
+      ['lexicon', '/lexicon?x=1'],
+      ['admin-accounts', '/admin/accounts'],
     ] as const) {
       await shot(page, `${tag}-${name}`, path, server.url);
     }
@@ -134,11 +171,12 @@ try {
     await page.goto(`${page.url().split('?')[0]}?mode=correct`);
     await page.locator('[data-boundary="w3-end"]').waitFor();
     await page.waitForTimeout(1500);
-    await page.screenshot({ path: join(OUT, `${tag}-editor.png`), fullPage: true });
-    await page.locator('[data-word="3"]').dispatchEvent('click');
+    await capture(page, `${tag}-editor`);
+    resultsPath = new URL(page.url()).pathname;
+    await page.locator('[data-tier="words"] [data-word="3"]').click();
     for (const key of ['+', '+', '+', '?']) await page.keyboard.press(key);
     await page.waitForTimeout(800);
-    await page.screenshot({ path: join(OUT, `${tag}-editor-zoomed.png`), fullPage: true });
+    await capture(page, `${tag}-editor-zoomed`);
     await shot(page, `${tag}-projects`, '/projects', server.url);
     await shot(page, `${tag}-dashboard-after`, '/dashboard', server.url);
     await shot(page, `${tag}-demos-gallery`, '/demos', server.url);
@@ -165,6 +203,17 @@ try {
     await m.page.waitForTimeout(400);
     await m.page.screenshot({ path: join(OUT, `${tag}-mobile-menu.png`) });
     await shot(m.page, `${tag}-mobile-profile`, '/profile', server.url);
+    await shot(m.page, `${tag}-mobile-lexicon`, '/lexicon', server.url);
+    await shot(m.page, `${tag}-mobile-results`, resultsPath, server.url);
+    await m.page.getByRole('tab').nth(1).click();
+    await m.page.waitForTimeout(300);
+    await capture(m.page, `${tag}-mobile-results-words`);
+    await m.page.goto(`${server.url}${resultsPath}?mode=correct`);
+    await m.page.locator('[data-boundary="w3-end"]').waitFor();
+    await m.page.waitForTimeout(1500);
+    await m.page.locator('[data-tier="words"] [data-word="3"]').click();
+    await m.page.waitForTimeout(500);
+    await capture(m.page, `${tag}-mobile-editor`);
     if (m.consoleErrors.length || b.consoleErrors.length || w.consoleErrors.length) {
       console.log('console errors:', [...b.consoleErrors, ...w.consoleErrors, ...m.consoleErrors]);
     }

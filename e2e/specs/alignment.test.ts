@@ -56,7 +56,11 @@ test(
           audioRequests.push(request.allHeaders().then((h) => ({ ...h, url: request.url() })));
       });
 
-      await page.getByRole('link', { name: /New alignment/ }).click();
+      // the dashboard's quick action (the header has a "New alignment" link too)
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: /New alignment/ })
+        .click();
       await page.waitForURL(/\/upload$/);
       await page.getByTestId('audio-input').setInputFiles(join(MEDIA, 'audio.wav'));
       const transcript = readFileSync(join(MEDIA, 'text.txt'), 'utf8');

@@ -103,6 +103,15 @@ test('words that are not in the audio come back not_found, the others keep their
   const refWash = ref.words.find((w) => w.w === 'wash')!;
   assert.ok(Math.abs(wash.start! - refWash.start) < 0.05);
   assert.ok(res.metrics.coverage < 1);
+  // the reason names the word by its index, and the warnings say it in words
+  const reason = res.quality.reasons.find((r) => r.code === 'words_not_found')!;
+  assert.deepEqual(reason.words, [tel.index]);
+  assert.ok(
+    res.warnings.includes(`not found in the audio: “telephone” (index ${tel.index})`),
+    JSON.stringify(res.warnings),
+  );
+  for (const r of res.quality.reasons.filter((x) => x.code === 'low_confidence'))
+    assert.ok(r.words!.every((i) => res.words[i]!.status === 'aligned') && r.words!.length === r.value);
 });
 
 test('speech missing from the transcript goes to the garbage loop, not into the words around it', async () => {

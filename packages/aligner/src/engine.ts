@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
 import { JobBoundsError, assertJobBounds } from '@tazamun/contracts/job-bounds';
-import type { AlignmentResult, WordTiming } from '@tazamun/contracts/alignment-result';
+import type { AlignmentResult, QualityReason, WordTiming } from '@tazamun/contracts/alignment-result';
 import { lexiconMap } from './acoustic/backend.ts';
 import type {
   AcousticBackend,
@@ -507,8 +507,26 @@ function buildResult(r: ResultInput): AlignmentResult {
     },
     detected_language: lang.detected,
     quality: assessed.quality,
-    warnings: r.warnings,
+    warnings: [...r.warnings, ...wordWarnings(words, assessed.quality.reasons)],
   };
+}
+
+/**
+ * The words behind the reasons, named for a person reading the JSON or the CLI's output: "not found in
+ * the audio: “greasy” (index 6), …" (at most 20 named; the reason's `words` lists them all).
+ */
+function wordWarnings(words: WordTiming[], reasons: QualityReason[]): string[] {
+  const out: string[] = [];
+  const named = (indices: number[]): string => {
+    const shown = indices.slice(0, 20).map((i) => `“${words[i]?.word ?? ''}” (index ${i})`);
+    return indices.length > 20 ? `${shown.join(', ')} and ${indices.length - 20} more` : shown.join(', ');
+  };
+  for (const r of reasons) {
+    if (!r.words?.length) continue;
+    if (r.code === 'words_not_found') out.push(`not found in the audio: ${named(r.words)}`);
+    if (r.code === 'low_confidence') out.push(`placed, but fitting their audio poorly: ${named(r.words)}`);
+  }
+  return out;
 }
 
 /**

@@ -287,6 +287,9 @@ export function parseXml(content: string): XmlElement {
   const decl = /^<\?xml version="1\.0" encoding="UTF-8"\?>\s*/.exec(content);
   if (!decl) throw new Error('missing XML declaration');
   i = decl[0].length;
+  // XHTML documents (EPUB) carry the HTML doctype after the declaration
+  const doctype = /^<!DOCTYPE html>\s*/.exec(content.slice(i));
+  if (doctype) i += doctype[0].length;
   const stack: XmlElement[] = [];
   let root: XmlElement | null = null;
   const tagRe = new RegExp(`<(/?)(${NAME})((?:\\s+${NAME}\\s*=\\s*"[^"<]*")*)\\s*(/?)>`, 'y');

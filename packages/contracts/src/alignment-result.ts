@@ -47,6 +47,12 @@ export const WordTiming = z.object({
     .describe('where the pronunciation came from; null when none was found; absent in older results'),
   char_start: z.number().int().describe('offset of the word in the original text (UTF-16 code units)'),
   char_end: z.number().int(),
+  hand_corrected: z
+    .literal(true)
+    .optional()
+    .describe(
+      'present once a person retimed or relabelled the word or its phones in a revision; a re-aligned stretch never widens over it',
+    ),
 });
 export type WordTiming = z.infer<typeof WordTiming>;
 
@@ -82,6 +88,10 @@ export const QualityReason = z.object({
   code: QualityReasonCode,
   message: z.string().describe('the reason in English, for API users and exports'),
   value: z.number().optional().describe('the measured figure behind the reason'),
+  words: z
+    .array(z.number().int())
+    .optional()
+    .describe('words_not_found, low_confidence: the `index` of each word concerned'),
 });
 export type QualityReason = z.infer<typeof QualityReason>;
 
@@ -89,7 +99,11 @@ export const Quality = z.object({
   verdict: Verdict.describe(
     'good: the transcript fits the speech; partial: it fits with gaps; mismatch: it does not fit; no_speech: no speech in the audio',
   ),
-  reasons: z.array(QualityReason),
+  reasons: z
+    .array(QualityReason)
+    .describe(
+      'what the verdict rests on; on a good verdict these are notes (good, with notes: a word not found, a few words that fit poorly) that did not lower it',
+    ),
 });
 export type Quality = z.infer<typeof Quality>;
 

@@ -100,6 +100,10 @@ export const AlignmentDetail = AlignmentSummary.extend({
   original_text: z.string(),
   processed_text: z.string().nullable(),
   result: AlignmentResult.nullable().describe('the full platform JSON once completed'),
+  video: z
+    .object({ status: z.enum(['queued', 'processing', 'completed', 'failed', 'cancelled']) })
+    .nullable()
+    .describe('the latest karaoke video render (details at GET …/video/); null when none was asked for'),
 });
 export type AlignmentDetail = z.infer<typeof AlignmentDetail>;
 

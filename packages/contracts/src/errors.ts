@@ -145,9 +145,9 @@ export const ERRORS = {
   quota_exhausted: {
     status: 429,
     messages: {
-      en: 'Daily quota exhausted ({limit} alignments per day). Come back tomorrow or upgrade your account.',
-      fr: 'Quota quotidien épuisé ({limit} alignements par jour). Revenez demain ou mettez à niveau votre compte.',
-      ar: 'استُنفدت الحصة اليومية ({limit} محاذاة في اليوم). عد غدًا أو قم بترقية حسابك.',
+      en: 'Daily quota exhausted ({limit} alignments per day). It renews at midnight UTC; to align more each day, ask this server’s administrators (the support address) for a higher daily limit.',
+      fr: 'Quota quotidien épuisé ({limit} alignements par jour). Il se renouvelle à minuit UTC ; pour aligner davantage chaque jour, demandez aux administrateurs de ce serveur (l’adresse du support) une limite quotidienne plus élevée.',
+      ar: 'استُنفدت الحصة اليومية ({limit} محاذاة في اليوم). تتجدد عند منتصف الليل بالتوقيت العالمي؛ لمحاذاة المزيد كل يوم، اطلب من مشرفي هذا الخادم (عنوان الدعم) رفع حدّك اليومي.',
     },
   },
   file_too_large: {
@@ -524,33 +524,33 @@ export const ERRORS = {
   word_outside_audio: {
     status: 400,
     messages: {
-      en: 'Word {number} “{word}” must lie inside the audio, between 0 and {duration} s.',
-      fr: 'Le mot {number} « {word} » doit se trouver dans l’audio, entre 0 et {duration} s.',
-      ar: 'يجب أن تقع الكلمة {number} «{word}» داخل الصوت، بين 0 و{duration} ث.',
+      en: 'The word “{word}” (index {index}) must lie inside the audio, between 0 and {duration} s.',
+      fr: 'Le mot « {word} » (index {index}) doit se trouver dans l’audio, entre 0 et {duration} s.',
+      ar: 'يجب أن تقع الكلمة «{word}» (الفهرس {index}) داخل الصوت، بين 0 و{duration} ث.',
     },
   },
   word_end_before_start: {
     status: 400,
     messages: {
-      en: 'Word {number} “{word}” must end after it starts.',
-      fr: 'Le mot {number} « {word} » doit finir après son début.',
-      ar: 'يجب أن تنتهي الكلمة {number} «{word}» بعد بدايتها.',
+      en: 'The word “{word}” (index {index}) must end after it starts.',
+      fr: 'Le mot « {word} » (index {index}) doit finir après son début.',
+      ar: 'يجب أن تنتهي الكلمة «{word}» (الفهرس {index}) بعد بدايتها.',
     },
   },
   word_overlap: {
     status: 400,
     messages: {
-      en: 'Word {number} “{word}” overlaps “{other}”: words stay in order and must not overlap.',
-      fr: 'Le mot {number} « {word} » chevauche « {other} » : les mots restent dans l’ordre sans se chevaucher.',
-      ar: 'الكلمة {number} «{word}» تتداخل مع «{other}»: تبقى الكلمات مرتبة دون تداخل.',
+      en: 'The word “{word}” (index {index}) overlaps “{other}”: words stay in order and must not overlap.',
+      fr: 'Le mot « {word} » (index {index}) chevauche « {other} » : les mots restent dans l’ordre sans se chevaucher.',
+      ar: 'الكلمة «{word}» (الفهرس {index}) تتداخل مع «{other}»: تبقى الكلمات مرتبة دون تداخل.',
     },
   },
   phone_invalid: {
     status: 400,
     messages: {
-      en: 'Phone {phone} “{label}” of word {number} “{word}” must end after it starts, stay inside its word and not overlap its neighbours.',
-      fr: 'Le phone {phone} « {label} » du mot {number} « {word} » doit finir après son début, rester dans son mot et ne pas chevaucher ses voisins.',
-      ar: 'يجب أن ينتهي الصوت {phone} «{label}» من الكلمة {number} «{word}» بعد بدايته، وأن يبقى داخل كلمته دون أن يتداخل مع جيرانه.',
+      en: 'The phone “{label}” (index {phone}) of the word “{word}” (index {index}) must end after it starts, stay inside its word and not overlap its neighbours.',
+      fr: 'Le phone « {label} » (index {phone}) du mot « {word} » (index {index}) doit finir après son début, rester dans son mot et ne pas chevaucher ses voisins.',
+      ar: 'يجب أن ينتهي الصوت «{label}» (الفهرس {phone}) من الكلمة «{word}» (الفهرس {index}) بعد بدايته، وأن يبقى داخل كلمته دون أن يتداخل مع جيرانه.',
     },
   },
   realign_busy: {
@@ -564,9 +564,9 @@ export const ERRORS = {
   realign_empty: {
     status: 400,
     messages: {
-      en: 'There is nothing to re-align between {start} s and {end} s: no word lies there and no text was given.',
-      fr: 'Rien à réaligner entre {start} s et {end} s : aucun mot ne s’y trouve et aucun texte n’a été donné.',
-      ar: 'لا شيء لإعادة محاذاته بين {start} ث و{end} ث: لا توجد كلمات هناك ولم يُعطَ نص.',
+      en: 'There is nothing to re-align between {start} s and {end} s: no word lies there (a word corrected by hand is re-aligned only when the stretch covers all of it) and no text was given.',
+      fr: 'Rien à réaligner entre {start} s et {end} s : aucun mot ne s’y trouve (un mot corrigé à la main n’est réaligné que si le passage le couvre en entier) et aucun texte n’a été donné.',
+      ar: 'لا شيء لإعادة محاذاته بين {start} ث و{end} ث: لا توجد كلمات هناك (لا يُعاد محاذاة كلمة مصحَّحة يدويًا إلا إذا غطّاها المقطع كلها) ولم يُعطَ نص.',
     },
   },
   realign_too_long: {

@@ -7,7 +7,16 @@ const bool = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 
-export const FILE_EXPORT_FORMATS = ['json', 'textgrid', 'vtt', 'srt', 'csv', 'eaf'] as const;
+export const FILE_EXPORT_FORMATS = [
+  'json',
+  'textgrid',
+  'vtt',
+  'srt',
+  'csv',
+  'eaf',
+  'readalong',
+  'epub',
+] as const;
 export const FileExportFormat = z.enum(FILE_EXPORT_FORMATS);
 
 /** Every option of every format; each format reads its own. */

@@ -45,6 +45,16 @@ export const PronunciationPreviewRequest = z
     language: z.string().regex(ISO_639_3),
     text: z.string().min(1).max(20_000),
     input_kind: z.enum(['orthography', 'ipa']).default('orthography'),
+    all_words: z
+      .boolean()
+      .default(false)
+      .describe(
+        'every distinct word with its source and IPA (the lexicon page); default: only the words pronounced by rule or by eSpeak, the ones worth checking',
+      ),
+    ignore_lexicon: z
+      .boolean()
+      .default(false)
+      .describe("as if the caller's lexicon were empty: what the aligner would use without their entries"),
   })
   .strict();
 
@@ -57,7 +67,7 @@ export type PronunciationPreviewWord = z.infer<typeof PronunciationPreviewWord>;
 
 export const PronunciationPreview = z.object({
   language: z.string(),
-  /** the distinct words pronounced by rule or by eSpeak: the ones worth checking */
+  /** the distinct words pronounced by rule or by eSpeak (the ones worth checking), or all with all_words */
   words: z.array(PronunciationPreviewWord),
 });
 export type PronunciationPreview = z.infer<typeof PronunciationPreview>;

@@ -23,7 +23,17 @@ export const RTL_LANGUAGES = ['ar', 'he', 'fa', 'ur'] as const;
 export const PRECISIONS = ['standard', 'high', 'ultra'] as const;
 export type Precision = (typeof PRECISIONS)[number];
 
-export const EXPORT_FORMATS = ['json', 'textgrid', 'vtt', 'srt', 'csv', 'eaf', 'mp4'] as const;
+export const EXPORT_FORMATS = [
+  'json',
+  'textgrid',
+  'vtt',
+  'srt',
+  'csv',
+  'eaf',
+  'readalong',
+  'epub',
+  'mp4',
+] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const APP_VERSION = 'v1.0.0';

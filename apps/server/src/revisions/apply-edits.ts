@@ -13,8 +13,36 @@ export interface Edited {
   changed: number[];
 }
 
+// Messages name a word by its `index`, the number the request and the answer's `word_index` use.
 function wordParams(w: WordTiming) {
-  return { number: w.index + 1, word: w.word };
+  return { index: w.index, word: w.word };
+}
+
+/**
+ * A word moved to [start, end] (phones given in the same save are applied after this): its
+ * edge phones follow its edges, as a drag in the workspace carries them. When an edge passes one of the
+ * inner phone boundaries, the phones are spread over the new span in proportion to their durations
+ * (nothing else could keep them in order, inside the word and at least one tenth of a millisecond long).
+ */
+function carryPhones(w: WordTiming, start: number, end: number): void {
+  const phones = w.phones;
+  if (phones.length === 0) return;
+  const first = phones[0]!;
+  const last = phones[phones.length - 1]!;
+  if (phones.length === 1 || (start < first.end - EPS && end > last.start + EPS)) {
+    // inner boundaries stay where they were
+    first.start = start;
+    last.end = end;
+    return;
+  }
+  const total = phones.reduce((a, p) => a + Math.max(0, p.end - p.start), 0);
+  let t = start;
+  phones.forEach((p, k) => {
+    const share = total > 0 ? Math.max(0, p.end - p.start) / total : 1 / phones.length;
+    p.start = round4(t);
+    t = k === phones.length - 1 ? end : t + share * (end - start);
+    p.end = round4(t);
+  });
 }
 
 export function applyEdits(base: AlignmentResult, body: RevisionCreate): Edited {
@@ -41,11 +69,7 @@ export function applyEdits(base: AlignmentResult, body: RevisionCreate): Edited 
     const start = e.start ?? w.start!;
     const end = e.end ?? w.end!;
     if (start === w.start && end === w.end) continue;
-    // The phone tier follows the word's outer edges; inner phone boundaries stay where they were.
-    const first = w.phones[0];
-    const last = w.phones[w.phones.length - 1];
-    if (first && w.start !== null && first.start === w.start) first.start = start;
-    if (last && w.end !== null && last.end === w.end) last.end = end;
+    if (w.start !== null && w.end !== null) carryPhones(w, start, end);
     w.start = start;
     w.end = end;
     if (w.status === 'not_found') {
@@ -111,11 +135,13 @@ export function applyEdits(base: AlignmentResult, body: RevisionCreate): Edited 
         p.start < cursor - EPS ||
         (w.start !== null && p.start < w.start - EPS) ||
         (w.end !== null && p.end > w.end + EPS);
-      if (bad) throw createError('phone_invalid', { ...params, phone: k + 1, label: p.phone }, extra);
+      if (bad) throw createError('phone_invalid', { ...params, phone: k, label: p.phone }, extra);
       cursor = p.end;
     });
   }
 
+  // the mark a re-aligned stretch respects (splice-stretch.ts) and the workspace shows
+  for (const w of words) if (changed.has(w.index)) w.hand_corrected = true;
   const touched = new Set(changed);
   for (const s of result.segments) {
     const inSeg = words.filter((w) => w.index >= s.word_start && w.index < s.word_end);

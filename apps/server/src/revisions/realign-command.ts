@@ -16,6 +16,8 @@ import { findStretch } from './splice-stretch.ts';
 import type { AlignmentRow, RealignmentRow } from '../db/schema.ts';
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+/** Shorter than this, a window holds no word the engine could place. */
+const MIN_WINDOW_SECONDS = 0.05;
 
 export async function requestRealignment(
   deps: RevisionDeps & { queue: JobQueue; jobConfig: JobConfig },
@@ -29,7 +31,8 @@ export async function requestRealignment(
     throw createError('realign_too_long', span);
   const text = body.text?.trim() ? body.text.trim() : null;
   const stretch = findStretch(latest, body.start, Math.min(body.end, duration));
-  if (stretch.from === stretch.to && text === null)
+  // (a stretch squeezed to nothing between two words corrected by hand is empty too)
+  if ((stretch.from === stretch.to && text === null) || stretch.end - stretch.start < MIN_WINDOW_SECONDS)
     throw createError('realign_empty', { start: span.start, end: span.end });
   // One at a time per alignment: two stretches re-aligned at once would race for the next revision.
   if (await activeRealignment(deps.db, row.id)) throw createError('realign_busy');

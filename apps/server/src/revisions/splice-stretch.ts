@@ -16,17 +16,23 @@ const timed = (w: WordTiming): boolean => w.start !== null && w.end !== null;
 
 /**
  * The words a stretch covers: every word whose time it touches (the window widens to include a word
- * it cuts, so no word is split), and the words not found between them and their timed neighbours.
+ * it cuts, so no word is split), and the words not found between them and their timed neighbours. A
+ * word corrected by hand that the stretch only cuts is not taken in: the window stops at its edge, so a
+ * re-alignment never undoes a correction the user did not select whole.
  */
 export function findStretch(result: AlignmentResult, start: number, end: number): Stretch {
   let s = start;
   let e = end;
   for (const w of result.words) {
-    if (!timed(w)) continue;
-    if (w.start! < e && w.end! > s) {
-      s = Math.min(s, w.start!);
-      e = Math.max(e, w.end!);
+    if (!timed(w) || !(w.start! < e && w.end! > s)) continue;
+    const cut = w.start! < start - 1e-6 || w.end! > end + 1e-6;
+    if (w.hand_corrected && cut) {
+      if (w.start! < start) s = Math.max(s, w.end!);
+      else e = Math.min(e, w.start!);
+      continue;
     }
+    s = Math.min(s, w.start!);
+    e = Math.max(e, w.end!);
   }
   const words = result.words;
   let prev = -1;

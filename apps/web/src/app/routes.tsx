@@ -5,7 +5,7 @@ import { Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { RootLayout } from './layout/root-layout.tsx';
 import { RequireApproval, RequireAuth, RequireQuota } from './guards.tsx';
-import { NotFoundPage, RouteErrorPage } from './status-pages.tsx';
+import { NotFoundPage, PageLoading, RouteErrorPage } from './status-pages.tsx';
 import { meta } from './route-meta.ts';
 import { LandingPage } from '../features/landing/components/landing-page.tsx';
 import { AuthPage } from '../features/auth/components/auth-page.tsx';
@@ -19,6 +19,8 @@ export const routes: RouteObject[] = [
     children: [
       {
         errorElement: <RouteErrorPage />,
+        // shown inside the layout while a screen loaded on demand arrives on a direct visit
+        hydrateFallbackElement: <PageLoading />,
         children: [
           {
             index: true,
@@ -45,6 +47,13 @@ export const routes: RouteObject[] = [
               Component: (await import('../features/legal/components/terms-page.tsx')).TermsPage,
             }),
             handle: meta('meta.terms.title'),
+          },
+          {
+            path: 'guide',
+            lazy: async () => ({
+              Component: (await import('../features/legal/components/guide-page.tsx')).GuidePage,
+            }),
+            handle: meta('meta.guide.title'),
           },
           {
             path: 'auth',
@@ -109,6 +118,22 @@ export const routes: RouteObject[] = [
                         .ProjectsPage,
                     }),
                     handle: meta('meta.projects.title'),
+                  },
+                  {
+                    path: 'lexicon',
+                    lazy: async () => ({
+                      Component: (await import('../features/lexicon/components/lexicon-page.tsx'))
+                        .LexiconPage,
+                    }),
+                    handle: meta('meta.lexicon.title'),
+                  },
+                  {
+                    path: 'admin/accounts',
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/components/admin-accounts-page.tsx'))
+                        .AdminAccountsPage,
+                    }),
+                    handle: meta('meta.adminAccounts.title'),
                   },
                   {
                     path: 'admin/jobs',

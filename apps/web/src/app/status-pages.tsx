@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { ButtonLink } from '../components/ui/button.tsx';
 import { toast } from '../stores/ui-store.ts';
+import { Spinner } from '../components/ui/spinner.tsx';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
@@ -38,5 +39,15 @@ export function RouteErrorPage() {
         {t('notFound.home')}
       </ButtonLink>
     </section>
+  );
+}
+
+/** While a screen's code arrives (a direct visit to a screen loaded on demand): the layout and a spinner. */
+export function PageLoading() {
+  const { t } = useTranslation();
+  return (
+    <div className="flex justify-center py-24 text-accent" data-testid="page-loading">
+      <Spinner label={t('common.loading')} />
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { ar } from './locales/ar.ts';
 import { en } from './locales/en.ts';
 import { fr } from './locales/fr.ts';
 import { changeLanguage, directionOf, i18n, initI18n } from '../lib/i18n.ts';
+import { contentDirection } from '../lib/content-direction.ts';
 
 function flatten(obj: object, prefix = ''): Map<string, unknown> {
   const out = new Map<string, unknown>();
@@ -67,7 +68,8 @@ describe('messages', () => {
 
   it('writes the numbers of Arabic messages in Arabic-Indic digits (codes and names aside)', () => {
     // what may keep Latin digits: placeholders, standard and format names, the licence's identifier
-    const CODES = /\{\w+\}|AGPL-3\.0-or-later|ISO 639-[13]|639-[13]|UTF-8|MP[34]|M4A|base64|WebVTT|H\.264/g;
+    const CODES =
+      /\{\w+\}|AGPL-3\.0-or-later|EPUB 3|ISO 639-[13]|639-[13]|UTF-8|MP[34]|M4A|base64|WebVTT|H\.264/g;
     const latin = [...locales.ar]
       .filter(([, text]) => /[0-9]/.test(String(text).replace(CODES, '')))
       .map(([key, text]) => `${key}: ${String(text)}`);
@@ -117,6 +119,14 @@ describe('direction', () => {
     await changeLanguage('en');
     expect(document.documentElement.dir).toBe('ltr');
     expect(localStorage.getItem('language')).toBe('en');
+  });
+
+  it('writes every Arabic variety of the catalogue right to left, and other transcripts left to right', () => {
+    const varieties = ['ara', 'arb', 'aeb', 'arz', 'apc', 'ajp', 'ary', 'arq', 'acm', 'afb', 'ayl', 'apd'];
+    expect([...varieties, 'acw', 'ars', 'ayn', 'shu'].map(contentDirection).every((d) => d === 'rtl')).toBe(
+      true,
+    );
+    expect(['eng', 'fra', 'tur'].map(contentDirection)).toEqual(['ltr', 'ltr', 'ltr']);
   });
 
   it('treats he, fa and ur content as right-to-left', () => {

@@ -84,12 +84,18 @@ export interface RequestOptions<T> {
   /** false where a 401 does not matter (logout): no refresh, no session-expired redirect. */
   refreshOn401?: boolean;
   responseType?: 'json' | 'blob';
+  /** with a string body: send it as it is, with this Content-Type (otherwise bodies are JSON) */
+  contentType?: string;
 }
 
 async function send(path: string, options: RequestOptions<unknown>, token: string | null): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json', 'Accept-Language': i18n.language || 'ar' });
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
+    body = options.body;
+  } else if (typeof options.body === 'string' && options.contentType) {
+    // text sent as it is, with its own type (a dictionary as text/tab-separated-values)
+    headers.set('Content-Type', options.contentType);
     body = options.body;
   } else if (options.body !== undefined) {
     headers.set('Content-Type', 'application/json');

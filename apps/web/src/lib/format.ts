@@ -45,3 +45,19 @@ export function formatBytes(bytes: number): string {
     maximumFractionDigits: 1,
   }).format(mb);
 }
+
+const fixed = (x: number, digits: number) =>
+  formatNumber(x, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/**
+ * Seconds with their unit in the interface language (0.487 s, 0,487 s, ٠٫٤٨٧ ث): durations and the
+ * ranges a person reads; clock timestamps (formatClock) stay in Western digits.
+ */
+export function formatSeconds(seconds: number, digits = 3): string {
+  return i18n.t('units.seconds', { value: fixed(seconds, digits) });
+}
+
+/** A range of seconds, "0.990–1.300 s" in the interface language's digits. */
+export function formatSecondsRange(start: number, end: number, digits = 3): string {
+  return i18n.t('units.seconds', { value: `${fixed(start, digits)}–${fixed(end, digits)}` });
+}

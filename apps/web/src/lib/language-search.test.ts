@@ -38,6 +38,24 @@ describe('language search', () => {
     expect(resolveLanguageText(ar, 'الإنجليزية')?.code).toBe('eng');
   });
 
+  it('names the Arabic varieties in Arabic and French, and never shows two languages by one name', () => {
+    const varieties = [
+      entry('ara', 'ar', 'Arabic'),
+      entry('arb', null, 'Standard Arabic'),
+      entry('arq', null, 'Algerian Arabic'),
+      entry('shu', null, 'Chadian Arabic'),
+    ];
+    const ar = languageOptions(varieties, 'ar').map((o) => o.label);
+    expect(ar).toEqual(['العربية', 'العربية الفصحى', 'العربية الجزائرية', 'العربية التشادية']);
+    expect(new Set(ar).size).toBe(ar.length);
+    const fr = languageOptions(varieties, 'fr');
+    expect(fr.map((o) => o.label)).toEqual(['arabe', 'arabe standard', 'arabe algérien', 'arabe tchadien']);
+    expect(resolveLanguageText(fr, 'arabe algerien')?.code).toBe('arq');
+    // two catalogue entries the browser names alike are told apart by their codes
+    const twins = languageOptions([entry('xxa', null, 'Same'), entry('xxb', null, 'Same')], 'en');
+    expect(twins.map((o) => o.label)).toEqual(['Same (xxa)', 'Same (xxb)']);
+  });
+
   it('ranks exact codes first, then prefixes, then substrings', () => {
     const options = languageOptions(CATALOGUE, 'en');
     expect(searchLanguages(options, 'ar').map((o) => o.code)).toEqual(['ara', 'arz']);

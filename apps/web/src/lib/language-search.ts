@@ -32,12 +32,44 @@ function displayName(code: string, inLanguage: string): string | null {
   }
 }
 
+/**
+ * The Arabic varieties' names in the interface languages (the browser knows few of them, and names
+ * Standard Arabic "arb" and the macrolanguage "ara" alike); English is the catalogue's.
+ */
+const OWN_NAMES: Record<string, { ar: string; fr: string }> = {
+  ara: { ar: 'العربية', fr: 'arabe' },
+  arb: { ar: 'العربية الفصحى', fr: 'arabe standard' },
+  aeb: { ar: 'العربية التونسية', fr: 'arabe tunisien' },
+  arz: { ar: 'العربية المصرية', fr: 'arabe égyptien' },
+  apc: { ar: 'العربية الشامية (الشمالية)', fr: 'arabe levantin du Nord' },
+  ajp: { ar: 'العربية الشامية (الجنوبية)', fr: 'arabe levantin du Sud' },
+  ary: { ar: 'العربية المغربية', fr: 'arabe marocain' },
+  arq: { ar: 'العربية الجزائرية', fr: 'arabe algérien' },
+  acm: { ar: 'العربية العراقية', fr: 'arabe mésopotamien' },
+  afb: { ar: 'العربية الخليجية', fr: 'arabe du Golfe' },
+  ayl: { ar: 'العربية الليبية', fr: 'arabe libyen' },
+  apd: { ar: 'العربية السودانية', fr: 'arabe soudanais' },
+  acw: { ar: 'العربية الحجازية', fr: 'arabe hedjazi' },
+  ars: { ar: 'العربية النجدية', fr: 'arabe najdi' },
+  ayn: { ar: 'العربية الصنعانية', fr: 'arabe de Sanaa' },
+  shu: { ar: 'العربية التشادية', fr: 'arabe tchadien' },
+};
+const ENGLISH_NAMES: Record<string, string> = { arb: 'Standard Arabic' };
+
+function ownName(code: string, uiLanguage: string): string | null {
+  const names = OWN_NAMES[code];
+  if (!names) return null;
+  if (uiLanguage === 'ar') return names.ar;
+  if (uiLanguage === 'fr') return names.fr;
+  return ENGLISH_NAMES[code] ?? null;
+}
+
 export function languageOptions(entries: readonly Entry[], uiLanguage: string): LanguageOption[] {
-  return entries.map((e) => {
+  const options = entries.map((e) => {
     const tag = e.iso1 ?? e.code;
-    const label = displayName(tag, uiLanguage) ?? e.name;
-    const autonym = displayName(tag, tag);
-    const keys = [e.code, e.iso1, e.name, label, autonym, displayName(tag, 'en')]
+    const label = ownName(e.code, uiLanguage) ?? displayName(tag, uiLanguage) ?? e.name;
+    const autonym = OWN_NAMES[e.code]?.ar ?? displayName(tag, tag);
+    const keys = [e.code, e.iso1, e.name, label, autonym, displayName(tag, 'en'), OWN_NAMES[e.code]?.fr]
       .filter((k): k is string => Boolean(k))
       .map(fold);
     return {
@@ -49,6 +81,10 @@ export function languageOptions(entries: readonly Entry[], uiLanguage: string): 
       keys: [...new Set(keys)],
     };
   });
+  // Two languages the browser names alike keep apart by their codes ("X (abc)").
+  const counts = new Map<string, number>();
+  for (const o of options) counts.set(o.label, (counts.get(o.label) ?? 0) + 1);
+  return options.map((o) => ((counts.get(o.label) ?? 0) > 1 ? { ...o, label: `${o.label} (${o.code})` } : o));
 }
 
 /** The one language the text names exactly (a code or a full name), else null. */

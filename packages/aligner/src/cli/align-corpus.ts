@@ -7,7 +7,8 @@ import { dirname, join, relative, sep } from 'node:path';
 import { pairCorpus, isTextGridPath, textGridTranscript } from '../corpus/corpus-layout.ts';
 import type { CorpusPair } from '../corpus/corpus-layout.ts';
 import { align } from '../engine.ts';
-import { exportResult, isExportFormat } from '../formats/export.ts';
+import { EXPORT_FORMATS, MEDIA_FORMATS, exportResult, isExportFormat } from '../formats/export.ts';
+import { portableMedia } from '../formats/export-media.ts';
 import { alignOptions } from './args.ts';
 import type { ParsedArgs } from './args.ts';
 
@@ -106,8 +107,7 @@ export async function runCorpus(p: ParsedArgs): Promise<number> {
     return 2;
   }
   const format = p.values.get('format') ?? 'textgrid';
-  if (!isExportFormat(format))
-    throw new Error(`unknown format "${format}" (json, textgrid, vtt, srt, csv, eaf)`);
+  if (!isExportFormat(format)) throw new Error(`unknown format "${format}" (${EXPORT_FORMATS.join(', ')})`);
   const layout = pairCorpus(walk(root));
   for (const s of layout.skipped) process.stderr.write(`skipped ${s.name}: ${SKIP_REASONS[s.reason]}\n`);
   if (layout.pairs.length === 0) {
@@ -120,7 +120,11 @@ export async function runCorpus(p: ParsedArgs): Promise<number> {
     progress(k, layout.pairs.length, pair.base);
     try {
       const result = await align(join(root, pair.audio), transcriptOf(root, pair), options);
-      const file = exportResult(result, format);
+      const audioPath = join(root, pair.audio);
+      const file = exportResult(result, format, {
+        title: pair.base.split('/').at(-1),
+        media: MEDIA_FORMATS.includes(format) ? await portableMedia(audioPath) : undefined,
+      });
       const target = join(outDir, `${pair.base}.${file.extension}`);
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, file.content);

@@ -2,9 +2,14 @@
 // each worker across items).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { align } from '../engine.ts';
-import { exportResult, isExportFormat } from '../formats/export.ts';
+import { EXPORT_FORMATS, MEDIA_FORMATS, exportResult, isExportFormat } from '../formats/export.ts';
+import type { ExportFormat, ExportOptions } from '../formats/export.ts';
+import { portableMedia } from '../formats/export-media.ts';
+import { parseAlignmentJson } from '../formats/json.ts';
 import { alignOptions, parseArgs } from './args.ts';
 import type { ParsedArgs } from './args.ts';
 import { BatchThread, alignWithRetry } from './batch.ts';
@@ -27,20 +32,68 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write('usage: tazamun align AUDIO TEXT_FILE --lang CODE [--format F] [-o OUT]\n');
     return 2;
   }
-  const format = p.values.get('format') ?? 'json';
-  if (!isExportFormat(format))
-    throw new Error(`unknown format "${format}" (json, textgrid, vtt, srt, csv, eaf)`);
+  const format = exportFormat(p);
+  const target = p.values.get('o');
+  if (format === 'epub' && !target) throw new Error('an EPUB is a binary file: name it with -o FILE.epub');
   const text = readFileSync(textFile, 'utf8');
   // one file: a long one may use every core (--threads N to say how many)
   const result = await align(audio, text, { threads: cpus().length, ...alignOptions(p, lang) });
-  const out = exportResult(result, format).content;
-  const target = p.values.get('o');
-  if (target) writeFileSync(target, out);
-  else process.stdout.write(out.endsWith('\n') ? out : out + '\n');
+  await writeExport(result, format, audio, p);
   const m = result.metrics;
   process.stderr.write(
     `aligned ${m.words_aligned}/${m.words_total} words, mean confidence ${m.mean_confidence.toFixed(3)}, RTF ${m.real_time_factor.toFixed(3)}\n`,
   );
+  return 0;
+}
+
+function exportFormat(p: ParsedArgs): ExportFormat {
+  const format = p.values.get('format') ?? 'json';
+  if (!isExportFormat(format)) throw new Error(`unknown format "${format}" (${EXPORT_FORMATS.join(', ')})`);
+  return format;
+}
+
+/**
+ * Writes one export of `result` to -o (or stdout): the read-along page and the EPUB embed the
+ * recording, the EAF names it (by absolute URL, and relative to the output file).
+ */
+async function writeExport(result: AlignmentResult, format: ExportFormat, audio: string, p: ParsedArgs) {
+  const target = p.values.get('o');
+  const title = p.values.get('title') ?? basename(audio).replace(/\.[^.]+$/, '');
+  const options: ExportOptions = { title };
+  if (MEDIA_FORMATS.includes(format)) options.media = await portableMedia(audio);
+  if (format === 'eaf') {
+    const rel = (target ? relative(dirname(resolve(target)), resolve(audio)) : basename(audio))
+      .split(sep)
+      .map(encodeURIComponent)
+      .join('/');
+    options.eaf = {
+      mediaUrl: pathToFileURL(resolve(audio)).href,
+      relativeMediaUrl: rel.startsWith('..') ? rel : `./${rel}`,
+      mimeType: /\.wav$/i.test(audio) ? 'audio/x-wav' : /\.mp3$/i.test(audio) ? 'audio/mpeg' : 'audio/*',
+    };
+  }
+  const out = exportResult(result, format, options).content;
+  if (target) writeFileSync(target, out);
+  else if (typeof out === 'string') process.stdout.write(out.endsWith('\n') ? out : out + '\n');
+  else process.stdout.write(out);
+}
+
+/**
+ * `tazamun export RESULT.json AUDIO --format F -o OUT`: an export of a result already made (a revision
+ * downloaded from the platform as JSON, or the CLI's own JSON), without aligning again.
+ */
+export async function runExport(args: string[]): Promise<number> {
+  const p = parseArgs(args);
+  const [json, audio] = p.positional;
+  if (!json || !audio) {
+    process.stderr.write('usage: tazamun export RESULT.json AUDIO --format F [-o OUT] [--title T]\n');
+    return 2;
+  }
+  const format = exportFormat(p);
+  if (format === 'epub' && !p.values.get('o'))
+    throw new Error('an EPUB is a binary file: name it with -o FILE.epub');
+  const result = parseAlignmentJson(readFileSync(json, 'utf8'));
+  await writeExport(result, format, audio, p);
   return 0;
 }
 

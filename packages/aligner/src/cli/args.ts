@@ -20,6 +20,7 @@ const VALUED = new Set([
   'jobs',
   'threads',
   'corpus',
+  'title',
 ]);
 
 export function parseArgs(args: string[]): ParsedArgs {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { checkEpub } from '@tazamun/aligner/testing/epub-check';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../../bin/tazamun.mjs');
@@ -211,4 +212,61 @@ test('the CLI runs compiled (dist/, built from the sources when stale) and align
     ]);
   assert.equal(words(compiled.stdout).length, 11);
   assert.deepEqual(words(compiled.stdout), words(sources.stdout));
+});
+
+test('the read-along page, the EPUB and the ELAN file from the CLI, and `export` from a result JSON', () => {
+  const txt = textFile();
+  const epubPath = join(dir, 'sa1.epub');
+  const r = tazamun(
+    'align',
+    `${UTT}.wav`,
+    txt,
+    '--lang',
+    'eng',
+    '--format',
+    'epub',
+    '-o',
+    epubPath,
+    '--no-recognition',
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const epub = checkEpub(readFileSync(epubPath));
+  assert.equal(epub.title, 'dr1-fvmh0_sa1');
+  assert.equal(epub.pars.length, 11);
+  assert.ok(
+    epub.entries.some((e) => e.name === 'EPUB/audio.m4a'),
+    'the WAV was encoded to AAC',
+  );
+  assert.match(
+    tazamun('align', `${UTT}.wav`, txt, '--lang', 'eng', '--format', 'epub').stderr,
+    /binary file: name it with -o/,
+  );
+
+  // a result JSON (the platform's download of a revision) is exported without aligning again
+  const json = join(dir, 'sa1.json');
+  assert.equal(
+    tazamun('align', `${UTT}.wav`, txt, '--lang', 'eng', '-o', json, '--no-recognition').status,
+    0,
+  );
+  const result = JSON.parse(readFileSync(json, 'utf8')) as { words: { start: number; end: number }[] };
+  const page = tazamun('export', json, `${UTT}.wav`, '--format', 'readalong', '--title', 'Dark suit');
+  assert.equal(page.status, 0, page.stderr);
+  assert.match(page.stdout, /<title>Dark suit<\/title>/);
+  const times = [...page.stdout.matchAll(/data-b="([\d.]+)" data-e="([\d.]+)"/g)].map((m) => [
+    Number(m[1]),
+    Number(m[2]),
+  ]);
+  assert.deepEqual(
+    times,
+    result.words.map((w) => [w.start, w.end]),
+  );
+  const eaf = tazamun('export', json, `${UTT}.wav`, '--format', 'eaf', '-o', join(dir, 'out', 'sa1.eaf'));
+  assert.notEqual(eaf.status, 0, 'no such folder: a clear failure');
+  const eafOk = tazamun('export', json, `${UTT}.wav`, '--format', 'eaf', '-o', join(dir, 'sa1.eaf'));
+  assert.equal(eafOk.status, 0, eafOk.stderr);
+  const header = readFileSync(join(dir, 'sa1.eaf'), 'utf8');
+  assert.match(
+    header,
+    /<MEDIA_DESCRIPTOR MEDIA_URL="file:\/\/\/[^"]+dr1-fvmh0_sa1\.wav" MIME_TYPE="audio\/x-wav" RELATIVE_MEDIA_URL="(\.\.\/)+[^"]*dr1-fvmh0_sa1\.wav"\/>/,
+  );
 });

@@ -10,6 +10,10 @@ const COMMANDS: Record<
     summary: 'align audio with its transcript (or a batch manifest)',
     load: () => import('./align.ts'),
   },
+  export: {
+    summary: 'write an export (read-along page, EPUB, TextGrid, …) of a result JSON, e.g. a revision',
+    load: async () => ({ run: (await import('./align.ts')).runExport }),
+  },
   languages: {
     summary: 'list the supported languages, their codes and routes',
     load: () => import('./languages.ts'),
@@ -26,13 +30,16 @@ export function usage(): string {
     '',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`),
     '',
-    'tazamun align AUDIO TEXT_FILE --lang CODE [--format json|textgrid|vtt|srt|csv|eaf] [-o OUT]',
+    'tazamun align AUDIO TEXT_FILE --lang CODE [--format json|textgrid|vtt|srt|csv|eaf|readalong|epub]',
+    '              [-o OUT] [--title TITLE]',
     '              [--precision standard|high|ultra] [--ipa] [--engine auto|hmm|mms]',
     '              [--no-normalize] [--no-numbers] [--remove-fillers] [--no-recognition]',
     '              [--threads N]  (a long file: pieces on N threads; default every core)',
     'tazamun align --manifest FILE.jsonl --out-dir DIR [--jobs N] [same options]',
     'tazamun align --corpus DIR --out-dir DIR --lang CODE [--format F] [same options]',
     '              (MFA layout: spk/utt.wav + spk/utt.lab|.txt|.TextGrid; writes summary.csv)',
+    'tazamun export RESULT.json AUDIO --format readalong|epub|textgrid|… [-o OUT] [--title TITLE]',
+    '              (a result or revision JSON downloaded from the platform; the EPUB needs -o)',
     'tazamun languages [--json]',
   ].join('\n');
 }

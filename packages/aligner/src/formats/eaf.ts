@@ -9,8 +9,13 @@ export interface EafOptions {
   phoneTierName: string;
   phones: boolean;
   phoneLabel: 'ipa' | 'model';
-  /** URL of the media file for the header (e.g. "file:///path/audio.wav"); omitted when empty */
+  /**
+   * URL of the recording for the header's MEDIA_DESCRIPTOR (e.g. "file:///path/audio.wav", or the file
+   * name); no descriptor when empty, and ELAN then opens the annotations without their recording
+   */
   mediaUrl: string;
+  /** where the recording lies relative to the .eaf ("./audio.wav"): ELAN looks there when mediaUrl is not found */
+  relativeMediaUrl: string;
   mimeType: string;
   author: string;
   /** ISO 8601 date of the document; defaults to now */
@@ -23,6 +28,7 @@ export const DEFAULT_EAF_OPTIONS: EafOptions = {
   phones: true,
   phoneLabel: 'ipa',
   mediaUrl: '',
+  relativeMediaUrl: '',
   mimeType: 'audio/x-wav',
   author: 'Tazamun',
   date: null,
@@ -75,8 +81,9 @@ export function toEaf(result: AlignmentResult, options: Partial<EafOptions> = {}
   );
   out.push('    <HEADER MEDIA_FILE="" TIME_UNITS="milliseconds">');
   if (o.mediaUrl) {
+    const relative = o.relativeMediaUrl ? ` RELATIVE_MEDIA_URL="${xmlEscape(o.relativeMediaUrl)}"` : '';
     out.push(
-      `        <MEDIA_DESCRIPTOR MEDIA_URL="${xmlEscape(o.mediaUrl)}" MIME_TYPE="${xmlEscape(o.mimeType)}"/>`,
+      `        <MEDIA_DESCRIPTOR MEDIA_URL="${xmlEscape(o.mediaUrl)}" MIME_TYPE="${xmlEscape(o.mimeType)}"${relative}/>`,
     );
   }
   out.push(`        <PROPERTY NAME="lastUsedAnnotationId">${words.length + phones.length}</PROPERTY>`);

@@ -1,6 +1,9 @@
 // One entry for every export format, for the CLI and the server.
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { CsvOptions } from './csv.ts';
+import { toEpub } from './epub.ts';
+import type { EpubOptions } from './epub.ts';
+import type { ExportMedia } from './export-media.ts';
 import { toCsv } from './csv.ts';
 import type { EafOptions } from './eaf.ts';
 import { toEaf } from './eaf.ts';
@@ -10,9 +13,14 @@ import type { SubtitleOptions } from './subtitles.ts';
 import { toSrt, toWebVtt } from './subtitles.ts';
 import type { TextGridOptions } from './textgrid.ts';
 import { toTextGrid } from './textgrid.ts';
+import { toReadAlongHtml } from './read-along.ts';
+import type { ReadAlongLanguage } from './read-along.ts';
 
-export const EXPORT_FORMATS = ['json', 'textgrid', 'vtt', 'srt', 'csv', 'eaf'] as const;
+export const EXPORT_FORMATS = ['json', 'textgrid', 'vtt', 'srt', 'csv', 'eaf', 'readalong', 'epub'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The formats that carry the recording itself: the caller gives it as `media` (see portableMedia). */
+export const MEDIA_FORMATS: readonly ExportFormat[] = ['readalong', 'epub'];
 
 export interface ExportOptions {
   json?: Partial<JsonExportOptions>;
@@ -20,10 +28,17 @@ export interface ExportOptions {
   subtitles?: Partial<SubtitleOptions>;
   csv?: Partial<CsvOptions>;
   eaf?: Partial<EafOptions>;
+  /** read-along page and EPUB: the recording, and the title they show */
+  media?: ExportMedia;
+  title?: string;
+  /** read-along page: the language of its few words of interface (default en) */
+  uiLanguage?: ReadAlongLanguage;
+  epub?: Partial<Pick<EpubOptions, 'identifier' | 'modified' | 'creator'>>;
 }
 
 export interface ExportedFile {
-  content: string;
+  /** text, or the bytes of a binary format (EPUB) */
+  content: string | Uint8Array;
   extension: string;
   mimeType: string;
 }
@@ -76,5 +91,30 @@ export function exportResult(
         extension: 'eaf',
         mimeType: 'application/xml; charset=utf-8',
       };
+    case 'readalong':
+      return {
+        content: toReadAlongHtml(result, {
+          media: needMedia(opts, format),
+          title: opts.title ?? 'Tazamun',
+          uiLanguage: opts.uiLanguage ?? 'en',
+        }),
+        extension: 'html',
+        mimeType: 'text/html; charset=utf-8',
+      };
+    case 'epub':
+      return {
+        content: toEpub(result, {
+          ...opts.epub,
+          media: needMedia(opts, format),
+          title: opts.title ?? 'Tazamun',
+        }),
+        extension: 'epub',
+        mimeType: 'application/epub+zip',
+      };
   }
+}
+
+function needMedia(opts: ExportOptions, format: ExportFormat): ExportMedia {
+  if (!opts.media) throw new Error(`the ${format} export embeds the recording: give it as options.media`);
+  return opts.media;
 }

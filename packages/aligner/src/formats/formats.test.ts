@@ -384,6 +384,12 @@ test('EAF: well-formed XML with time slots in ms, word and phone tiers of aligna
   const header = child(doc, 'HEADER')[0];
   assert.equal(header?.attrs.TIME_UNITS, 'milliseconds');
   assert.equal(child(header as XmlElement, 'MEDIA_DESCRIPTOR')[0]?.attrs.MEDIA_URL, 'file:///a b.wav');
+  const relative = parseXml(toEaf(r, { mediaUrl: 'sa1.wav', relativeMediaUrl: './sa1.wav' }));
+  assert.deepEqual(child(child(relative, 'HEADER')[0]!, 'MEDIA_DESCRIPTOR')[0]?.attrs, {
+    MEDIA_URL: 'sa1.wav',
+    MIME_TYPE: 'audio/x-wav',
+    RELATIVE_MEDIA_URL: './sa1.wav',
+  });
   const slots = new Map(
     child(child(doc, 'TIME_ORDER')[0] as XmlElement, 'TIME_SLOT').map((s) => [
       s.attrs.TIME_SLOT_ID,
@@ -439,11 +445,14 @@ test('EAF: an empty result is still a valid document', () => {
 
 test('exportResult: every format, with extension and MIME type', () => {
   const r = makeResult('a b', 'eng');
+  const media = { bytes: new Uint8Array([1, 2, 3]), mimeType: 'audio/mpeg', extension: 'mp3' };
   for (const f of EXPORT_FORMATS) {
     assert.ok(isExportFormat(f));
-    const out = exportResult(r, f, { eaf: { date: '2026-01-01' } });
+    const out = exportResult(r, f, { eaf: { date: '2026-01-01' }, media });
     assert.ok(out.content.length > 0, f);
-    assert.ok(out.extension && out.mimeType.includes('charset=utf-8'), f);
+    // text formats say their charset; the EPUB is a zip
+    assert.ok(out.extension && (f === 'epub' || out.mimeType.includes('charset=utf-8')), f);
+    assert.equal(typeof out.content === 'string', f !== 'epub', f);
   }
   assert.equal(exportResult(r, 'csv', { csv: { separator: '\t' } }).extension, 'tsv');
   assert.equal(isExportFormat('docx'), false);

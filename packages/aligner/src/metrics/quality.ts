@@ -101,13 +101,16 @@ export function assessQuality(input: QualityInput): QualityOutput {
       code: 'words_not_found',
       message: `${notFound} of ${n} ${n === 1 ? 'word' : 'words'} ${notFound === 1 ? 'was' : 'were'} not found in the audio`,
       value: notFound,
+      words: words.filter((w) => w.status === 'not_found').map((w) => w.index),
     });
-  const lowFit = words.filter((w, i) => wrong[i] && w.status === 'aligned').length;
+  const poorlyFit = words.filter((w, i) => wrong[i] && w.status === 'aligned');
+  const lowFit = poorlyFit.length;
   if (!noSpeech && lowFit > 0)
     reasons.push({
       code: 'low_confidence',
       message: `${lowFit} placed ${lowFit === 1 ? 'word fits its' : 'words fit their'} audio poorly`,
       value: lowFit,
+      words: poorlyFit.map((w) => w.index),
     });
   const untranscribed =
     input.untranscribedSeconds >= QUALITY.untranscribedSeconds &&

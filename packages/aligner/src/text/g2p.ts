@@ -83,6 +83,58 @@ export function ipaToPhones(ipa: string): string[] {
   return merged.map((p) => p.normalize('NFC')).filter((p) => p.length > 0);
 }
 
+/** Diphthongs (and two triphthongs) eSpeak gives as one phone and the acoustic mappings read as one. */
+const DIPHTHONGS = new Set([
+  'aɪ',
+  'aʊ',
+  'ɔɪ',
+  'eɪ',
+  'oʊ',
+  'əʊ',
+  'ɪə',
+  'eə',
+  'ʊə',
+  'ɛə',
+  'aɪə',
+  'aʊə',
+  'ɔʏ',
+  'ɛi',
+  'œy',
+  'ʌu',
+  'ɑɪ',
+  'ɐɪ',
+  'ɐʊ',
+]);
+
+/**
+ * The phones of a pronunciation as the lexicon keeps it (its export to an MFA dictionary, the preview):
+ * where the IPA is written with spaces between phones (as the preview and MFA dictionaries write it),
+ * each space-separated piece is one phone; otherwise it is segmented by ipaToPhones, with the diphthongs
+ * the alignment reads as one phone (aɪ, aʊ, oʊ, …) kept whole rather than split into two vowels.
+ */
+export function pronunciationPhones(ipa: string): string[] {
+  const pieces = ipa
+    .normalize('NFC')
+    .split(/\s+/)
+    .map((p) => p.replace(STRESS_AND_BREAKS, ''))
+    .filter((p) => /\p{L}/u.test(p));
+  if (pieces.length > 1) return pieces;
+  const phones = ipaToPhones(ipa);
+  const out: string[] = [];
+  for (let i = 0; i < phones.length; i++) {
+    const three = phones.slice(i, i + 3).join('');
+    const two = phones.slice(i, i + 2).join('');
+    if (i + 2 < phones.length && DIPHTHONGS.has(three)) {
+      out.push(three);
+      i += 2;
+    } else if (i + 1 < phones.length && DIPHTHONGS.has(two)) {
+      out.push(two);
+      i += 1;
+    } else out.push(phones[i]!);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- eSpeak NG
 
 interface EspeakWorker {

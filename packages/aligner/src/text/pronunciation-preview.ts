@@ -7,29 +7,37 @@ import type { PronunciationSource } from '@tazamun/contracts/alignment-result';
 import { lexiconMap } from '../acoustic/backend.ts';
 import type { LexiconEntry } from '../acoustic/backend.ts';
 import { resolveHmmModel } from '../acoustic/hmm/models.ts';
-import { arabicPronunciationLattice, espeakIpa, ipaToPhones } from './g2p.ts';
+import { MODEL_PHONE_IPA } from '../acoustic/hmm/phone-map.ts';
+import { arabicPronunciationLattice, espeakIpa, ipaToPhones, pronunciationPhones } from './g2p.ts';
 import { resolveLanguage } from './languages.ts';
 import { normalizeTranscript } from './normalize.ts';
 
 export interface PreviewWord {
   word: string;
   source: PronunciationSource;
-  /** phones separated by spaces; for the Arabic rules, the first reading of each slot */
+  /**
+   * phones separated by spaces; for the Arabic rules, the first reading of each slot; for the model's
+   * dictionary, its first pronunciation with the model's labels written in IPA
+   */
   ipa: string;
 }
 
-const dictionaries = new Map<string, Set<string>>();
+const dictionaries = new Map<string, Map<string, string>>();
 
-/** Words of the hmm model's dictionary for a language it was trained on (eng, fra), else null. */
-function dictionaryWords(lang3: string): Set<string> | null {
+/**
+ * Words of the hmm model's dictionary for a language it was trained on (eng, fra), each with its first
+ * pronunciation in the model's labels, else null.
+ */
+function dictionaryWords(lang3: string): Map<string, string> | null {
   const family = lang3 === 'eng' ? 'en' : lang3 === 'fra' ? 'fr' : null;
   if (!family) return null;
   let words = dictionaries.get(family);
   if (!words) {
-    words = new Set();
+    words = new Map();
     for (const line of readFileSync(resolveHmmModel(family).dict, 'utf8').split('\n')) {
-      const w = line.split(/\s/, 1)[0]?.replace(/\(\d+\)$/, '');
-      if (w) words.add(w);
+      const [head = '', ...phones] = line.trim().split(/\s+/);
+      const w = head.replace(/\(\d+\)$/, '');
+      if (w && !words.has(w)) words.set(w, phones.join(' '));
     }
     dictionaries.set(family, words);
   }
@@ -58,9 +66,17 @@ export async function previewPronunciations(
     const own = lexicon.get(key);
     let w: PreviewWord;
     if (inputKind === 'ipa') w = { word: t.text, source: 'ipa_input', ipa: ipaToPhones(t.text).join(' ') };
-    else if (own !== undefined) w = { word: t.text, source: 'user_lexicon', ipa: ipaToPhones(own).join(' ') };
-    else if (dict?.has(key)) w = { word: t.text, source: 'model_dictionary', ipa: '' };
-    else if (info.routes[0] === 'arabic-rules' && /[\u0600-\u06FF]/.test(t.text)) {
+    else if (own !== undefined)
+      w = { word: t.text, source: 'user_lexicon', ipa: pronunciationPhones(own).join(' ') };
+    else if (dict?.has(key)) {
+      const family = info.iso3 === 'fra' ? 'fr' : 'en';
+      const ipa = dict
+        .get(key)!
+        .split(' ')
+        .filter(Boolean)
+        .map((p) => MODEL_PHONE_IPA[family][p] ?? p);
+      w = { word: t.text, source: 'model_dictionary', ipa: ipa.join(' ') };
+    } else if (info.routes[0] === 'arabic-rules' && /[\u0600-\u06FF]/.test(t.text)) {
       const first = arabicPronunciationLattice(t.text).map((slot) => slot.find((alt) => alt !== '') ?? '');
       w = { word: t.text, source: 'rules', ipa: first.filter(Boolean).join(' ') };
     } else {

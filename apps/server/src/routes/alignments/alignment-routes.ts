@@ -168,6 +168,15 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
                 request.query.revision,
               )
             : null,
+        // so a page opened again finds the video rendered before, without asking for one that is not there
+        video:
+          (await db
+            .selectFrom('videos')
+            .select('status')
+            .where('alignment_id', '=', row.id)
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .executeTakeFirst()) ?? null,
       };
     },
   );

@@ -20,6 +20,9 @@ test('quota: read, consume until exhausted, 429 with the limit', async (t) => {
   assert.equal((await use()).json().quota.remaining, 0);
   const body = expectError(await use(), 429, 'quota_exhausted');
   assert.match(String(body.detail), /\(2 alignments per day\)/);
+  // nothing to upgrade: the message says when it renews and whom to ask for more
+  assert.doesNotMatch(String(body.detail), /upgrade/i);
+  assert.match(String(body.detail), /midnight UTC.*ask this server’s administrators/);
   const fr = expectError(
     await app.inject({
       method: 'POST',
@@ -30,6 +33,7 @@ test('quota: read, consume until exhausted, 429 with the limit', async (t) => {
     'quota_exhausted',
   );
   assert.match(String(fr.detail), /^Quota quotidien épuisé/);
+  assert.doesNotMatch(String(fr.detail), /mettez à niveau/);
 });
 
 test('concurrent quota use at the limit never exceeds it', async (t) => {

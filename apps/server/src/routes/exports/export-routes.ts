@@ -18,15 +18,12 @@ import { createError } from '../../errors.ts';
 import { readRevision } from '../../revisions/revision-store.ts';
 import { jobTimeoutMs } from '../../jobs/job-config.ts';
 import { VIDEO_FPS } from '../../media/render-video.ts';
-import { AUDIO_MIME } from '../../media/audio-sniff.ts';
-import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { contentDisposition, safeBaseName, sendStoredFile } from '../../media/send-file.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { getPreferences } from '../../db/preferences.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
-import { buildExport } from './export-file.ts';
-import { readStoredBytes } from '../../storage/local-copy.ts';
+import { buildExport, exportSource } from './export-file.ts';
 import type { VideoRow } from '../../db/schema.ts';
 
 function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
@@ -70,11 +67,15 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireApproved,
       schema: {
         tags: ['exports'],
-        summary: 'Download the result as JSON, TextGrid, WebVTT, SRT, CSV or ELAN EAF',
+        summary:
+          'Download the result as JSON, TextGrid, WebVTT, SRT, CSV, ELAN EAF, a read-along page or an EPUB',
         description:
           'JSON: include_metrics, include_audio (base64), pretty. TextGrid/EAF: tier_name, phone_tier, ' +
           'phone_tier_name, phone_label (ipa|model). WebVTT/SRT: min_segment_duration (s), words_per_line, ' +
           'lines_per_cue, timestamps. CSV: separator (comma|semicolon|tab), headers, level (words|phones). ' +
+          'readalong: one HTML page with the recording embedded that highlights each word as it is ' +
+          'spoken (works offline); epub: an EPUB 3 whose media overlay (SMIL) reads the text aloud word ' +
+          'by word. Both carry the recording (MP3 or AAC kept, other formats encoded to AAC). ' +
           'Every format: `revision` (default the latest). The file says which revision it is and whether ' +
           'it was corrected (JSON `revision`, a TextGrid `!` comment, a WebVTT NOTE, EAF header ' +
           'properties), and so do the `X-Tazamun-Revision` and `X-Tazamun-Hand-Corrected` headers.',
@@ -89,17 +90,20 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         row,
         request.query.revision,
       );
-      const file = await buildExport(result, request.params.format, request.query, {
-        read: () => readStoredBytes(deps.files.store, deps.files.key(row.user_id, row.audio_file!)),
-        mimeType: AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
-      });
+      const file = await buildExport(
+        result,
+        request.params.format,
+        request.query,
+        exportSource(deps.files, row),
+        requestLanguage(request),
+      );
       const name = `${safeBaseName(row.title ?? 'alignment')}.${file.extension}`;
       return reply
         .type(file.mimeType)
         .header('content-disposition', contentDisposition(name))
         .header('x-tazamun-revision', String(result.revision!.number))
         .header('x-tazamun-hand-corrected', String(result.revision!.hand_corrected))
-        .send(file.content);
+        .send(typeof file.content === 'string' ? file.content : Buffer.from(file.content));
     },
   );
 

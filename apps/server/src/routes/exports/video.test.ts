@@ -36,6 +36,7 @@ test(
     const id = res.json().id as string;
     assert.equal((await waitForStatus(app, u.access, id)).status, 'completed');
     const detail = (await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(u.access) })).json();
+    assert.equal(detail.video, null, 'no video asked for yet');
 
     expectError(
       await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) }),
@@ -57,6 +58,9 @@ test(
     }
     assert.equal(status.status, 'completed', JSON.stringify(status));
     assert.equal(status.download_url, `/api/alignments/${id}/video/file/`);
+    // the detail says there is one, so a page opened again offers its download at once
+    const reopened = (await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(u.access) })).json();
+    assert.deepEqual(reopened.video, { status: 'completed' });
 
     const file = await app.inject({ url: status.download_url, headers: bearer(u.access) });
     assert.equal(file.statusCode, 200);

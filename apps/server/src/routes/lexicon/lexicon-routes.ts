@@ -17,7 +17,7 @@ import {
 } from '@tazamun/contracts/lexicon';
 import { previewPronunciations } from '@tazamun/aligner/text/pronunciation-preview';
 import { resolveLanguage } from '@tazamun/aligner/text/languages';
-import { ipaToPhones } from '@tazamun/aligner/text/g2p';
+import { ipaToPhones, pronunciationPhones } from '@tazamun/aligner/text/g2p';
 import {
   countLexicon,
   deleteLexiconEntry,
@@ -139,7 +139,8 @@ export const lexiconRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { language } = request.query;
       const rows = await listLexicon(deps.db, auth(request).user.id, language);
-      const body = rows.map((r) => `${r.word}\t${ipaToPhones(r.ipa).join(' ')}\n`).join('');
+      // phones as the alignment reads them: a diphthong stays one phone (aɪ, not a ɪ)
+      const body = rows.map((r) => `${r.word}\t${pronunciationPhones(r.ipa).join(' ')}\n`).join('');
       return reply
         .type('text/tab-separated-values; charset=utf-8')
         .header('content-disposition', contentDisposition(`lexicon-${language}.dict`))
@@ -195,13 +196,15 @@ export const lexiconRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Runs the aligner’s pronunciation step on the text only (no audio, no acoustic model): each ' +
           'distinct word pronounced by the Arabic letter rules (`rules`) or by eSpeak (`espeak`), with the ' +
-          'IPA it would use. Words of the caller’s lexicon or of the model’s dictionary are left out.',
+          'IPA it would use. Words of the caller’s lexicon or of the model’s dictionary are left out, ' +
+          'unless `all_words` (then every word, with its source and IPA); `ignore_lexicon` answers as if ' +
+          'the caller’s lexicon were empty (what their entries replace).',
         body: PronunciationPreviewRequest,
         response: { 200: PronunciationPreview },
       },
     },
     async (request) => {
-      const { language, text, input_kind } = request.body;
+      const { language, text, input_kind, all_words, ignore_lexicon } = request.body;
       let iso3: string;
       try {
         iso3 = resolveLanguage(language).iso3;
@@ -212,11 +215,11 @@ export const lexiconRoutes: FastifyPluginAsyncZod = async (app) => {
           { language: ['This value is invalid.'] },
         );
       }
-      const lexicon = await lexiconFor(deps.db, auth(request).user.id, iso3);
+      const lexicon = ignore_lexicon ? [] : await lexiconFor(deps.db, auth(request).user.id, iso3);
       const words = await previewPronunciations(text, iso3, { lexicon, inputKind: input_kind });
       return {
         language: iso3,
-        words: words.filter((w) => w.source === 'espeak' || w.source === 'rules'),
+        words: all_words ? words : words.filter((w) => w.source === 'espeak' || w.source === 'rules'),
       };
     },
   );

@@ -186,3 +186,41 @@ test('the preview lists the words pronounced by rule or eSpeak, leaving out the 
   expectError(await preview({ language: 'zzz', text: 'x' }), 400, 'language_unsupported');
   expectError(await preview({ language: 'eng', text: '' }), 400, 'validation_error');
 });
+
+test('the lexicon page’s preview: every word with its source, and what the aligner would use without the entries', async (t) => {
+  const { app } = await createTestApp(t);
+  const u = await approvedUser(app);
+  await add(app, u.access, { language: 'eng', word: 'tazamun', ipa: 't a z a m aɪ n' });
+  const preview = (payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: '/api/lexicon/preview/', headers: bearer(u.access), payload });
+  const all = await preview({ language: 'eng', text: 'tazamun suit', all_words: true });
+  assert.equal(all.statusCode, 200, all.body);
+  assert.deepEqual(all.json().words, [
+    { word: 'tazamun', source: 'user_lexicon', ipa: 't a z a m aɪ n' },
+    // the model's dictionary, its ARPAbet written in IPA
+    { word: 'suit', source: 'model_dictionary', ipa: 's u t' },
+  ]);
+  const without = await preview({ language: 'eng', text: 'tazamun', all_words: true, ignore_lexicon: true });
+  assert.deepEqual(without.json().words, [{ word: 'tazamun', source: 'espeak', ipa: 't æ z ɐ m ʌ n' }]);
+});
+
+test('the MFA export keeps the diphthongs the alignment reads as one phone', async (t) => {
+  const { app } = await createTestApp(t);
+  const u = await approvedUser(app);
+  // as the preview writes it (phones spaced), and as a person types it (no spaces)
+  await add(app, u.access, { language: 'eng', word: 'tazamine', ipa: 't a z a m aɪ n' });
+  await add(app, u.access, { language: 'eng', word: 'browne', ipa: 'bɹaʊn' });
+  const out = await app.inject({ url: '/api/lexicon/export/?language=eng', headers: bearer(u.access) });
+  assert.equal(out.body, 'browne\tb ɹ aʊ n\ntazamine\tt a z a m aɪ n\n');
+  // and the import reads its own export back unchanged
+  const u2 = await approvedUser(app);
+  const imported = await app.inject({
+    method: 'POST',
+    url: '/api/lexicon/import/?language=eng',
+    headers: { ...bearer(u2.access), 'content-type': 'text/tab-separated-values' },
+    payload: out.body,
+  });
+  assert.equal(imported.statusCode, 200, imported.body);
+  const again = await app.inject({ url: '/api/lexicon/export/?language=eng', headers: bearer(u2.access) });
+  assert.equal(again.body, out.body);
+});

@@ -9,13 +9,11 @@ import { ExportQuery, FileExportFormat } from '@tazamun/contracts/exports';
 import type { ExportFormat } from '@tazamun/aligner/formats/export';
 import { createError } from '../../errors.ts';
 import { readResult } from '../../jobs/alignment-files.ts';
-import { AUDIO_MIME } from '../../media/audio-sniff.ts';
-import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { contentDisposition, safeBaseName } from '../../media/send-file.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
-import { readStoredBytes } from '../../storage/local-copy.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
-import { buildExport } from '../exports/export-file.ts';
+import { buildExport, exportSource } from '../exports/export-file.ts';
+import { requestLanguage } from '../../plugins/language.ts';
 import type { AlignmentRow } from '../../db/schema.ts';
 
 const EXTENSIONS: Record<ExportFormat, (q: ExportQuery) => string> = {
@@ -25,6 +23,8 @@ const EXTENSIONS: Record<ExportFormat, (q: ExportQuery) => string> = {
   srt: () => 'srt',
   csv: (q) => (q.separator === 'tab' ? 'tsv' : 'csv'),
   eaf: () => 'eaf',
+  readalong: () => 'html',
+  epub: () => 'epub',
 };
 
 /** The source's path without its extension, each folder kept, nothing that could climb or hide. */
@@ -122,10 +122,13 @@ export const projectExportRoutes: FastifyPluginAsyncZod = async (app) => {
           void (async () => {
             const result = await readResult(deps.files, row.user_id, row.result_file);
             if (!result) throw new Error(`alignment ${row.id} has no stored result`);
-            const file = await buildExport(result, format, request.query, {
-              read: () => readStoredBytes(deps.files.store, deps.files.key(row.user_id, row.audio_file!)),
-              mimeType: AUDIO_MIME[row.audio_format as SniffedFormat] ?? 'application/octet-stream',
-            });
+            const file = await buildExport(
+              result,
+              format,
+              request.query,
+              exportSource(deps.files, row),
+              requestLanguage(request),
+            );
             return Readable.from([Buffer.from(file.content)]);
           })().then(
             (stream) => cb(null, stream),

@@ -11,6 +11,7 @@ import type { WordTiming } from '@tazamun/contracts/alignment-result';
 import { RealignStatus, RevisionCreated, RevisionList } from '@tazamun/contracts/revisions';
 import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
 import { readZip } from '@tazamun/server/testing/zip-reader';
+import { checkEpub } from '@tazamun/aligner/testing/epub-check';
 import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 import { until } from '@tazamun/server/testing/until';
 
@@ -142,29 +143,30 @@ test('corrections are revisions: saved, checked, exported and re-aligned', async
       [
         { words: [{ index: 5, end: engine.audio.duration + 1 }] },
         'word_outside_audio',
-        `Word 6 “in” must lie inside the audio, between 0 and ${Math.round(engine.audio.duration * 10000) / 10000} s.`,
+        `The word “in” (index 5) must lie inside the audio, between 0 and ${Math.round(engine.audio.duration * 10000) / 10000} s.`,
       ],
       [
         { words: [{ index: 5, start: words[5]!.end!, end: words[5]!.start! }] },
         'word_end_before_start',
-        'Word 6 “in” must end after it starts.',
+        'The word “in” (index 5) must end after it starts.',
       ],
       [
         { words: [{ index: 4, start: ms(newEnd - 0.05) }] },
         'word_overlap',
-        'Word 5 “suit” overlaps “dark”: words stay in order and must not overlap.',
+        'The word “suit” (index 4) overlaps “dark”: words stay in order and must not overlap.',
       ],
       [
         { phones: [{ word_index: 1, index: 0, end: words[1]!.phones[0]!.start }] },
         'phone_invalid',
-        `Phone 1 “${words[1]!.phones[0]!.phone}” of word 2 “had” must end after it starts, stay inside its word and not overlap its neighbours.`,
+        `The phone “${words[1]!.phones[0]!.phone}” (index 0) of the word “had” (index 1) must end after it starts, stay inside its word and not overlap its neighbours.`,
       ],
     ];
     for (const [edit, code, detail] of cases) {
       const r = await save(app, owner.access, id, { base_revision: 2, ...(edit as object) });
       const body = expectError(r, 400, code);
       assert.equal(body.detail, detail);
-      assert.equal(typeof body.word_index, 'number');
+      // the message and word_index count the same way: the word's index
+      assert.match(String(body.detail), new RegExp(`\\(index ${String(body.word_index)}\\)`));
     }
     const unknown = await save(app, owner.access, id, { base_revision: 2, words: [{ index: 99, end: 1 }] });
     const body = expectError(unknown, 400, 'validation_error');
@@ -174,6 +176,10 @@ test('corrections are revisions: saved, checked, exported and re-aligned', async
     ).json() as unknown[];
     assert.equal(list.length, 2);
   });
+
+  assert.equal(rev2.result.words[3]!.hand_corrected, true, 'a retimed word is marked corrected');
+  assert.equal(rev2.result.words[0]!.hand_corrected, true, 'and so is a relabelled one');
+  assert.equal(rev2.result.words[4]!.hand_corrected, undefined);
 
   await t.test('a phone split through word_phones is the next revision', async () => {
     const had = words[1]!;
@@ -237,6 +243,43 @@ test('corrections are revisions: saved, checked, exported and re-aligned', async
     const eaf = await app.inject({ url: `/api/alignments/${id}/export/eaf/`, headers: bearer(owner.access) });
     assert.match(eaf.body, /<PROPERTY NAME="tazamun:revision">3<\/PROPERTY>/);
     assert.match(eaf.body, /<PROPERTY NAME="tazamun:hand_corrected">true<\/PROPERTY>/);
+    // the EAF names the recording, so ELAN opens it with its audio
+    assert.match(
+      eaf.body,
+      /<MEDIA_DESCRIPTOR MEDIA_URL="clip\.wav" MIME_TYPE="audio\/x-wav" RELATIVE_MEDIA_URL="\.\/clip\.wav"\/>/,
+    );
+
+    // the EPUB of any revision: its SMIL clips are that revision's word times
+    for (const revision of [1, 3]) {
+      const res = await app.inject({
+        url: `/api/alignments/${id}/export/epub/?revision=${revision}`,
+        headers: bearer(owner.access),
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-type'], 'application/epub+zip');
+      assert.match(String(res.headers['content-disposition']), /\.epub/);
+      const epub = checkEpub(res.rawPayload);
+      const result = await detail(app, owner.access, id, `?revision=${revision}`);
+      assert.deepEqual(
+        epub.pars.map((p) => [p.textId, p.clipBegin, p.clipEnd]),
+        result.words.map((w) => [`w${w.index}`, w.start, w.end]),
+      );
+      assert.ok(
+        epub.entries.some((e) => e.name === 'EPUB/audio.m4a'),
+        'the WAV travels as AAC',
+      );
+    }
+    const page = await app.inject({
+      url: `/api/alignments/${id}/export/readalong/?revision=3&lang=fr`,
+      headers: bearer(owner.access),
+    });
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(String(page.headers['content-disposition']), /^attachment;/);
+    assert.match(page.body, /src="data:audio\/mp4;base64,/);
+    assert.match(page.body, /Cliquez sur un mot/);
+    assert.match(page.body, new RegExp(`data-e="${newEnd}">dark</span>`));
+
     const none = await app.inject({
       url: `/api/alignments/${id}/export/csv/?revision=9`,
       headers: bearer(owner.access),
@@ -385,6 +428,82 @@ test('corrections are revisions: saved, checked, exported and re-aligned', async
       times(before.words.slice(9)).map((x) => x.slice(1)),
     );
     assert.equal(after.metrics.words_total, 12);
+  });
+
+  await t.test('a stretch never widens over a word corrected by hand that it only cuts', async () => {
+    const before = await detail(app, owner.access, id);
+    const dark = before.words[3]!;
+    const suit = before.words[4]!;
+    assert.equal(dark.hand_corrected, true, '"dark" was retimed by hand (revision 2)');
+    assert.equal(suit.hand_corrected, undefined, '"suit" is the engine’s (re-aligned)');
+    const post = (body: unknown) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/alignments/${id}/realign/`,
+        payload: body as Record<string, unknown>,
+        headers: bearer(owner.access),
+      });
+    // inside "your" alone, a word corrected by hand: nothing may change
+    const your = before.words[2]!;
+    expectError(
+      await post({ start: ms(your.start! + 0.01), end: ms(your.end! - 0.01) }),
+      400,
+      'realign_empty',
+    );
+    // from the middle of "dark" to the middle of "suit": "dark" stays, "suit" is re-aligned whole
+    const r = await post({
+      start: ms((dark.start! + dark.end!) / 2),
+      end: ms((suit.start! + suit.end!) / 2),
+    });
+    assert.equal(r.statusCode, 202, r.body);
+    const done = await realignDone(app, owner.access, id, RealignStatus.parse(r.json()).id);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const after = await detail(app, owner.access, id);
+    assert.deepEqual(after.words.slice(0, 4), before.words.slice(0, 4), 'the corrected words are untouched');
+    assert.deepEqual(times(after.words.slice(5)), times(before.words.slice(5)));
+    const list = RevisionList.parse(
+      (await app.inject({ url: `/api/alignments/${id}/revisions/`, headers: bearer(owner.access) })).json(),
+    );
+    assert.deepEqual(list.at(-1)!.changed_words, [4]);
+    assert.ok(after.words[4]!.start! >= dark.end! - 1e-6, '"suit" starts where "dark" ends, or later');
+  });
+
+  await t.test('a word retimed without its phones carries its edge phones along', async () => {
+    // "greasy" starts past the end of its first phone and ends before its last one starts: the save
+    // gives no phones, and the word's phones follow it instead of being refused
+    const before = await detail(app, owner.access, id);
+    const pos = before.words.findIndex((w) => w.word === 'greasy');
+    const greasy = before.words[pos]!;
+    assert.ok(greasy.phones.length >= 3, 'greasy has inner phones');
+    const start = ms(greasy.phones[0]!.end + 0.01);
+    const end = ms(greasy.phones.at(-1)!.start - 0.01);
+    assert.ok(end > start + 0.03, `${start}–${end}`);
+    const base = before.revision!.number;
+    const r = await save(app, owner.access, id, {
+      base_revision: base,
+      words: [{ index: greasy.index, start, end }],
+    });
+    assert.equal(r.statusCode, 201, r.body);
+    const moved = RevisionCreated.parse(r.json()).result.words[pos]!;
+    assert.equal(moved.phones.length, greasy.phones.length);
+    assert.equal(moved.phones[0]!.start, start);
+    assert.equal(moved.phones.at(-1)!.end, end);
+    moved.phones.forEach((p, k) => {
+      assert.ok(p.end > p.start, `phone ${k} keeps a duration`);
+      if (k > 0) assert.equal(p.start, moved.phones[k - 1]!.end, `phone ${k} follows the one before`);
+    });
+    // a small move keeps the inner phone boundaries where they were
+    const small = await save(app, owner.access, id, {
+      base_revision: base + 1,
+      words: [{ index: greasy.index, start: ms(start - 0.005) }],
+    });
+    assert.equal(small.statusCode, 201, small.body);
+    const nudged = RevisionCreated.parse(small.json()).result.words[pos]!;
+    assert.equal(nudged.phones[0]!.start, ms(start - 0.005));
+    assert.deepEqual(
+      nudged.phones.slice(1).map((p) => [p.start, p.end]),
+      moved.phones.slice(1).map((p) => [p.start, p.end]),
+    );
   });
 
   await t.test(

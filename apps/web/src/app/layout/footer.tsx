@@ -106,6 +106,11 @@ export function Footer() {
               </li>
             )}
             <li>
+              <Link to="/guide" className={link}>
+                {t('footer.guide')}
+              </Link>
+            </li>
+            <li>
               <a href={config?.docs_url ?? '/docs'} className={link}>
                 {t('footer.documentation')}
               </a>

@@ -17,11 +17,16 @@ import {
   ChevronDownIcon,
   CloseIcon,
   DashboardIcon,
+  FolderIcon,
+  GaugeIcon,
   GlobeIcon,
+  LanguagesIcon,
   LogoutIcon,
   MoonIcon,
   SettingsIcon,
+  ShieldIcon,
   SunIcon,
+  UploadIcon,
   UserIcon,
 } from '../../components/ui/icons.tsx';
 
@@ -72,12 +77,20 @@ export function Brand() {
   );
 }
 
-export function NavLinks({ vertical = false }: { vertical?: boolean }) {
+export function NavLinks({ vertical = false, user }: { vertical?: boolean; user?: User | null }) {
   const { t } = useTranslation();
+  // An approved account works from its projects and starts alignments: both are one click away.
+  const working = !!user && (user.is_approved || user.role === 'admin');
   const links = [
     { to: '/', label: t('nav.home'), end: true },
-    { to: '/about', label: t('nav.about'), end: false },
+    ...(working
+      ? [
+          { to: '/projects', label: t('nav.projects'), end: false },
+          { to: '/upload', label: t('nav.newAlignment'), end: false },
+        ]
+      : []),
     { to: '/demos', label: t('nav.demos'), end: false },
+    { to: '/about', label: t('nav.about'), end: false },
   ];
   return (
     <nav aria-label={t('nav.main')} className={vertical ? 'flex flex-col gap-1' : 'flex items-center gap-1'}>
@@ -240,12 +253,35 @@ export function UserMenu({ user }: { user: User }) {
           <DropdownMenu.Item className={MENU_ITEM} onSelect={() => navigate('/dashboard')}>
             <DashboardIcon size={16} /> {t('nav.dashboard')}
           </DropdownMenu.Item>
+          <DropdownMenu.Item className={MENU_ITEM} onSelect={() => navigate('/upload')}>
+            <UploadIcon size={16} /> {t('nav.newAlignment')}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={MENU_ITEM} onSelect={() => navigate('/projects')}>
+            <FolderIcon size={16} /> {t('nav.projects')}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={MENU_ITEM} onSelect={() => navigate('/lexicon')}>
+            <LanguagesIcon size={16} /> {t('nav.lexicon')}
+          </DropdownMenu.Item>
           <DropdownMenu.Item className={MENU_ITEM} onSelect={() => navigate('/profile')}>
             <UserIcon size={16} /> {t('nav.profile')}
           </DropdownMenu.Item>
           <DropdownMenu.Item className={MENU_ITEM} onSelect={() => navigate('/settings')}>
             <SettingsIcon size={16} /> {t('nav.settings')}
           </DropdownMenu.Item>
+          {user.role === 'admin' && (
+            <>
+              <DropdownMenu.Separator className="my-1 h-px bg-border" />
+              <DropdownMenu.Label className="px-3 py-1 text-xs font-semibold text-muted">
+                {t('nav.admin')}
+              </DropdownMenu.Label>
+              <DropdownMenu.Item className={MENU_ITEM} onSelect={() => navigate('/admin/accounts')}>
+                <ShieldIcon size={16} /> {t('nav.adminAccounts')}
+              </DropdownMenu.Item>
+              <DropdownMenu.Item className={MENU_ITEM} onSelect={() => navigate('/admin/jobs')}>
+                <GaugeIcon size={16} /> {t('nav.adminJobs')}
+              </DropdownMenu.Item>
+            </>
+          )}
           <DropdownMenu.Separator className="my-1 h-px bg-border" />
           <DropdownMenu.Item className={`${MENU_ITEM} text-danger`} onSelect={() => void logoutAndLeave()}>
             <LogoutIcon size={16} /> {t('nav.logout')}

@@ -61,12 +61,15 @@ function MobileMenu() {
               </div>
             </div>
           )}
-          <NavLinks vertical />
+          <NavLinks vertical user={user} />
           <div className="h-px bg-border" />
           {user ? (
             <div className="flex flex-col gap-1">
               <NavLink to="/dashboard" className={item}>
                 {t('nav.dashboard')}
+              </NavLink>
+              <NavLink to="/lexicon" className={item}>
+                {t('nav.lexicon')}
               </NavLink>
               <NavLink to="/profile" className={item}>
                 {t('nav.profile')}
@@ -74,6 +77,20 @@ function MobileMenu() {
               <NavLink to="/settings" className={item}>
                 {t('nav.settings')}
               </NavLink>
+              {user.role === 'admin' && (
+                <>
+                  <p className="mt-2 px-3 text-xs font-semibold tracking-wide text-muted uppercase">
+                    {t('nav.admin')}
+                  </p>
+                  <NavLink to="/admin/accounts" className={item}>
+                    {t('nav.adminAccounts')}
+                  </NavLink>
+                  <NavLink to="/admin/jobs" className={item}>
+                    {t('nav.adminJobs')}
+                  </NavLink>
+                  <div className="my-1 h-px bg-border" />
+                </>
+              )}
               <button
                 type="button"
                 className={`${item} text-start text-danger`}
@@ -128,8 +145,8 @@ export function Header() {
     <header className="sticky top-0 z-40 border-b border-border bg-bg/85 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <Brand />
-        <div className="hidden md:block">
-          <NavLinks />
+        <div className="hidden min-w-0 md:block">
+          <NavLinks user={user} />
         </div>
         <div className="flex items-center gap-1">
           <div className="hidden items-center gap-1 md:flex">

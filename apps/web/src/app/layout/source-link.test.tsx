@@ -68,7 +68,8 @@ describe('source code link (AGPL §13)', () => {
     expect(footer.getAttribute('target')).toBe('_blank');
     expect(footer.getAttribute('rel')).toBe('noopener noreferrer');
     expect(footer.hasAttribute('download')).toBe(false);
-    const about = screen.getByTestId('about-source-link');
+    // the layout shows while the About page's code arrives (a screen loaded on demand)
+    const about = await screen.findByTestId('about-source-link');
     expect(about.getAttribute('href')).toBe(url);
     expect(about.textContent).toBe('Source code of this version');
     // the address itself is spelled out under the link, left to right whatever the page's direction

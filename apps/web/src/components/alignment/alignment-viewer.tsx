@@ -7,9 +7,8 @@ import { contentDirection } from '../../lib/content-direction.ts';
 import { directionOf } from '../../lib/i18n.ts';
 import { scrollBehavior } from '../../lib/motion.ts';
 import { useUser } from '../../lib/api/get-user.ts';
-import { isBelowThreshold } from './confidence-threshold.ts';
-import { formatDuration, formatNumber, formatPercent } from '../../lib/format.ts';
-import { Alert } from '../ui/card.tsx';
+import { CONFIDENCE_THRESHOLDS, isBelowThreshold } from './confidence-threshold.ts';
+import { formatDuration, formatNumber, formatPercent, formatSeconds } from '../../lib/format.ts';
 import { QualityBanner } from './verdict.tsx';
 import { WaveformPlayer } from './waveform-player.tsx';
 import type { PlayerHandle } from './waveform-player.tsx';
@@ -39,6 +38,8 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
   const { t, i18n } = useTranslation();
   const player = useRef<PlayerHandle>(null);
   const transcriptBox = useRef<HTMLDivElement>(null);
+  const wordsTab = useRef<HTMLButtonElement>(null);
+  const [tab, setTab] = useState('transcript');
   const [current, setCurrent] = useState(-1);
   const [mode, setMode] = useState<'segments' | 'continuous'>('segments');
   const [follow, setFollow] = useState(true);
@@ -57,10 +58,32 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
   const m = result.metrics;
   const pct = (v: number | null) => (v === null ? '—' : formatPercent(v));
 
+  // the words the verdict says fit their audio poorly (by index): marked like those under the threshold
+  const poorFit = new Set(result.quality.reasons.find((r) => r.code === 'low_confidence')?.words ?? []);
+  const isLow = (i: number) => {
+    const w = words[i]!;
+    return w.status !== 'not_found' && (isBelowThreshold(w, threshold) || poorFit.has(w.index));
+  };
+  const anyLow = words.some((_, i) => isLow(i));
+
   const onTime = useCallback((s: number) => setCurrent(wordAt(words, s)), [words]);
-  const seekWord = (i: number, play = true) => {
+  /** Plays one word, from its start to its end. */
+  const playWord = (i: number) => {
     const w = words[i];
-    if (w?.start !== null && w?.start !== undefined) player.current?.seek(w.start, play);
+    if (w && w.start !== null && w.end !== null) player.current?.playSpan(w.start, w.end);
+  };
+  /** From the verdict's list: the word in the transcript, focused and played. */
+  const showWord = (index: number) => {
+    const pos = words.findIndex((w) => w.index === index);
+    if (pos < 0) return;
+    setTab('transcript');
+    setFocusWord(pos);
+    requestAnimationFrame(() => {
+      const el = transcriptBox.current?.querySelector<HTMLElement>(`[data-word="${pos}"]`);
+      el?.focus();
+      el?.scrollIntoView({ block: 'center', behavior: scrollBehavior() });
+    });
+    playWord(pos);
   };
 
   // Space plays and pauses anywhere on the page except where it types or presses something.
@@ -121,22 +144,33 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
     const w = words[i]!;
     const active = i === current;
     const missing = w.status === 'not_found';
+    const low = isLow(i);
+    const title = missing
+      ? t('viewer.notFound')
+      : `${formatClock(w.start, true)} – ${formatClock(w.end, true)}${
+          low ? ` · ${t('viewer.lowConfidence', { value: formatPercent(w.confidence) })}` : ''
+        }`;
     return (
       <button
         key={i}
         type="button"
         data-word={i}
+        data-low={low || undefined}
         tabIndex={i === focusWord ? 0 : -1}
         onFocus={() => setFocusWord(i)}
-        onClick={() => seekWord(i)}
-        disabled={missing}
-        title={missing ? t('viewer.notFound') : `${formatClock(w.start, true)} – ${formatClock(w.end, true)}`}
+        onClick={() => playWord(i)}
+        // not found: no time to play, but focusable so the verdict's link can show where it is
+        aria-disabled={missing || undefined}
+        aria-label={low || missing ? `${w.word}, ${title}` : undefined}
+        title={title}
         className={`rounded px-0.5 transition-colors ${
           active
             ? 'bg-accent text-accent-fg'
             : missing
-              ? 'text-muted line-through decoration-danger/60'
-              : 'hover:bg-surface-2'
+              ? 'cursor-default text-muted line-through decoration-danger/60'
+              : low
+                ? 'underline decoration-warning decoration-dotted decoration-2 underline-offset-[6px] hover:bg-surface-2'
+                : 'hover:bg-surface-2'
         }`}
       >
         {w.word}
@@ -152,26 +186,36 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
       e.currentTarget.querySelector<HTMLElement>(`[data-row="${next}"]`)?.focus();
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
-      seekWord(selected);
+      playWord(selected);
     } else if (e.key === 'Escape') {
-      (e.target as HTMLElement).blur();
+      // out of the table to its tab, not to the top of the page
+      e.preventDefault();
+      wordsTab.current?.focus();
     }
   };
 
   return (
     <div className="space-y-6">
-      <QualityBanner result={result} />
+      <QualityBanner result={result} onWord={showWord} />
       {audioUrl && <WaveformPlayer ref={player} url={audioUrl} onTime={onTime} />}
+      {/* The engine's own notes are English text for API and CLI users; what they say about words the
+          banner above already says in the interface language. Kept, folded, for those who want them. */}
       {result.warnings.length > 0 && (
-        <Alert tone="warning" title={t('viewer.warnings')}>
-          <ul className="list-disc ps-5">
+        <details
+          className="rounded-xl border border-border bg-surface px-4 py-2 text-sm"
+          data-testid="engine-notes"
+        >
+          <summary className="cursor-pointer text-muted">
+            {t('viewer.engineNotes', { count: result.warnings.length })}
+          </summary>
+          <ul className="mt-2 list-disc space-y-1 ps-5 break-words" lang="en" dir="ltr">
             {result.warnings.map((w) => (
               <li key={w}>{w}</li>
             ))}
           </ul>
-        </Alert>
+        </details>
       )}
-      <Tabs.Root defaultValue="transcript" dir={directionOf(i18n.language)}>
+      <Tabs.Root value={tab} onValueChange={setTab} dir={directionOf(i18n.language)}>
         <Tabs.List
           className="scroll-cue-x mb-4 flex gap-1 overflow-x-auto border-b border-border pb-2"
           aria-label={t('viewer.views')}
@@ -179,7 +223,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
           <Tabs.Trigger value="transcript" className={TAB}>
             {t('viewer.tabs.transcript')}
           </Tabs.Trigger>
-          <Tabs.Trigger value="words" className={TAB}>
+          <Tabs.Trigger value="words" className={TAB} ref={wordsTab}>
             {t('viewer.tabs.words')}
           </Tabs.Trigger>
           <Tabs.Trigger value="metrics" className={TAB}>
@@ -244,12 +288,24 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
               </ol>
             )}
           </div>
+          {anyLow && (
+            <p className="mt-2 text-xs text-muted" data-testid="low-legend">
+              <span className="underline decoration-warning decoration-dotted decoration-2 underline-offset-4">
+                {t('viewer.lowLegendSample')}
+              </span>
+              {': '}
+              {t('viewer.lowLegend', {
+                level: t(`profile.preferences.levels.${threshold}`),
+                value: formatPercent(CONFIDENCE_THRESHOLDS[threshold]),
+              })}
+            </p>
+          )}
         </Tabs.Content>
 
         <Tabs.Content value="words">
           <p className="mb-2 text-xs text-muted">{t('viewer.tableHint')}</p>
           <div className="scroll-cue-x max-h-[28rem] overflow-auto rounded-xl border border-border">
-            <table className="w-full text-sm">
+            <table className="w-full min-w-[46rem] text-sm">
               <thead className="sticky top-0 bg-surface-2 text-muted">
                 <tr>
                   <th className="px-3 py-2 text-start font-medium">#</th>
@@ -270,7 +326,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                     tabIndex={i === selected ? 0 : -1}
                     onClick={() => {
                       setSelected(i);
-                      seekWord(i);
+                      playWord(i);
                     }}
                     onFocus={() => setSelected(i)}
                     aria-selected={i === selected}
@@ -286,7 +342,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                       {w.normalized}
                     </td>
                     <td
-                      className="px-3 py-1.5 font-mono"
+                      className="px-3 py-1.5 font-mono whitespace-nowrap"
                       dir="ltr"
                       lang="und-fonipa"
                       title={w.phones.map((p) => p.model_phone).join(' ')}
@@ -300,8 +356,8 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                     <td className="px-3 py-1.5 font-mono tabular-nums" dir="ltr">
                       {formatClock(w.end, true)}
                     </td>
-                    <td className="px-3 py-1.5 font-mono tabular-nums" dir="ltr">
-                      {w.duration === null ? '–' : `${w.duration.toFixed(3)} s`}
+                    <td className="px-3 py-1.5 whitespace-nowrap tabular-nums">
+                      {w.duration === null ? '–' : formatSeconds(w.duration)}
                     </td>
                     <td className="px-3 py-1.5">
                       {w.status === 'not_found' ? (
@@ -313,7 +369,7 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                           >
                             {formatPercent(w.confidence)}
                           </span>
-                          {isBelowThreshold(w, threshold) && (
+                          {isLow(i) && (
                             <span className="ms-2 text-xs text-danger" data-testid="below-threshold">
                               {t('viewer.belowThreshold')}
                             </span>

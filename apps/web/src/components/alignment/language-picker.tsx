@@ -57,9 +57,12 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
       if (!open) setOpen(true);
       else if (matches.length)
         setActive((i) => (i + (e.key === 'ArrowDown' ? 1 : -1) + matches.length) % matches.length);
-    } else if (e.key === 'Enter' && open && matches[active]) {
+    } else if (e.key === 'Enter') {
+      // Enter picks the active option, or takes what is typed; it never submits the form around
+      // (which would start an alignment and spend a unit of quota).
       e.preventDefault();
-      choose(matches[active]);
+      if (open && matches[active]) choose(matches[active]);
+      else commit();
     } else if (e.key === 'Escape' && open) {
       e.preventDefault();
       setOpen(false);

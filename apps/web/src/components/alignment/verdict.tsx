@@ -52,10 +52,22 @@ function reasonText(
   });
 }
 
-/** The banner above a result: what the verdict means, why, and (unless good) what to check. */
-export function QualityBanner({ result }: { result: AlignmentResult }) {
+/**
+ * The banner above a result: what the verdict means, why, and (unless good) what to check. The words
+ * behind a reason are named, each a link to its place in the transcript (`onWord`, by word index). A
+ * good verdict with reasons is "good, with notes": the notes did not lower it.
+ */
+export function QualityBanner({
+  result,
+  onWord,
+}: {
+  result: AlignmentResult;
+  onWord?: (index: number) => void;
+}) {
   const { t } = useTranslation();
   const { verdict, reasons } = result.quality;
+  const byIndex = new Map(result.words.map((w) => [w.index, w]));
+  const withNotes = verdict === 'good' && reasons.length > 0;
   const checks =
     verdict === 'no_speech'
       ? (['file'] as const)
@@ -64,13 +76,44 @@ export function QualityBanner({ result }: { result: AlignmentResult }) {
         : (['transcript', 'language', 'file'] as const);
   return (
     <div data-testid="quality-banner" data-verdict={verdict}>
-      <Alert tone={TONE[verdict]} title={t(`quality.title.${verdict}`)}>
+      <Alert
+        tone={TONE[verdict]}
+        title={withNotes ? t('quality.title.goodWithNotes') : t(`quality.title.${verdict}`)}
+      >
         <p>{t(`quality.body.${verdict}`)}</p>
         {reasons.length > 0 && (
           <ul className="mt-2 list-disc ps-5">
             {reasons.map((r) => (
               <li key={r.code} data-reason={r.code}>
-                {reasonText(t, r, result)}
+                <span data-reason-text>{reasonText(t, r, result)}</span>
+                {r.words && r.words.length > 0 && (
+                  <span className="ms-1 inline-flex flex-wrap gap-1 align-baseline" data-reason-words>
+                    {r.words.slice(0, 30).map((i) => {
+                      const w = byIndex.get(i);
+                      if (!w) return null;
+                      return onWord ? (
+                        <button
+                          key={i}
+                          type="button"
+                          data-word-link={i}
+                          onClick={() => onWord(i)}
+                          className="rounded bg-surface px-1 underline decoration-dotted underline-offset-4 hover:decoration-solid"
+                          dir="auto"
+                          title={t('quality.goToWord', { word: w.word })}
+                        >
+                          {w.word}
+                        </button>
+                      ) : (
+                        <bdi key={i} className="rounded bg-surface px-1" data-word-link={i}>
+                          {w.word}
+                        </bdi>
+                      );
+                    })}
+                    {r.words.length > 30 && (
+                      <span>{t('quality.moreWords', { count: r.words.length - 30 })}</span>
+                    )}
+                  </span>
+                )}
               </li>
             ))}
           </ul>

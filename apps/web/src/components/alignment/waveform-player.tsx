@@ -8,6 +8,8 @@ import { formatClock } from './time.ts';
 
 export interface PlayerHandle {
   seek: (seconds: number, play?: boolean) => void;
+  /** plays [start, end] and stops there: one word */
+  playSpan: (start: number, end: number) => void;
   togglePlay: () => void;
 }
 
@@ -106,6 +108,7 @@ export function WaveformPlayer({
       w.setTime(seconds);
       if (play) void w.play();
     },
+    playSpan: (start, end) => void ws.current?.play(start, end),
     togglePlay: () => void ws.current?.playPause(),
   }));
 

@@ -114,6 +114,37 @@ describe('admin jobs page', () => {
     expect(completed.getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('names the kind of job and its language in the interface language, not by their codes', async () => {
+    serveShell(api, makeUser({ role: 'admin' }));
+    api.route('GET', '/api/languages/', () => ({
+      status: 200,
+      body: {
+        count: 1,
+        engines: [{ id: 'hmm', available: true, detail: '' }],
+        results: [
+          {
+            code: 'ara',
+            iso1: 'ar',
+            name: 'Arabic',
+            script: 'Arab',
+            rtl: true,
+            routes: [],
+            engines: ['hmm'],
+            native_model: false,
+          },
+        ],
+      },
+    }));
+    api.route('GET', '/api/admin/jobs/', () => ({
+      status: 200,
+      body: { jobs: [job({}), job({ id: 'j3', kind: 'realign' })] },
+    }));
+    await renderApp('/admin/jobs', { apiUrl: api.url, language: 'ar' });
+    const row = await screen.findByTestId('job-j1');
+    await waitFor(() => expect(cell(row, 'المحاذاة').textContent).toContain('محاذاة · العربية'));
+    expect(cell(screen.getByTestId('job-j3'), 'المحاذاة').textContent).toContain('مقطع أُعيدت محاذاته');
+  });
+
   it('tells a non-administrator the page is not for them, without asking the API', async () => {
     serveShell(api, makeUser());
     await renderApp('/admin/jobs', { apiUrl: api.url, language: 'fr' });

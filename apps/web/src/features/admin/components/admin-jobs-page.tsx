@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminJob, AdminJobStatus } from '@tazamun/contracts/admin-jobs';
 import { useUser } from '../../../lib/api/get-user.ts';
+import { useLanguageName } from '../../../lib/use-language-name.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { toast } from '../../../stores/ui-store.ts';
@@ -26,6 +27,7 @@ export function AdminJobsPage() {
   const [filter, setFilter] = useState<Filter>('open');
   const status: AdminJobStatus | undefined = filter === 'open' ? undefined : filter;
   const jobs = useAdminJobs(status, isAdmin);
+  const languageName = useLanguageName();
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ADMIN_JOBS_KEY });
   const retry = useMutation({
@@ -102,8 +104,8 @@ export function AdminJobsPage() {
                   <td className="px-3 py-2">{t(`adminJobs.filters.${job.status}`)}</td>
                   <td className="px-3 py-2">
                     <div className="font-medium">{job.title ?? job.alignment_id}</div>
-                    <div className="text-xs text-muted" dir="ltr">
-                      {job.kind} · {job.language ?? '–'}
+                    <div className="text-xs text-muted">
+                      {t(`adminJobs.kinds.${job.kind}`)} · {job.language ? languageName(job.language) : '–'}
                     </div>
                   </td>
                   <td className="px-3 py-2" dir="ltr">

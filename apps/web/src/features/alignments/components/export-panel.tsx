@@ -19,6 +19,8 @@ const EXTENSIONS: Record<Format, string> = {
   srt: 'srt',
   csv: 'csv',
   eaf: 'eaf',
+  readalong: 'html',
+  epub: 'epub',
 };
 
 function FileExport({ id, baseName }: { id: string; baseName: string }) {
@@ -182,7 +184,7 @@ function FileExport({ id, baseName }: { id: string; baseName: string }) {
   );
 }
 
-function VideoExport({ id, baseName }: { id: string; baseName: string }) {
+function VideoExport({ id, baseName, hasVideo }: { id: string; baseName: string; hasVideo: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [resolution, setResolution] = useState<'sd' | 'hd' | 'fullhd'>('fullhd');
@@ -191,8 +193,9 @@ function VideoExport({ id, baseName }: { id: string; baseName: string }) {
   const [processed, setProcessed] = useState(false);
   const [waveform, setWaveform] = useState(true);
   const [requested, setRequested] = useState(false);
-  // Asked only once a render was requested here: before that the server has no video (404).
-  const status = useVideo(id, requested);
+  // A video rendered before (another visit, another tab) is found again with its download button: the
+  // detail says there is one. Without one, nothing is asked (the server would answer 404).
+  const status = useVideo(id, hasVideo || requested);
   const start = useMutation({
     mutationFn: () =>
       requestVideo(id, {
@@ -281,19 +284,58 @@ function VideoExport({ id, baseName }: { id: string; baseName: string }) {
   );
 }
 
-export function ExportPanel({ id, title }: { id: string; title: string }) {
+/** The read-along page and the EPUB: the text read aloud with each word highlighted, for readers. */
+function ReaderExport({ id, baseName }: { id: string; baseName: string }) {
+  const { t } = useTranslation();
+  const mutation = useMutation({
+    mutationFn: (format: 'readalong' | 'epub') =>
+      exportFile(id, format, {}).then((blob) => ({ blob, format })),
+    onSuccess: ({ blob, format }) => {
+      saveBlob(blob, `${baseName}.${EXTENSIONS[format]}`);
+      toast.success(t('export.done'));
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  return (
+    <div className="space-y-4">
+      <p className="text-sm text-muted">{t('export.readers.body')}</p>
+      <div className="flex flex-wrap gap-2">
+        {(['readalong', 'epub'] as const).map((format) => (
+          <Button
+            key={format}
+            variant="secondary"
+            onClick={() => mutation.mutate(format)}
+            loading={mutation.isPending && mutation.variables === format}
+            data-testid={`download-${format}`}
+          >
+            {t(`export.readers.${format}`)}
+          </Button>
+        ))}
+      </div>
+      <p className="text-xs text-muted">{t('export.readers.note')}</p>
+    </div>
+  );
+}
+
+export function ExportPanel({ id, title, hasVideo }: { id: string; title: string; hasVideo: boolean }) {
   const { t } = useTranslation();
   const baseName = title.replace(/[\\/:*?"<>|]+/g, '_').slice(0, 80) || 'alignment';
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
-      <Card>
+    <div className="grid min-w-0 gap-6 lg:grid-cols-2">
+      <Card className="min-w-0">
         <CardTitle>{t('export.files')}</CardTitle>
         <FileExport id={id} baseName={baseName} />
       </Card>
-      <Card>
-        <CardTitle>{t('export.video.title')}</CardTitle>
-        <VideoExport id={id} baseName={baseName} />
-      </Card>
+      <div className="grid min-w-0 gap-6">
+        <Card className="min-w-0">
+          <CardTitle>{t('export.readers.title')}</CardTitle>
+          <ReaderExport id={id} baseName={baseName} />
+        </Card>
+        <Card className="min-w-0">
+          <CardTitle>{t('export.video.title')}</CardTitle>
+          <VideoExport id={id} baseName={baseName} hasVideo={hasVideo} />
+        </Card>
+      </div>
     </div>
   );
 }

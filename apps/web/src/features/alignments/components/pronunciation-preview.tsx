@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { PronunciationPreview as Preview } from '@tazamun/contracts/lexicon';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
@@ -43,6 +44,9 @@ export function PronunciationPreview({ language, text }: { language: string; tex
       >
         {t('upload.pronunciation.check')}
       </Button>
+      <Link to="/lexicon" className="ms-3 text-sm text-accent hover:underline">
+        {t('upload.pronunciation.lexiconLink')}
+      </Link>
       {preview && preview.words.length === 0 && (
         <Alert tone="success">{t('upload.pronunciation.none')}</Alert>
       )}

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AlignmentDetail } from '@tazamun/contracts/alignments';
 import type { Quality } from '@tazamun/contracts/alignment-result';
 import { renderApp } from '../../../test/render-app.tsx';
@@ -48,6 +48,7 @@ function completedAlignment(quality: Quality = { verdict: 'good', reasons: [] })
     completed_at: at,
     original_text: WORDS.join(' '),
     processed_text: WORDS.join(' '),
+    video: null,
     result: {
       schema_version: 1,
       language: 'eng',
@@ -206,4 +207,106 @@ describe('results verdict', () => {
       expect(banner.querySelector('[data-reason="low_confidence"]')?.textContent).toBe(poor);
     },
   );
+});
+
+describe('results: where confidence is low', () => {
+  it('marks the words under the account’s threshold in the transcript and names the poor fits with links', async () => {
+    const detail = completedAlignment({
+      verdict: 'good',
+      reasons: [{ code: 'low_confidence', message: 'x', value: 1, words: [2] }],
+    });
+    detail.result!.words[1]!.confidence = 0.6;
+    api.route('GET', '/api/alignments/a1/', () => ({ status: 200, body: detail }));
+    // threshold "high" (0.7): "had" at 0.6 is under it; "your" is named by the verdict
+    serveShell(api, makeUser({ preferences: { ...makeUser().preferences, confidence_threshold: 'high' } }));
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'en' });
+    const banner = await screen.findByTestId('quality-banner');
+    // a good verdict with a reason is "good, with notes"
+    expect(banner.textContent).toContain('The transcript fits the speech, with notes');
+    const link = within(banner).getByRole('button', { name: 'your' });
+    const transcript = screen.getByTestId('transcript');
+    expect(transcript.querySelector('[data-word="1"]')?.getAttribute('data-low')).toBe('true');
+    expect(transcript.querySelector('[data-word="2"]')?.getAttribute('data-low')).toBe('true');
+    expect(transcript.querySelector('[data-word="0"]')?.hasAttribute('data-low')).toBe(false);
+    expect(screen.getByTestId('low-legend').textContent).toContain('High, 70%');
+    fireEvent.click(link);
+    await waitFor(() => expect(document.activeElement).toBe(transcript.querySelector('[data-word="2"]')));
+  });
+
+  it('word table durations in Arabic digits and the Arabic second', async () => {
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'ar' });
+    const tab = await screen.findByRole('tab', { name: 'جدول الكلمات' });
+    fireEvent.mouseDown(tab);
+    fireEvent.click(tab);
+    const table = await screen.findByTestId('word-table');
+    expect(table.querySelector('tr')?.textContent).toContain('٠٫٤٠٠ ث');
+  });
+});
+
+describe('results: the karaoke video', () => {
+  it('a video rendered on an earlier visit shows its status and download button at once', async () => {
+    api.route('GET', '/api/alignments/a1/video/', () => ({
+      status: 200,
+      body: {
+        id: 'v1',
+        status: 'completed',
+        progress: 100,
+        options: { resolution: 'sd', position: 'bottom', show_processed_text: false, show_waveform: true },
+        width: 854,
+        height: 480,
+        fps: 30,
+        file_size: 148_059,
+        render_time: 1.01,
+        error: null,
+        download_url: '/api/alignments/a1/video/file/',
+        created_at: '2026-03-01T10:00:00.000Z',
+        completed_at: '2026-03-01T10:00:02.000Z',
+      },
+    }));
+    api.route('GET', '/api/alignments/a1/', () => ({
+      status: 200,
+      body: { ...completedAlignment(), video: { status: 'completed' } },
+    }));
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'en' });
+    expect((await screen.findByTestId('video-status')).textContent).toContain('0.1 MB');
+    screen.getByRole('button', { name: 'Download the video' });
+  });
+
+  it('no video yet: the render button, and no request for a video that is not there', async () => {
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('button', { name: 'Render the video' });
+    expect(screen.queryByTestId('video-status')).toBeNull();
+    expect(api.requests.some((r) => r.path === '/api/alignments/a1/video/')).toBe(false);
+  });
+});
+
+describe('the correction workspace outside the tiers', () => {
+  it('“To check first” follows the account’s threshold, not a fixed one', async () => {
+    const detail = completedAlignment();
+    detail.result!.words[1]!.confidence = 0.6;
+    api.route('GET', '/api/alignments/a1/', () => ({ status: 200, body: detail }));
+    api.route('GET', '/api/alignments/a1/revisions/', () => ({
+      status: 200,
+      body: [{ revision: 1, created_at: '2026-03-01T10:00:00.000Z', author: 'engine', changed_words: [] }],
+    }));
+    serveShell(api, makeUser({ preferences: { ...makeUser().preferences, confidence_threshold: 'high' } }));
+    await renderApp('/results/a1?mode=correct', { apiUrl: api.url, language: 'en' });
+    const check = await screen.findByTestId('editor-check');
+    expect(check.textContent).toContain('below your confidence threshold (High, 70%)');
+    expect([...check.querySelectorAll('[data-check-word]')].map((b) => b.textContent)).toEqual(['had']);
+    // the revisions list offers each revision as a TextGrid, a read-along page and an EPUB
+    const list = await screen.findByTestId('revision-list');
+    await within(list).findByRole('button', {
+      name: 'Download revision 1 as EPUB 3 with read-aloud (media overlays)',
+    });
+  });
+
+  it('with the default threshold (medium) the same word is not one to check', async () => {
+    const detail = completedAlignment();
+    detail.result!.words[1]!.confidence = 0.6;
+    api.route('GET', '/api/alignments/a1/', () => ({ status: 200, body: detail }));
+    await renderApp('/results/a1?mode=correct', { apiUrl: api.url, language: 'en' });
+    const check = await screen.findByTestId('editor-check');
+    expect(check.textContent).toContain('No word with low confidence or missing.');
+  });
 });

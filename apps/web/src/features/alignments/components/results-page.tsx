@@ -30,6 +30,7 @@ import { alignmentQueryKey, useAlignment } from '../../../lib/api/get-alignment.
 import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
 import { useAudioUrl } from '../../../lib/api/get-audio-url.ts';
 import { useAlignmentProgress } from '../../../lib/api/get-progress.ts';
+import { useLanguageName } from '../../../lib/use-language-name.ts';
 
 function ProgressSteps({ progress }: { progress: Progress }) {
   const { t } = useTranslation();
@@ -99,6 +100,7 @@ export function ResultsPage() {
   const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
   const detail = useAlignment(id);
+  const languageName = useLanguageName();
   const running = detail.data?.status === 'queued' || detail.data?.status === 'processing';
   const progress = useAlignmentProgress(id, running);
   const finished = progress.data && !['queued', 'processing'].includes(progress.data.status);
@@ -139,37 +141,40 @@ export function ResultsPage() {
   }
   const a = detail.data;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-      <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
-        <div className="min-w-0">
+    <div className="mx-auto max-w-6xl min-w-0 px-4 py-10 sm:px-6">
+      <header className="mb-6 flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
+        <div className="min-w-0 flex-1 basis-72">
           <p className="text-sm text-muted">
             <Link to="/projects" className="hover:text-fg">
               {t('nav.projects')}
             </Link>
           </p>
-          <h1 className="mt-1 truncate text-2xl font-semibold tracking-tight sm:text-3xl" dir="auto">
-            {a.title}
+          {/* bdi, not dir=auto: a Latin title on an Arabic page keeps its own direction, the page's side */}
+          <h1 className="mt-1 truncate text-2xl font-semibold tracking-tight sm:text-3xl">
+            <bdi>{a.title}</bdi>
           </h1>
-          <p className="mt-1 text-sm text-muted">
-            <span dir="ltr">{a.language}</span> · <span dir="auto">{a.file_name}</span> (
-            {formatBytes(a.file_size)}){a.duration !== null && <> · {formatDuration(a.duration)}</>} ·{' '}
-            {formatDateTime(a.created_at)}
+          <p className="mt-1 text-sm break-words text-muted">
+            {languageName(a.language)} · <bdi>{a.file_name}</bdi> ({formatBytes(a.file_size)})
+            {a.duration !== null && <> · {formatDuration(a.duration)}</>} · {formatDateTime(a.created_at)}
           </p>
         </div>
-        <span
-          className={`rounded-full px-3 py-1 text-sm font-medium ${
-            a.status === 'completed'
-              ? 'bg-success-soft text-success'
-              : a.status === 'failed'
-                ? 'bg-danger-soft text-danger'
-                : 'bg-accent-soft text-accent'
-          }`}
-          data-testid="alignment-status"
-        >
-          {t(`results.status.${a.status}`)}
-        </span>
-        <VerdictBadge verdict={a.verdict} />
-        <AlignmentActions alignment={a} onDeleted={() => navigate('/projects', { replace: true })} />
+        {/* status, verdict and actions stay together, at the end of the title's row or under it */}
+        <div className="flex flex-wrap items-center gap-2" data-testid="result-header-side">
+          <span
+            className={`rounded-full px-3 py-1 text-sm font-medium ${
+              a.status === 'completed'
+                ? 'bg-success-soft text-success'
+                : a.status === 'failed'
+                  ? 'bg-danger-soft text-danger'
+                  : 'bg-accent-soft text-accent'
+            }`}
+            data-testid="alignment-status"
+          >
+            {t(`results.status.${a.status}`)}
+          </span>
+          <VerdictBadge verdict={a.verdict} />
+          <AlignmentActions alignment={a} onDeleted={() => navigate('/projects', { replace: true })} />
+        </div>
       </header>
 
       {running && (
@@ -199,7 +204,7 @@ export function ResultsPage() {
       )}
       {a.status === 'cancelled' && <Alert tone="warning">{t('results.cancelled')}</Alert>}
       {a.status === 'completed' && a.result && (
-        <div className="space-y-8">
+        <div className="min-w-0 space-y-8">
           <ShareControls id={a.id} shared={a.shared} transcript={a.original_text} />
           <div className="flex rounded-lg bg-surface-2 p-1 w-fit" role="group" aria-label={t('editor.views')}>
             {(['view', 'correct'] as const).map((m) => (
@@ -215,10 +220,11 @@ export function ResultsPage() {
             ))}
           </div>
           {mode === 'correct' ? (
-            // a new revision (save, re-alignment) starts a fresh draft and undo history
+            // a new revision (save, re-alignment) starts a fresh draft inside, the audio stays loaded
             <CorrectionEditor
-              key={`${a.id}:${a.result.revision?.number ?? 1}`}
+              key={a.id}
               alignmentId={a.id}
+              title={a.title}
               result={a.result}
               audioUrl={audioUrl}
             />
@@ -227,7 +233,7 @@ export function ResultsPage() {
           )}
           <section>
             <h2 className="mb-4 text-lg font-semibold">{t('export.title')}</h2>
-            <ExportPanel id={a.id} title={a.title} />
+            <ExportPanel id={a.id} title={a.title} hasVideo={a.video !== null} />
           </section>
         </div>
       )}

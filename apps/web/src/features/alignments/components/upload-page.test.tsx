@@ -125,6 +125,25 @@ describe('upload studio', () => {
     expect(picker.getAttribute('aria-describedby')).toBe(languageError.id);
   });
 
+  it('Enter in the closed language picker takes the typed language and never submits the form', async () => {
+    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
+    fireEvent.change(screen.getByTestId('audio-input'), {
+      target: { files: [new File(['RIFF'], 'clip.wav', { type: 'audio/wav' })] },
+    });
+    await userEvent.type(screen.getByLabelText('Text spoken in the recording'), 'hello there');
+    const picker = screen.getByRole('combobox', { name: 'Language' });
+    await userEvent.clear(picker);
+    await userEvent.type(picker, 'eng');
+    await userEvent.keyboard('{Escape}');
+    expect(picker.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.keyboard('{Enter}');
+    expect((picker as HTMLInputElement).value).toBe('English');
+    // a keypress later, still nothing sent: no unit of quota spent
+    await userEvent.keyboard('{Enter}');
+    expect(api.requests.some((r) => r.method === 'POST' && r.path === '/api/alignments/')).toBe(false);
+  });
+
   it('a Windows-1256 transcript file is converted to UTF-8 with a note', async () => {
     await renderApp('/upload', { apiUrl: api.url, language: 'en' });
     await screen.findByRole('heading', { name: 'New alignment', level: 1 });

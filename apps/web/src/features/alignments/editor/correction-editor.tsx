@@ -1,31 +1,30 @@
-// The correction workspace: waveform, spectrogram and Praat-like word and phone tiers to see, hear
-// and fix an alignment; saves become revisions on the server, a selected stretch can be re-aligned.
+// The correction workspace: waveform, Praat-like spectrogram, a time ruler and the word and phone tiers
+// to see, hear and fix an alignment; saves become revisions on the server, a selected stretch can be
+// re-aligned. Everything works from the keyboard alone (key-map.ts): the tiers are one tab stop, Tab
+// goes on to the controls after them.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import WaveSurfer from 'wavesurfer.js';
-import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
-import SpectrogramPlugin from 'wavesurfer.js/dist/plugins/spectrogram.esm.js';
-import TimelinePlugin from 'wavesurfer.js/dist/plugins/timeline.esm.js';
-import ZoomPlugin from 'wavesurfer.js/dist/plugins/zoom.esm.js';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { contentDirection } from '../../../lib/content-direction.ts';
 import { isApiError } from '../../../lib/api-client.ts';
-import { saveBlob } from '../../../lib/download.ts';
-import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format.ts';
+import { formatNumber, formatPercent } from '../../../lib/format.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { useUiStore, toast } from '../../../stores/ui-store.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { formatClock } from '../../../components/alignment/time.ts';
+import { CONFIDENCE_THRESHOLDS } from '../../../components/alignment/confidence-threshold.ts';
 import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
-import { exportFile } from '../api/alignments-api.ts';
 import { realignmentQueryKey, useRealignment } from '../api/get-realignment.ts';
 import { revisionsQueryKey, useRevisions } from '../api/get-revisions.ts';
 import { requestRealign, saveRevision } from '../api/revisions-api.ts';
+import { AxisColumn } from './axis-column.tsx';
+import { CheckPanel } from './check-panel.tsx';
 import {
-  NUDGE,
+  canonicalEdge,
   edgeTime,
   mergePhones,
   moveEdge,
@@ -39,78 +38,110 @@ import {
   wordsToCheck,
 } from './edit-model.ts';
 import type { EdgeRef } from './edit-model.ts';
+import { SHORTCUTS, ZOOM_STEP, editorAction } from './key-map.ts';
+import type { EditorAction, KeyPlace } from './key-map.ts';
+import { RevisionList } from './revision-list.tsx';
+import { SelectionPanel, selectionSpan } from './selection-panel.tsx';
+import { SpectrogramControls } from './spectrogram-controls.tsx';
+import { loadSpectrogramSettings, saveSpectrogramSettings } from './spectrogram.ts';
+import type { SpectrogramSettings } from './spectrogram.ts';
+import { StretchPanel } from './stretch-panel.tsx';
 import { BoundaryLines, TierLayer } from './tier-layer.tsx';
-import type { Selection } from './tier-layer.tsx';
+import type { FocusRequest, FocusTarget, Selection } from './tier-layer.tsx';
 import { useEditHistory } from './use-edit-history.ts';
+import { SPECTRO_HEIGHT, WAVE_HEIGHT, useWaveSurfer } from './use-wavesurfer.ts';
+import type { Stretch } from './use-wavesurfer.ts';
 
 const RATES = [0.25, 0.5, 0.75, 1, 1.25, 1.5];
-const WAVE_HEIGHT = 96;
-const SPECTRO_HEIGHT = 128;
 
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
-
-const r3 = (x: number): string => x.toFixed(3);
-
-interface Stretch {
-  start: number;
-  end: number;
-}
-
-/** Interval times of the selection, or null. */
-function selectionSpan(d: AlignmentResult, s: Selection): Stretch | null {
-  if (!s) return null;
-  const w = d.words[s.word];
-  if (!w) return null;
-  if (s.tier === 'word') return w.start === null || w.end === null ? null : { start: w.start, end: w.end };
-  const p = w.phones[s.phone];
-  return p ? { start: p.start, end: p.end } : null;
-}
+const timed = (w: { start: number | null; end: number | null } | undefined) =>
+  !!w && w.start !== null && w.end !== null;
 
 export function CorrectionEditor({
   alignmentId,
+  title,
   result,
   audioUrl,
 }: {
   alignmentId: string;
+  title: string;
   result: AlignmentResult;
   audioUrl: string | null;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const theme = useUiStore((s) => s.theme);
-  const revision = result.revision?.number ?? 1;
+  const thresholdLevel = useUser().user?.preferences.confidence_threshold ?? 'medium';
+  const threshold = CONFIDENCE_THRESHOLDS[thresholdLevel];
+  // The revision the draft was made from. A new one (saved here, or a stretch re-aligned) becomes the
+  // base of a fresh draft and undo history, without loading the audio again; the same revision fetched
+  // again (a refetch) leaves the draft alone.
+  const [base, setBase] = useState(result);
   const history = useEditHistory(result);
+  const revision = base.revision?.number ?? 1;
   const { draft } = history;
   const dir = contentDirection(result.language);
+  const baseName = title.replace(/[\\/:*?"<>|]+/g, '_').slice(0, 80) || 'alignment';
 
-  const root = useRef<HTMLDivElement>(null);
-  const container = useRef<HTMLDivElement>(null);
   const labelInput = useRef<HTMLInputElement>(null);
-  const ws = useRef<WaveSurfer | null>(null);
-  const regions = useRef<RegionsPlugin | null>(null);
-  const [hosts, setHosts] = useState<{ tiers: HTMLElement; lines: HTMLElement } | null>(null);
-  const [duration, setDuration] = useState(result.audio.duration);
-  const [ready, setReady] = useState(false);
-  const [playing, setPlaying] = useState(false);
-  const [time, setTime] = useState(0);
-  const [rate, setRate] = useState(1);
-  const [zoom, setZoom] = useState(0);
+  const [settings, setSettings] = useState<SpectrogramSettings>(loadSpectrogramSettings);
   const [selection, setSelection] = useState<Selection>(null);
+  const [range, setRange] = useState<{ anchor: number; from: number; to: number } | null>(null);
   const [edge, setEdge] = useState<EdgeRef | null>(null);
+  const [focus, setFocus] = useState<FocusTarget | null>(null);
+  const focusSeq = useRef(0);
   const [stretch, setStretch] = useState<Stretch | null>(null);
   const [stretchText, setStretchText] = useState('');
   const [labelEdit, setLabelEdit] = useState<{ key: string; value: string } | null>(null);
   const draftRef = useRef(draft);
   const [help, setHelp] = useState(false);
+  const [rate, setRate] = useState(1);
   const [saveError, setSaveError] = useState<{ message: string; conflict: boolean } | null>(null);
   const [realignId, setRealignId] = useState<string | null>(null);
 
-  const body = useMemo(() => revisionBody(result, draft, revision), [result, draft, revision]);
+  if ((result.revision?.number ?? 1) !== revision) {
+    setBase(result);
+    history.reset(result);
+    // a re-aligned stretch may renumber the words: what was selected is no longer what it was
+    if (result.revision?.author === 'realign') {
+      setStretch(null);
+      setRange(null);
+      setSelection(null);
+      setEdge(null);
+    }
+  }
+
+  const onRegion = useCallback((s: Stretch) => {
+    setStretch(s);
+    setStretchText(textBetween(draftRef.current, s.start, s.end));
+  }, []);
+  const { container, ws, regions, hosts, duration, ready, playing, time, zoom, pxPerSec, setZoomLevel } =
+    useWaveSurfer({
+      audioUrl,
+      initialDuration: result.audio.duration,
+      settings,
+      theme,
+      onRegion,
+    });
+
+  const body = useMemo(() => revisionBody(base, draft, revision), [base, draft, revision]);
   const dirty = body !== null;
   const playingWord = useMemo(() => (playing ? wordAtTime(draft, time) : -1), [draft, time, playing]);
-  const toCheck = useMemo(() => wordsToCheck(draft), [draft]);
+  // the words the verdict says fit their audio poorly, by index
+  const poorFit = useMemo(
+    () => new Set(base.quality.reasons.find((r) => r.code === 'low_confidence')?.words ?? []),
+    [base],
+  );
+  const toCheck = useMemo(() => wordsToCheck(draft, threshold, poorFit), [draft, threshold, poorFit]);
+
+  useEffect(() => {
+    draftRef.current = draft;
+  }, [draft]);
+
+  // the stretch drawn on the waveform goes once its re-alignment is a revision
+  useEffect(() => {
+    if (base.revision?.author === 'realign') regions.current?.clearRegions();
+  }, [base, regions]);
 
   // Leaving with unsaved corrections asks first.
   useEffect(() => {
@@ -122,86 +153,10 @@ export function CorrectionEditor({
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
 
-  useEffect(() => {
-    if (!container.current || !audioUrl) return;
-    const regionsPlugin = RegionsPlugin.create();
-    const instance = WaveSurfer.create({
-      container: container.current,
-      url: audioUrl,
-      // decoded at the engine's rate, so the spectrogram reaches 8 kHz (wavesurfer's default is 8000)
-      sampleRate: 16000,
-      height: WAVE_HEIGHT,
-      waveColor: cssVar('--muted'),
-      progressColor: cssVar('--muted'),
-      cursorColor: cssVar('--danger'),
-      cursorWidth: 2,
-      normalize: true,
-      autoScroll: true,
-      autoCenter: false,
-      plugins: [
-        TimelinePlugin.create({ height: 18, style: { color: cssVar('--muted'), fontSize: '11px' } }),
-        SpectrogramPlugin.create({
-          height: SPECTRO_HEIGHT,
-          frequencyMax: 8000,
-          fftSamples: 512,
-          labels: false,
-          scale: 'linear',
-          // white paper and dark energy in the light theme, as in Praat; the reverse in the dark one
-          colorMap: theme === 'dark' ? 'igray' : 'gray',
-        }),
-        ZoomPlugin.create({ scale: 0.3, maxZoom: 4000, exponentialZooming: true }),
-        regionsPlugin,
-      ],
-    });
-    ws.current = instance;
-    regions.current = regionsPlugin;
-    regionsPlugin.enableDragSelection({ color: 'color-mix(in srgb, var(--accent) 18%, transparent)' }, 3);
-    const onRegion = (r: { id: string; start: number; end: number }) => {
-      for (const other of regionsPlugin.getRegions()) if (other.id !== r.id) other.remove();
-      setStretch({ start: r.start, end: r.end });
-      setStretchText(textBetween(draftRef.current, r.start, r.end));
-    };
-    const unsubs = [
-      regionsPlugin.on('region-created', onRegion),
-      regionsPlugin.on('region-updated', onRegion),
-      instance.on('ready', (d) => {
-        setDuration(d);
-        setReady(true);
-        // The tiers go last in the wrapper, under the spectrogram; the lines cover everything.
-        const wrapper = instance.getWrapper();
-        const tiers = document.createElement('div');
-        tiers.dataset.testid = 'tier-host';
-        const lines = document.createElement('div');
-        Object.assign(lines.style, { position: 'absolute', inset: '0', pointerEvents: 'none', zIndex: '3' });
-        wrapper.append(tiers, lines);
-        setHosts({ tiers, lines });
-      }),
-      instance.on('timeupdate', (s) => setTime(s)),
-      instance.on('interaction', (s) => setTime(s)),
-      instance.on('play', () => setPlaying(true)),
-      instance.on('pause', () => setPlaying(false)),
-      instance.on('finish', () => setPlaying(false)),
-      instance.on('zoom', (px) => setZoom(px)),
-    ];
-    return () => {
-      for (const u of unsubs) u();
-      instance.destroy();
-      ws.current = null;
-      regions.current = null;
-      setHosts(null);
-      setReady(false);
-    };
-    // The theme is read once per load: repainting the spectrogram means decoding again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [audioUrl]);
-
-  useEffect(() => {
-    ws.current?.setOptions({
-      waveColor: cssVar('--muted'),
-      progressColor: cssVar('--muted'),
-      cursorColor: cssVar('--danger'),
-    });
-  }, [theme]);
+  const focusOn = (target: FocusRequest) => {
+    focusSeq.current += 1;
+    setFocus({ ...target, seq: focusSeq.current });
+  };
 
   // The label field shows the selection's label until the user types in it.
   const selKey = selection ? JSON.stringify(selection) : '';
@@ -211,32 +166,22 @@ export function CorrectionEditor({
     return selection.tier === 'word' ? w.word : (w.phones[selection.phone]?.phone ?? '');
   })();
   const label = labelEdit?.key === selKey ? labelEdit.value : currentLabel;
-  const setLabel = (value: string) => setLabelEdit({ key: selKey, value });
 
-  useEffect(() => {
-    draftRef.current = draft;
-  }, [draft]);
-
-  const playSpan = useCallback((span: Stretch | null) => {
+  const playSpan = (span: Stretch | null) => {
     if (span && ws.current) void ws.current.play(span.start, span.end);
-  }, []);
-
-  const select = useCallback(
-    (s: Selection) => {
-      setSelection(s);
-      setEdge(null);
-      const span = selectionSpan(draft, s);
-      if (span) ws.current?.setTime(span.start);
-      root.current?.focus();
-    },
-    [draft],
-  );
-
-  const setZoomLevel = (px: number) => {
-    const next = Math.max(0, Math.min(4000, px));
-    setZoom(next);
-    ws.current?.zoom(next);
   };
+
+  /** Selects an interval, puts the cursor at its start and the keyboard on it. */
+  const select = (s: Selection, keepRange = false) => {
+    setSelection(s);
+    setEdge(null);
+    if (!keepRange) setRange(null);
+    const span = selectionSpan(draftRef.current, s);
+    if (span) ws.current?.setTime(span.start);
+    if (s?.tier === 'word') focusOn({ kind: 'cell', tier: 'word', word: s.word });
+    else if (s) focusOn({ kind: 'cell', tier: 'phone', word: s.word, phone: s.phone });
+  };
+
   const zoomBy = (factor: number) => {
     const w = ws.current;
     const base = zoom || (w ? w.getWidth() / Math.max(duration, 0.001) : 50);
@@ -259,7 +204,7 @@ export function CorrectionEditor({
         ? setWordLabel(draft, selection.word, label)
         : setPhoneLabel(draft, selection.word, selection.phone, label),
     );
-    root.current?.focus();
+    select(selection);
   };
 
   const split = () => {
@@ -271,13 +216,39 @@ export function CorrectionEditor({
     history.apply(mergePhones(draft, selection.word, selection.phone));
   };
 
-  const moveInTier = (step: 1 | -1) => {
+  /** The stretch made of words [a, b] (positions): drawn on the waveform, its text in the panel. */
+  const stretchOfWords = (a: number, b: number) => {
+    const lo = draft.words[Math.min(a, b)]!;
+    const hi = draft.words[Math.max(a, b)]!;
+    if (!timed(lo) || !timed(hi)) return;
+    regions.current?.clearRegions();
+    regions.current?.addRegion({
+      start: lo.start!,
+      end: hi.end!,
+      color: 'color-mix(in srgb, var(--accent) 18%, transparent)',
+    });
+    onRegion({ start: lo.start!, end: hi.end! });
+  };
+
+  const moveInTier = (step: 1 | -1, extend: boolean) => {
     const words = draft.words;
     if (!selection || selection.tier === 'word') {
-      let i = selection ? selection.word : step > 0 ? -1 : words.length;
+      const from = extend && range ? (step > 0 ? range.to : range.from) : selection ? selection.word : -1;
+      let i = from < 0 && step < 0 ? words.length : from;
       do i += step;
-      while (i >= 0 && i < words.length && words[i]!.start === null);
-      if (i >= 0 && i < words.length) select({ tier: 'word', word: i });
+      while (i >= 0 && i < words.length && !timed(words[i]));
+      if (i < 0 || i >= words.length) return;
+      if (extend && selection) {
+        const anchor = range?.anchor ?? selection.word;
+        const next = { anchor, from: Math.min(anchor, i), to: Math.max(anchor, i) };
+        setRange(next);
+        setSelection({ tier: 'word', word: i });
+        setEdge(null);
+        focusOn({ kind: 'cell', tier: 'word', word: i });
+        stretchOfWords(next.from, next.to);
+        return;
+      }
+      select({ tier: 'word', word: i });
       return;
     }
     let { word, phone } = selection;
@@ -290,11 +261,39 @@ export function CorrectionEditor({
     select({ tier: 'phone', word, phone });
   };
 
-  const switchTier = () => {
+  const firstOrLast = (last: boolean) => {
+    const words = draft.words;
+    if (selection?.tier === 'phone') {
+      const order = last ? [...words.keys()].reverse() : [...words.keys()];
+      const w = order.find((i) => words[i]!.phones.length);
+      if (w !== undefined) select({ tier: 'phone', word: w, phone: last ? words[w]!.phones.length - 1 : 0 });
+      return;
+    }
+    const i = last ? words.findLastIndex(timed) : words.findIndex(timed);
+    if (i >= 0) select({ tier: 'word', word: i });
+  };
+
+  const switchTier = (step: 1 | -1) => {
     if (!selection) return;
-    if (selection.tier === 'phone') select({ tier: 'word', word: selection.word });
-    else if (draft.words[selection.word]?.phones.length)
+    if (step < 0 && selection.tier === 'phone') select({ tier: 'word', word: selection.word });
+    else if (step > 0 && selection.tier === 'word' && draft.words[selection.word]?.phones.length)
       select({ tier: 'phone', word: selection.word, phone: 0 });
+  };
+
+  const focusEdge = (side: 'start' | 'end') => {
+    // the boundaries of the selected interval (a boundary's own interval when one was dragged)
+    const from = selection
+      ? { word: selection.word, phone: selection.tier === 'phone' ? selection.phone : null }
+      : null;
+    if (!from || !timed(draft.words[from.word])) return;
+    const ref = canonicalEdge(draft, { ...from, edge: side });
+    setEdge(ref);
+    focusOn({ kind: 'edge', ref });
+  };
+
+  const leaveEdge = () => {
+    setEdge(null);
+    if (selection) select(selection, true);
   };
 
   const save = useMutation({
@@ -302,6 +301,8 @@ export function CorrectionEditor({
     onSuccess: (created) => {
       setSaveError(null);
       toast.success(t('editor.saved', { n: created.revision }));
+      // the keyboard goes back to where it was in the tiers (the Save button is now disabled)
+      if (selection) select(selection, true);
       queryClient.setQueryData(alignmentQueryKey(alignmentId), (old: unknown) =>
         old && typeof old === 'object' ? { ...old, result: created.result } : old,
       );
@@ -334,120 +335,84 @@ export function CorrectionEditor({
   useEffect(() => {
     if (realignState?.status !== 'completed') return;
     toast.success(t('editor.stretch.done', { n: realignState.revision }));
-    // the new revision re-mounts the editor (keyed by revision) with a fresh draft and no stretch
+    // the new revision becomes the base of a fresh draft (see `newRevision`)
     void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(alignmentId) });
     void queryClient.invalidateQueries({ queryKey: revisionsQueryKey(alignmentId) });
   }, [realignState, queryClient, alignmentId, t]);
   const realignRunning =
     realign.isPending || realignState?.status === 'queued' || realignState?.status === 'processing';
 
-  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
-    if (
-      e.target instanceof HTMLInputElement ||
-      e.target instanceof HTMLTextAreaElement ||
-      e.target instanceof HTMLSelectElement
-    )
-      return;
-    const mod = e.ctrlKey || e.metaKey;
-    const key = e.key;
-    const handled = () => {
-      e.preventDefault();
-      e.stopPropagation();
-    };
-    if (mod && key.toLowerCase() === 'z') {
-      handled();
-      if (e.shiftKey) history.redo();
-      else history.undo();
-    } else if (mod && key.toLowerCase() === 'y') {
-      handled();
-      history.redo();
-    } else if (mod && key.toLowerCase() === 's') {
-      handled();
-      if (dirty && !save.isPending) save.mutate();
-    } else if (mod) {
-      return;
-    } else if (key === ' ') {
-      handled();
-      void ws.current?.playPause();
-    } else if (key === 'p' || key === 'P') {
-      handled();
-      playSpan(edge ? null : (selectionSpan(draft, selection) ?? stretch));
-    } else if ((key === 'ArrowLeft' || key === 'ArrowRight') && edge) {
-      handled();
-      // Time runs left to right whatever the interface language: ← is always earlier.
-      const step = (key === 'ArrowLeft' ? -1 : 1) * (e.shiftKey ? NUDGE / 5 : NUDGE);
-      history.apply(nudgeEdge(draft, edge, step));
-    } else if (key === 'Tab') {
-      handled();
-      moveInTier(e.shiftKey ? -1 : 1);
-    } else if (key === 'ArrowUp' || key === 'ArrowDown') {
-      handled();
-      switchTier();
-    } else if ((key === '[' || key === ']') && selection) {
-      handled();
-      const side = key === '[' ? 'start' : 'end';
-      setEdge({
-        word: selection.word,
-        phone: selection.tier === 'phone' ? selection.phone : null,
-        edge: side,
-      });
-    } else if (key === 'Enter' && selection) {
-      handled();
-      labelInput.current?.focus();
-      labelInput.current?.select();
-    } else if (key === 's' || key === 'S') {
-      handled();
-      split();
-    } else if (key === 'm' || key === 'M') {
-      handled();
-      merge();
-    } else if (key === '+' || key === '=') {
-      handled();
-      zoomBy(1.6);
-    } else if (key === '-') {
-      handled();
-      zoomBy(1 / 1.6);
-    } else if (key === 'n' || key === 'N') {
-      handled();
-      goToNextCheck();
-    } else if (key === '?') {
-      handled();
-      setHelp((h) => !h);
-    } else if (key === 'Escape') {
-      setSelection(null);
-      setEdge(null);
+  const run = (a: EditorAction) => {
+    switch (a.type) {
+      case 'undo':
+        return history.undo();
+      case 'redo':
+        return history.redo();
+      case 'save':
+        if (dirty && !save.isPending) save.mutate();
+        return;
+      case 'playPause':
+        return void ws.current?.playPause();
+      case 'playSelection':
+        return playSpan(edge ? null : (selectionSpan(draft, selection) ?? stretch));
+      case 'move':
+        return moveInTier(a.step, a.extend);
+      case 'first':
+        return firstOrLast(false);
+      case 'last':
+        return firstOrLast(true);
+      case 'switchTier':
+        return switchTier(a.step);
+      case 'edge':
+        return focusEdge(a.side);
+      case 'nudge':
+        if (edge) history.apply(nudgeEdge(draft, edge, a.delta));
+        return;
+      case 'leaveEdge':
+        return leaveEdge();
+      case 'editLabel':
+        labelInput.current?.focus();
+        labelInput.current?.select();
+        return;
+      case 'split':
+        return split();
+      case 'merge':
+        return merge();
+      case 'zoom':
+        return zoomBy(a.factor);
+      case 'nextCheck':
+        return goToNextCheck();
+      case 'help':
+        return setHelp((h) => !h);
+      case 'clear':
+        setSelection(null);
+        setRange(null);
+        setEdge(null);
+        return;
     }
   };
 
-  const edgeAt = edge ? edgeTime(draft, edge) : null;
-  const selWord = selection ? draft.words[selection.word] : undefined;
+  const onKey = (e: ReactKeyboardEvent<HTMLElement>, place: KeyPlace) => {
+    const action = editorAction(e, place);
+    if (!action) return;
+    e.preventDefault();
+    e.stopPropagation();
+    run(action);
+  };
 
-  const shortcuts: [string, string][] = [
-    ['Space', t('editor.help.space')],
-    ['P', t('editor.help.play')],
-    ['Tab / ⇧ Tab', t('editor.help.tab')],
-    ['↑ ↓', t('editor.help.tier')],
-    ['[ ]', t('editor.help.edges')],
-    ['← →', t('editor.help.nudge')],
-    ['Enter', t('editor.help.edit')],
-    ['S', t('editor.help.split')],
-    ['M', t('editor.help.merge')],
-    ['Ctrl Z / Ctrl ⇧ Z', t('editor.help.undo')],
-    ['Ctrl S', t('editor.help.save')],
-    ['+ −', t('editor.help.zoom')],
-    ['N', t('editor.help.next')],
-    ['?', t('editor.help.help')],
-  ];
+  // Outside the tiers only the Ctrl shortcuts act; fields keep their own keys (Ctrl+Z undoes typing).
+  const onRootKey = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    const tag = (e.target as HTMLElement).tagName;
+    const typing = tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT';
+    if (typing && !((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's')) return;
+    onKey(e, 'other');
+  };
+
+  const edgeAt = edge ? edgeTime(draft, edge) : null;
 
   return (
-    <div
-      ref={root}
-      tabIndex={-1}
-      onKeyDown={onKeyDown}
-      data-testid="correction-editor"
-      className="space-y-4 outline-none"
-    >
-      <div className="flex flex-wrap items-center gap-2">
+    <div onKeyDown={onRootKey} data-testid="correction-editor" className="min-w-0 space-y-4">
+      <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label={t('editor.toolbar')}>
         <Button
           size="sm"
           onClick={() => void ws.current?.playPause()}
@@ -478,7 +443,7 @@ export function CorrectionEditor({
           >
             {RATES.map((r) => (
               <option key={r} value={r}>
-                {r}×
+                {formatNumber(r)}×
               </option>
             ))}
           </select>
@@ -489,12 +454,13 @@ export function CorrectionEditor({
             {formatClock(time, true)}
           </span>
         </span>
-        <div className="ms-auto flex items-center gap-1">
+        <div className="ms-auto flex flex-wrap items-center gap-1">
           <Button
             size="sm"
             variant="ghost"
-            onClick={() => zoomBy(1 / 1.6)}
+            onClick={() => zoomBy(1 / ZOOM_STEP)}
             aria-label={t('editor.zoomOut')}
+            aria-keyshortcuts="-"
             disabled={!ready}
           >
             −
@@ -505,8 +471,9 @@ export function CorrectionEditor({
           <Button
             size="sm"
             variant="ghost"
-            onClick={() => zoomBy(1.6)}
+            onClick={() => zoomBy(ZOOM_STEP)}
             aria-label={t('editor.zoomIn')}
+            aria-keyshortcuts="+"
             disabled={!ready}
           >
             +
@@ -516,6 +483,7 @@ export function CorrectionEditor({
             variant="ghost"
             onClick={() => setHelp((h) => !h)}
             aria-expanded={help}
+            aria-controls="editor-shortcuts"
             aria-keyshortcuts="?"
           >
             {t('editor.help.open')}
@@ -524,43 +492,53 @@ export function CorrectionEditor({
       </div>
 
       {help && (
-        <section className="rounded-xl border border-border bg-surface p-4" data-testid="shortcuts-help">
+        <section
+          id="editor-shortcuts"
+          className="rounded-xl border border-border bg-surface p-4"
+          data-testid="shortcuts-help"
+        >
           <h3 className="mb-2 font-semibold">{t('editor.help.title')}</h3>
           <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
-            {shortcuts.map(([k, v]) => (
-              <div key={k} className="flex gap-3">
-                <dt dir="ltr" className="w-40 shrink-0">
+            {SHORTCUTS.map(([k, v]) => (
+              <div key={v} className="flex min-w-0 gap-3">
+                <dt dir="ltr" className="w-40 shrink-0 whitespace-nowrap">
                   <kbd className="rounded border border-border bg-surface-2 px-1.5 font-mono text-xs">
                     {k}
                   </kbd>
                 </dt>
-                <dd className="text-muted">{v}</dd>
+                <dd className="min-w-0 text-muted">{t(`editor.help.${v}`)}</dd>
               </div>
             ))}
           </dl>
         </section>
       )}
 
-      <div
-        dir="ltr"
-        className="relative rounded-xl border border-border bg-surface-2/50 p-2"
-        aria-label={t('editor.waveform')}
-        onPointerUp={() => root.current?.focus()}
-      >
-        <div
-          ref={container}
-          data-testid="editor-waveform"
-          style={{ minHeight: WAVE_HEIGHT + SPECTRO_HEIGHT }}
-        />
+      <div className="rounded-xl border border-border bg-surface-2/50 p-2" aria-label={t('editor.waveform')}>
+        <div dir="ltr" className="flex min-w-0">
+          <AxisColumn maxHz={settings.maxHz} />
+          <div
+            ref={container}
+            data-testid="editor-waveform"
+            className="min-w-0 flex-1"
+            style={{ minHeight: WAVE_HEIGHT + SPECTRO_HEIGHT }}
+          />
+        </div>
         {!audioUrl && <p className="text-sm text-muted">{t('common.loading')}</p>}
-        <div className="mt-1 flex gap-4 text-xs text-muted">
-          <span>
-            {t('editor.tiers.words')} / {t('editor.tiers.phones')}
-          </span>
-          <span dir="ltr" className="tabular-nums">
-            {zoom ? `${formatNumber(Math.round(zoom))} px/s` : ''}
+        <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1">
+          <SpectrogramControls
+            value={settings}
+            onChange={(s) => {
+              setSettings(s);
+              saveSpectrogramSettings(s);
+            }}
+          />
+          <span dir="ltr" className="ms-auto text-xs text-muted tabular-nums">
+            {zoom ? `${Math.round(zoom)} px/s` : ''}
           </span>
         </div>
+        <p className="mt-1 text-xs text-muted" id="tiers-help">
+          {t('editor.tiersHint')}
+        </p>
       </div>
       {hosts &&
         createPortal(
@@ -568,18 +546,29 @@ export function CorrectionEditor({
             draft={draft}
             duration={duration}
             dir={dir}
+            pxPerSec={pxPerSec}
             selection={selection}
+            range={range}
             edge={edge}
             playing={playingWord}
+            focus={focus}
+            threshold={threshold}
+            poorFit={poorFit}
             labels={{
+              grid: t('editor.tiers.grid'),
               words: t('editor.tiers.words'),
               phones: t('editor.tiers.phones'),
               missing: t('editor.check.missing'),
               low: (v) => t('editor.check.low', { value: formatPercent(v) }),
+              corrected: t('editor.correctedByHand'),
+              between: (a, b) => t('editor.boundaryBetween', { a, b }),
+              startOf: (a) => t('editor.boundaryStart', { a }),
+              endOf: (a) => t('editor.boundaryEnd', { a }),
             }}
-            onSelect={select}
+            onSelect={(s) => select(s)}
             onEdge={(r) => {
-              setEdge(r);
+              const ref = canonicalEdge(draft, r);
+              setEdge(ref);
               setSelection(
                 r.phone === null
                   ? { tier: 'word', word: r.word }
@@ -587,10 +576,8 @@ export function CorrectionEditor({
               );
             }}
             onDrag={(r, at) => history.preview(moveEdge(draft, r, at))}
-            onDragEnd={() => {
-              history.commit();
-              root.current?.focus();
-            }}
+            onDragEnd={() => history.commit()}
+            onKey={onKey}
           />,
           hosts.tiers,
         )}
@@ -624,7 +611,7 @@ export function CorrectionEditor({
         >
           {t('editor.save')}
         </Button>
-        <span className="text-sm text-muted" data-testid="editor-state">
+        <span className="text-sm text-muted" data-testid="editor-state" role="status">
           {t('editor.revisionOf', { n: revision })} · {dirty ? t('editor.unsaved') : t('editor.upToDate')}
         </span>
       </div>
@@ -648,195 +635,59 @@ export function CorrectionEditor({
         </Alert>
       )}
 
-      <div className="grid gap-4 lg:grid-cols-3">
-        <section className="rounded-xl border border-border bg-surface p-4" data-testid="editor-selection">
-          {edge && edgeAt !== null ? (
-            <p className="mb-2 text-sm">{t('editor.boundary', { time: r3(edgeAt) })}</p>
-          ) : null}
-          {selection && selWord ? (
-            <>
-              <h3 className="font-semibold">
-                {selection.tier === 'word'
-                  ? t('editor.wordN', { n: formatNumber(selection.word + 1) })
-                  : t('editor.phoneN', { n: formatNumber(selection.phone + 1), word: selWord.word })}
-              </h3>
-              <p dir="ltr" className="font-mono text-sm tabular-nums text-muted">
-                {(() => {
-                  const span = selectionSpan(draft, selection);
-                  return span ? `${r3(span.start)} – ${r3(span.end)} s` : t('editor.check.missing');
-                })()}
-              </p>
-              <form
-                className="mt-3 flex gap-2"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  applyLabel();
-                }}
-              >
-                <label className="sr-only" htmlFor="editor-label">
-                  {t('editor.label')}
-                </label>
-                <input
-                  id="editor-label"
-                  ref={labelInput}
-                  value={label}
-                  dir={selection.tier === 'word' ? dir : 'ltr'}
-                  onChange={(e) => setLabel(e.target.value)}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Escape') root.current?.focus();
-                  }}
-                  className="min-w-0 flex-1 rounded-md border border-border bg-surface px-2 py-1"
-                />
-                <Button size="sm" type="submit" variant="secondary">
-                  {t('editor.apply')}
-                </Button>
-              </form>
-              {selection.tier === 'phone' && (
-                <div className="mt-3 flex flex-wrap gap-2">
-                  <Button size="sm" variant="ghost" onClick={split} aria-keyshortcuts="S">
-                    {t('editor.split')}
-                  </Button>
-                  <Button size="sm" variant="ghost" onClick={merge} aria-keyshortcuts="M">
-                    {t('editor.merge')}
-                  </Button>
-                </div>
-              )}
-            </>
-          ) : (
-            !edge && <p className="text-sm text-muted">{t('editor.nothingSelected')}</p>
-          )}
-        </section>
-
-        <section className="rounded-xl border border-border bg-surface p-4" data-testid="editor-stretch">
-          <h3 className="font-semibold">{t('editor.stretch.title')}</h3>
-          {stretch ? (
-            <>
-              <p dir="ltr" className="font-mono text-sm tabular-nums text-muted">
-                {t('editor.stretch.range', { start: r3(stretch.start), end: r3(stretch.end) })}
-              </p>
-              <label className="mt-2 block text-sm text-muted" htmlFor="stretch-text">
-                {t('editor.stretch.text')}
-              </label>
-              <textarea
-                id="stretch-text"
-                dir={dir}
-                value={stretchText}
-                onChange={(e) => setStretchText(e.target.value)}
-                rows={2}
-                className="mt-1 w-full rounded-md border border-border bg-surface px-2 py-1"
-              />
-              {dirty && <p className="mt-1 text-sm text-warning">{t('editor.stretch.saveFirst')}</p>}
-              {realignState?.status === 'failed' && (
-                <Alert tone="danger" title={t('editor.stretch.failed')}>
-                  {realignState.error?.detail}
-                </Alert>
-              )}
-              <div className="mt-2 flex flex-wrap gap-2">
-                <Button
-                  size="sm"
-                  onClick={() => realign.mutate(stretch)}
-                  disabled={dirty}
-                  loading={realignRunning}
-                >
-                  {realignRunning ? t('editor.stretch.running') : t('editor.stretch.realign')}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  onClick={() => {
-                    regions.current?.clearRegions();
-                    setStretch(null);
-                  }}
-                >
-                  {t('editor.stretch.clear')}
-                </Button>
-              </div>
-            </>
-          ) : (
-            <p className="text-sm text-muted">{t('editor.stretch.hint')}</p>
-          )}
-        </section>
-
-        <section className="rounded-xl border border-border bg-surface p-4" data-testid="editor-check">
-          <h3 className="font-semibold">{t('editor.check.title')}</h3>
-          {toCheck.length === 0 ? (
-            <p className="text-sm text-muted">{t('editor.check.none')}</p>
-          ) : (
-            <>
-              <ul className="mt-2 flex max-h-32 flex-wrap gap-1 overflow-y-auto" dir={dir}>
-                {toCheck.map((i) => {
-                  const w = draft.words[i]!;
-                  return (
-                    <li key={i}>
-                      <button
-                        type="button"
-                        onClick={() => select({ tier: 'word', word: i })}
-                        title={
-                          w.status === 'not_found'
-                            ? t('editor.check.missing')
-                            : t('editor.check.low', { value: formatPercent(w.confidence) })
-                        }
-                        className={`rounded px-1.5 py-0.5 text-sm ${w.status === 'not_found' ? 'bg-danger-soft text-danger' : 'bg-warning-soft text-warning'}`}
-                      >
-                        {w.word}
-                      </button>
-                    </li>
-                  );
-                })}
-              </ul>
-              <Button
-                size="sm"
-                variant="ghost"
-                className="mt-2"
-                onClick={goToNextCheck}
-                aria-keyshortcuts="N"
-              >
-                {t('editor.check.next')}
-              </Button>
-            </>
-          )}
-        </section>
+      <div className="grid min-w-0 gap-4 lg:grid-cols-3">
+        <SelectionPanel
+          draft={draft}
+          selection={selection}
+          edgeAt={edgeAt}
+          dir={dir}
+          label={label}
+          onLabel={(value) => setLabelEdit({ key: selKey, value })}
+          onApply={applyLabel}
+          onSplit={split}
+          onMerge={merge}
+          onLeaveLabel={() => selection && select(selection)}
+          labelInput={labelInput}
+        />
+        <StretchPanel
+          draft={draft}
+          stretch={stretch}
+          text={stretchText}
+          onText={setStretchText}
+          dir={dir}
+          dirty={dirty}
+          running={realignRunning}
+          state={realignState}
+          onRealign={() => stretch && realign.mutate(stretch)}
+          onClear={() => {
+            regions.current?.clearRegions();
+            setStretch(null);
+            setRange(null);
+          }}
+        />
+        <CheckPanel
+          draft={draft}
+          toCheck={toCheck}
+          dir={dir}
+          thresholdLabel={t('editor.check.threshold', {
+            level: t(`profile.preferences.levels.${thresholdLevel}`),
+            value: formatPercent(threshold),
+          })}
+          onSelect={(i) => {
+            select({ tier: 'word', word: i });
+            const w = draft.words[i]!;
+            if (w.start !== null) ws.current?.setScrollTime(Math.max(0, w.start - 1));
+          }}
+          onNext={goToNextCheck}
+        />
       </div>
 
-      <section className="rounded-xl border border-border bg-surface p-4" data-testid="revision-list">
-        <h3 className="mb-2 font-semibold">{t('editor.revisions.title')}</h3>
-        <ol className="divide-y divide-border text-sm">
-          {(revisions.data ?? []).map((r) => (
-            <li
-              key={r.revision}
-              className="flex flex-wrap items-center gap-3 py-2"
-              data-revision={r.revision}
-            >
-              <span className="font-medium">{t('editor.revisionOf', { n: r.revision })}</span>
-              <span>{t(`editor.revisions.${r.author}`)}</span>
-              <span className="text-muted">{formatDateTime(r.created_at)}</span>
-              {r.revision > 1 && (
-                <span className="text-muted">
-                  {t('editor.revisions.changed', { count: r.changed_words.length })}
-                </span>
-              )}
-              {r.revision === revision && (
-                <span className="rounded-full bg-accent-soft px-2 text-xs text-accent">
-                  {t('editor.revisions.current')}
-                </span>
-              )}
-              <Button
-                size="sm"
-                variant="ghost"
-                className="ms-auto"
-                onClick={() =>
-                  void exportFile(alignmentId, 'textgrid', { revision: String(r.revision) }).then(
-                    (blob) => saveBlob(blob, `alignment-r${r.revision}.TextGrid`),
-                    (e: Error) => toast.error(e.message),
-                  )
-                }
-              >
-                {t('editor.revisions.download')}
-              </Button>
-            </li>
-          ))}
-        </ol>
-      </section>
+      <RevisionList
+        alignmentId={alignmentId}
+        baseName={baseName}
+        revisions={revisions.data ?? []}
+        current={revision}
+      />
     </div>
   );
 }

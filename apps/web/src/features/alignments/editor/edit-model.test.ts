@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AlignmentResult, WordTiming } from '@tazamun/contracts/alignment-result';
 import {
+  canonicalEdge,
+  edgeRange,
   mergePhones,
   moveEdge,
   nudgeEdge,
@@ -8,6 +10,8 @@ import {
   setPhoneLabel,
   setWordLabel,
   splitPhone,
+  stretchWords,
+  textBetween,
   wordsToCheck,
 } from './edit-model.ts';
 
@@ -122,7 +126,58 @@ describe('labels, splits and merges, and the save body', () => {
     expect(splitPhone(result, 0, 0, 0.9)).toBeNull();
   });
 
-  it('lists the words to check first', () => {
-    expect(wordsToCheck(result)).toEqual([2]);
+  it('lists the words to check first by the account’s threshold and the verdict’s poorly fitting words', () => {
+    const r = structuredClone(result);
+    r.words[1]!.confidence = 0.6;
+    // medium (0.5): only the word not found; high (0.7): "b" too; a poor fit named by the verdict as well
+    expect(wordsToCheck(r, 0.5)).toEqual([2]);
+    expect(wordsToCheck(r, 0.7)).toEqual([1, 2]);
+    expect(wordsToCheck(r, 0.5, new Set([3]))).toEqual([2, 3]);
+  });
+});
+
+describe('boundaries by name and range', () => {
+  it('a start shared with the end before is that end; the range stops at the neighbours', () => {
+    expect(canonicalEdge(result, { word: 1, phone: null, edge: 'start' })).toEqual({
+      word: 0,
+      phone: null,
+      edge: 'end',
+    });
+    // "c" starts after a gap: its start is its own
+    expect(canonicalEdge(result, { word: 3, phone: null, edge: 'start' })).toEqual({
+      word: 3,
+      phone: null,
+      edge: 'start',
+    });
+    expect(canonicalEdge(result, { word: 0, phone: 1, edge: 'start' })).toEqual({
+      word: 0,
+      phone: 0,
+      edge: 'end',
+    });
+    expect(canonicalEdge(result, { word: 1, phone: 0, edge: 'start' })).toEqual({
+      word: 0,
+      phone: 1,
+      edge: 'end',
+    });
+    const r = edgeRange(result, { word: 0, phone: null, edge: 'end' })!;
+    // between the end of "a"'s first phone and the end of "b" (each keeps 5 ms)
+    expect([r.lo, r.hi]).toEqual([0.805, 1.495]);
+  });
+});
+
+describe('stretches to re-align', () => {
+  it('widen over the words they cut, but stop at a word corrected by hand that they only cut', () => {
+    const st = stretchWords(result, 0.9, 1.2);
+    // the word not found after "b" goes with it: it lies between "b" and the next timed word
+    expect([st.from, st.to, st.start, st.end, st.kept]).toEqual([0, 3, 0.5, 1.5, []]);
+    expect(textBetween(result, 0.9, 1.2)).toBe('a b x');
+    const corrected = structuredClone(result);
+    corrected.words[0]!.hand_corrected = true;
+    const kept = stretchWords(corrected, 0.9, 1.2);
+    expect([kept.from, kept.to, kept.start, kept.end, kept.kept]).toEqual([1, 3, 1, 1.5, [0]]);
+    expect(textBetween(corrected, 0.9, 1.2)).toBe('b x');
+    // a corrected word the stretch covers whole is re-aligned with it
+    expect(textBetween(corrected, 0.4, 1.2)).toBe('a b x');
+    expect(textBetween(result, 1.2, 2.2)).toBe('b x c');
   });
 });

@@ -7,8 +7,8 @@ import type { RevisionCreate } from '@tazamun/contracts/revisions';
 export const NUDGE = 0.005;
 /** The shortest interval an edit may leave (one 5 ms step). */
 export const MIN_INTERVAL = 0.005;
-/** Below this confidence a word is marked for checking. */
-export const LOW_CONFIDENCE = 0.5;
+/** A finer nudge (Shift+arrow): 1 ms. */
+export const FINE_NUDGE = 0.001;
 // Two edges closer than this are one shared boundary (the engine rounds to 1e-4 s).
 const SAME = 1e-4;
 
@@ -108,6 +108,43 @@ function linkedEdges(
     else hi = Math.min(hi, w.phones[k]!.start);
   }
   return { movers, lo, hi };
+}
+
+/**
+ * The boundary as the tiers draw it: a start shared with the end of the interval before is drawn (and
+ * selected) as that end, so one boundary has one name whichever side reached it.
+ */
+export function canonicalEdge(result: AlignmentResult, ref: EdgeRef): EdgeRef {
+  if (ref.edge === 'end') return ref;
+  const words = result.words;
+  const w = words[ref.word];
+  if (!w || w.start === null) return ref;
+  if (ref.phone === null) {
+    const p = prevTimed(words, ref.word);
+    return p >= 0 && Math.abs(words[p]!.end! - w.start) < SAME ? { word: p, phone: null, edge: 'end' } : ref;
+  }
+  const ph = w.phones[ref.phone];
+  if (!ph) return ref;
+  if (ref.phone > 0) {
+    const before = w.phones[ref.phone - 1]!;
+    return Math.abs(before.end - ph.start) < SAME
+      ? { word: ref.word, phone: ref.phone - 1, edge: 'end' }
+      : ref;
+  }
+  for (let i = ref.word - 1; i >= 0; i--) {
+    const last = words[i]!.phones.at(-1);
+    if (!last) continue;
+    return Math.abs(last.end - ph.start) < SAME
+      ? { word: i, phone: words[i]!.phones.length - 1, edge: 'end' }
+      : ref;
+  }
+  return ref;
+}
+
+/** The times a boundary may take (what a drag or a nudge is clamped to); null for a word without time. */
+export function edgeRange(result: AlignmentResult, ref: EdgeRef): { lo: number; hi: number } | null {
+  const linked = linkedEdges(result, ref);
+  return linked ? { lo: linked.lo, hi: linked.hi } : null;
 }
 
 /** Moves a boundary to `t` (clamped so nothing crosses); shared edges and edge phones follow. */
@@ -255,10 +292,17 @@ export function revisionBody(
   };
 }
 
-/** Positions of the words to check first: not found, or below LOW_CONFIDENCE. */
-export function wordsToCheck(result: AlignmentResult): number[] {
+/**
+ * Positions of the words to check first: not found, placed below the account's confidence threshold,
+ * or named by the verdict as fitting their audio poorly (`poorFit`, word indices).
+ */
+export function wordsToCheck(
+  result: AlignmentResult,
+  threshold: number,
+  poorFit: ReadonlySet<number> = new Set(),
+): number[] {
   return result.words.flatMap((w, i) =>
-    w.status === 'not_found' || w.confidence < LOW_CONFIDENCE ? [i] : [],
+    w.status === 'not_found' || w.confidence < threshold || poorFit.has(w.index) ? [i] : [],
   );
 }
 
@@ -268,10 +312,47 @@ export function missingAt(result: AlignmentResult, pos: number): number {
   return p >= 0 ? result.words[p]!.end! : 0;
 }
 
-/** The words whose time lies inside [start, end], joined: the default text to re-align a stretch. */
+/**
+ * The words a re-aligned stretch [start, end] replaces, as the server chooses them
+ * (apps/server/src/revisions/splice-stretch.ts): every timed word it touches, the window widening over a
+ * word it cuts, except a word corrected by hand that it only cuts (the window stops at its edge), and
+ * the words not found between them. Positions [from, to) and the widened window.
+ */
+export function stretchWords(
+  result: AlignmentResult,
+  start: number,
+  end: number,
+): { from: number; to: number; start: number; end: number; kept: number[] } {
+  let s = start;
+  let e = end;
+  const kept: number[] = [];
+  result.words.forEach((w, i) => {
+    if (!timed(w) || !(w.start! < e && w.end! > s)) return;
+    const cut = w.start! < start - 1e-6 || w.end! > end + 1e-6;
+    if (w.hand_corrected && cut) {
+      kept.push(i);
+      if (w.start! < start) s = Math.max(s, w.end!);
+      else e = Math.min(e, w.start!);
+      return;
+    }
+    s = Math.min(s, w.start!);
+    e = Math.max(e, w.end!);
+  });
+  let prev = -1;
+  let next = result.words.length;
+  result.words.forEach((w, i) => {
+    if (!timed(w)) return;
+    if (w.end! <= s) prev = i;
+    else if (w.start! >= e && next === result.words.length) next = i;
+  });
+  return { from: prev + 1, to: next, start: Math.max(0, s), end: Math.min(result.audio.duration, e), kept };
+}
+
+/** The text of the words a stretch replaces: the default text to re-align it with. */
 export function textBetween(result: AlignmentResult, start: number, end: number): string {
+  const st = stretchWords(result, start, end);
   return result.words
-    .filter((w) => w.start !== null && w.end !== null && w.end > start && w.start < end)
+    .slice(st.from, st.to)
     .map((w) => w.word)
     .join(' ');
 }

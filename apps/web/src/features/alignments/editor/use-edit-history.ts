@@ -14,7 +14,8 @@ type Action =
   | { type: 'preview'; next: AlignmentResult }
   | { type: 'commit' }
   | { type: 'undo' }
-  | { type: 'redo' };
+  | { type: 'redo' }
+  | { type: 'reset'; next: AlignmentResult };
 
 const LIMIT = 200;
 
@@ -33,6 +34,8 @@ function reduce(h: History, a: Action): History {
       if (!prev) return h;
       return { past: h.past.slice(0, -1), present: prev, future: [h.present, ...h.future], dragFrom: null };
     }
+    case 'reset':
+      return { past: [], present: a.next, future: [], dragFrom: null };
     case 'redo': {
       const next = h.future[0];
       if (!next) return h;
@@ -53,5 +56,7 @@ export function useEditHistory(initial: AlignmentResult) {
     commit: useCallback(() => dispatch({ type: 'commit' }), []),
     undo: useCallback(() => dispatch({ type: 'undo' }), []),
     redo: useCallback(() => dispatch({ type: 'redo' }), []),
+    /** a new revision to edit from: an empty history */
+    reset: useCallback((next: AlignmentResult) => dispatch({ type: 'reset', next }), []),
   };
 }

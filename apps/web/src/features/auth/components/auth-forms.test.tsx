@@ -161,6 +161,24 @@ describe('register', () => {
     expect(api.requests.some((r) => r.path === '/api/auth/register/')).toBe(false);
   });
 
+  it('an error from an empty submit goes away once its field is filled or its box ticked', async () => {
+    await renderApp('/auth?view=register', { apiUrl: api.url, language: 'en' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Create account' }));
+    const describedError = (label: string) => {
+      const field = screen.getByLabelText(label);
+      return field.getAttribute('aria-invalid');
+    };
+    expect(describedError('Password')).toBe('true');
+    expect(screen.getAllByRole('alert').length).toBeGreaterThanOrEqual(5);
+    await user.type(screen.getByLabelText('Password'), 'Tz-research-2025');
+    expect(describedError('Password')).toBe('false');
+    expect(describedError('First name')).toBe('true');
+    await user.click(screen.getByLabelText('I accept the terms of service and the privacy policy.'));
+    expect(screen.queryByText('You must accept the terms and the privacy policy.')).toBeNull();
+    expect(api.requests.some((r) => r.path === '/api/auth/register/')).toBe(false);
+  });
+
   it('maps server field errors by keyword to localised messages', async () => {
     api.route('POST', '/api/auth/register/', () => ({
       status: 400,

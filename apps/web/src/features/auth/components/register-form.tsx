@@ -64,11 +64,23 @@ export function RegisterFormView() {
     },
   });
 
+  // An error stays until its field changes: fixing a field clears what was said about it.
+  const clearError = (field: RegisterField | 'terms') =>
+    setErrors((prev) => {
+      if (!(field in prev)) return prev;
+      const next = { ...prev };
+      delete next[field];
+      return next;
+    });
+
   // Everything a field of this form takes from the form's state: its name, value, setter and error.
   const bind = (field: RegisterField) => ({
     name: field,
     value: form[field],
-    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: e.target.value })),
+    onChange: (e: { target: { value: string } }) => {
+      setForm((f) => ({ ...f, [field]: e.target.value }));
+      clearError(field);
+    },
     error: errors[field],
   });
 
@@ -132,7 +144,10 @@ export function RegisterFormView() {
       <Checkbox
         name="terms"
         checked={accepted}
-        onChange={(e) => setAccepted(e.target.checked)}
+        onChange={(e) => {
+          setAccepted(e.target.checked);
+          clearError('terms');
+        }}
         error={errors.terms}
         label={
           <Trans

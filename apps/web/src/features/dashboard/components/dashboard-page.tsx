@@ -6,6 +6,9 @@ import { hasQuotaLeft } from '../../../lib/auth.ts';
 import { useUser } from '../../../lib/api/get-user.ts';
 import { useStats } from '../../../lib/api/get-stats.ts';
 import { useAlignmentList } from '../../../lib/api/get-alignments.ts';
+import { useProjects } from '../../../lib/api/get-projects.ts';
+import { usePublicConfig } from '../../../lib/api/get-public-config.ts';
+import { useLanguageName } from '../../../lib/use-language-name.ts';
 import { formatDateTime, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Card, CardTitle, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
 import {
@@ -70,6 +73,9 @@ export function DashboardPage() {
   const { user } = useUser();
   const stats = useStats();
   const recent = useAlignmentList({ page_size: 5 });
+  const projects = useProjects();
+  const languageName = useLanguageName();
+  const config = usePublicConfig();
   if (!user) return null;
   const { quota } = user;
   const usedFraction = quota.daily_limit > 0 ? Math.min(1, quota.used_today / quota.daily_limit) : 1;
@@ -103,6 +109,23 @@ export function DashboardPage() {
             {hasQuotaLeft(user)
               ? t('dashboard.quota.remaining', { resets: formatDateTime(quota.resets_at) })
               : t('dashboard.quota.exhausted', { resets: formatDateTime(quota.resets_at) })}
+          </p>
+          {/* nothing to upgrade: more each day is a question for this server's administrators */}
+          <p className="mt-1 text-xs text-muted" data-testid="quota-more">
+            {config.data?.support_email ? (
+              <>
+                {t('dashboard.quota.more')}{' '}
+                <a
+                  className="text-accent hover:underline"
+                  href={`mailto:${config.data.support_email}?subject=${encodeURIComponent(t('dashboard.quota.moreSubject'))}`}
+                  dir="ltr"
+                >
+                  {config.data.support_email}
+                </a>
+              </>
+            ) : (
+              t('dashboard.quota.moreNoAddress')
+            )}
           </p>
         </Card>
         <StatCard
@@ -153,43 +176,80 @@ export function DashboardPage() {
         />
       </div>
 
-      <Card className="mt-10">
-        <CardTitle
-          action={
-            <Link to="/projects" className="text-sm font-medium text-accent hover:underline">
-              {t('dashboard.recent.all')}
-            </Link>
-          }
-        >
-          {t('dashboard.recent.title')}
-        </CardTitle>
-        {recent.data && recent.data.results.length > 0 ? (
-          <ul className="divide-y divide-border" data-testid="recent-alignments">
-            {recent.data.results.map((a) => (
-              <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-                <div className="min-w-0">
-                  <Link to={`/results/${a.id}`} className="font-medium hover:text-accent" dir="auto">
-                    {a.title}
-                  </Link>
-                  <p className="text-xs text-muted">
-                    <span dir="ltr">{a.language}</span> · {formatDateTime(a.created_at)}
-                  </p>
-                </div>
-                <span className="flex items-center gap-2">
-                  <VerdictBadge verdict={a.verdict} />
-                  <span className="rounded-full bg-surface-2 px-2.5 py-0.5 text-xs">
-                    {t(`results.status.${a.status}`)}
+      <div className="mt-10 grid min-w-0 gap-6 lg:grid-cols-[1fr_2fr]">
+        <Card className="min-w-0">
+          <CardTitle
+            action={
+              <Link to="/projects" className="text-sm font-medium text-accent hover:underline">
+                {t('dashboard.projects.all')}
+              </Link>
+            }
+          >
+            {t('dashboard.projects.title')}
+          </CardTitle>
+          {projects.data && projects.data.results.length > 0 ? (
+            <ul className="divide-y divide-border" data-testid="recent-projects">
+              {[...projects.data.results]
+                .sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1))
+                .slice(0, 5)
+                .map((p) => (
+                  <li key={p.id} className="py-3">
+                    <Link
+                      to={`/projects?project=${p.id}`}
+                      className="font-medium hover:text-accent"
+                      dir="auto"
+                    >
+                      {p.name}
+                    </Link>
+                    <p className="text-xs text-muted">
+                      {t('dashboard.projects.count', { count: p.alignments_count })} ·{' '}
+                      {formatDateTime(p.updated_at)}
+                    </p>
+                  </li>
+                ))}
+            </ul>
+          ) : (
+            <p className="text-sm text-muted">{t('dashboard.projects.empty')}</p>
+          )}
+        </Card>
+        <Card className="min-w-0">
+          <CardTitle
+            action={
+              <Link to="/projects" className="text-sm font-medium text-accent hover:underline">
+                {t('dashboard.recent.all')}
+              </Link>
+            }
+          >
+            {t('dashboard.recent.title')}
+          </CardTitle>
+          {recent.data && recent.data.results.length > 0 ? (
+            <ul className="divide-y divide-border" data-testid="recent-alignments">
+              {recent.data.results.map((a) => (
+                <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                  <div className="min-w-0">
+                    <Link to={`/results/${a.id}`} className="font-medium hover:text-accent" dir="auto">
+                      {a.title}
+                    </Link>
+                    <p className="text-xs text-muted">
+                      {languageName(a.language)} · {formatDateTime(a.created_at)}
+                    </p>
+                  </div>
+                  <span className="flex items-center gap-2">
+                    <VerdictBadge verdict={a.verdict} />
+                    <span className="rounded-full bg-surface-2 px-2.5 py-0.5 text-xs">
+                      {t(`results.status.${a.status}`)}
+                    </span>
                   </span>
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <EmptyState icon={<WaveIcon size={32} />} title={t('dashboard.recent.emptyTitle')}>
-            {t('dashboard.recent.emptyBody')}
-          </EmptyState>
-        )}
-      </Card>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <EmptyState icon={<WaveIcon size={32} />} title={t('dashboard.recent.emptyTitle')}>
+              {t('dashboard.recent.emptyBody')}
+            </EmptyState>
+          )}
+        </Card>
+      </div>
     </div>
   );
 }

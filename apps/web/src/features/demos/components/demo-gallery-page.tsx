@@ -10,16 +10,7 @@ import { InputField, SelectField } from '../../../components/ui/field.tsx';
 import { PlayIcon, WaveIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useDemos } from '../api/get-demos.ts';
-
-/** Categories the project's own demos use have a translation; others (published by an administrator)
- *  are shown as written. */
-function useCategoryLabel(): (category: string) => string {
-  const { t, i18n } = useTranslation();
-  return (category) => {
-    const key = `demos.categories.${category.trim().toLowerCase().replace(/\s+/g, '_')}`;
-    return i18n.exists(key) ? t(key as 'demos.title') : category;
-  };
-}
+import { useCategoryLabel } from '../../../lib/demo-category.ts';
 
 function languageName(code: string, uiLang: string): string {
   try {

@@ -7,11 +7,13 @@ import { Alert } from '../../../components/ui/card.tsx';
 import { ArrowForwardIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useDemo } from '../api/get-demo.ts';
+import { useCategoryLabel } from '../../../lib/demo-category.ts';
 
 export function DemoPlayerPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const demo = useDemo(id);
+  const categoryLabel = useCategoryLabel();
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
       <Link to="/demos" className="mb-6 inline-flex items-center gap-1.5 text-sm text-muted hover:text-fg">
@@ -31,7 +33,7 @@ export function DemoPlayerPage() {
       {demo.data && (
         <>
           <header className="mb-6">
-            <p className="text-sm text-accent">{demo.data.category}</p>
+            <p className="text-sm text-accent">{categoryLabel(demo.data.category)}</p>
             <h1
               className="mt-1 text-2xl font-semibold tracking-tight sm:text-3xl"
               dir={contentDirection(demo.data.language)}

@@ -19,6 +19,7 @@ import {
   UploadIcon,
   WaveIcon,
 } from '../../../components/ui/icons.tsx';
+import { useCategoryLabel } from '../../../lib/demo-category.ts';
 
 // Bar heights of the decorative waveform in the hero (an illustration, not data).
 const BARS = [
@@ -116,6 +117,7 @@ const USAGE_FIGURES_MIN_HOURS = 1;
 
 export function LandingPage() {
   const { t, i18n } = useTranslation();
+  const categoryLabel = useCategoryLabel();
   const { user } = useUser();
   const examples = useExampleDemos().data ?? [];
   const config = usePublicConfig().data;
@@ -270,7 +272,7 @@ export function LandingPage() {
                 className="group flex flex-col rounded-2xl border border-border bg-surface p-6 transition-colors hover:border-accent/60"
               >
                 <p className="text-xs font-semibold tracking-wide text-accent uppercase">
-                  {languageName(d.language, i18n.language)} · {d.category}
+                  {languageName(d.language, i18n.language)} · {categoryLabel(d.category)}
                 </p>
                 <h3 className="mt-2 font-semibold" dir="auto">
                   {d.title}

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Preferences, User } from '@tazamun/contracts/auth';
 import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
-import { Button } from '../../../components/ui/button.tsx';
+import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Checkbox, SelectField } from '../../../components/ui/field.tsx';
 import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
@@ -115,6 +115,20 @@ export function NotificationsSection({ user }: { user: User }) {
         />
         <p className="text-sm text-muted">{t('profile.notifications.hint')}</p>
       </div>
+    </Card>
+  );
+}
+
+/** The personal lexicon has its own screen: the way there from the account. */
+export function LexiconSection() {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <CardTitle>{t('profile.lexicon.title')}</CardTitle>
+      <p className="text-sm text-muted">{t('profile.lexicon.body')}</p>
+      <ButtonLink to="/lexicon" variant="secondary" size="sm" className="mt-4">
+        {t('profile.lexicon.open')}
+      </ButtonLink>
     </Card>
   );
 }

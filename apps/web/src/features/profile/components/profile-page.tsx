@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/ui/card.tsx';
 import { Avatar } from '../../../components/ui/avatar.tsx';
 import { AccountSection, PasswordSection } from './account-section.tsx';
 import { AlignmentsSection, UsageSection } from './usage-section.tsx';
-import { NotificationsSection, PreferencesSection } from './preferences-section.tsx';
+import { LexiconSection, NotificationsSection, PreferencesSection } from './preferences-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 import { ApiTokensSection } from './api-tokens-section.tsx';
 import { DangerZone, ExportSection } from './data-section.tsx';
@@ -38,11 +38,11 @@ export function ProfilePage() {
         onValueChange={(v) => setParams({ tab: v }, { replace: true, preventScrollReset: true })}
         orientation="vertical"
         dir={directionOf(i18n.language)}
-        className="grid gap-6 md:grid-cols-[13rem_1fr]"
+        className="grid grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[13rem_minmax(0,1fr)]"
       >
         <Tabs.List
           aria-label={t('profile.title')}
-          className="scroll-cue-x flex gap-1 overflow-x-auto md:flex-col"
+          className="scroll-cue-x flex min-w-0 gap-1 overflow-x-auto md:flex-col"
         >
           {TABS.map((name) => (
             <Tabs.Trigger
@@ -67,6 +67,7 @@ export function ProfilePage() {
           </Tabs.Content>
           <Tabs.Content value="preferences" className="space-y-6">
             <PreferencesSection user={user} />
+            <LexiconSection />
             <NotificationsSection user={user} />
           </Tabs.Content>
           <Tabs.Content value="sessions" className="space-y-6">

@@ -2,13 +2,15 @@ import { useTranslation } from 'react-i18next';
 import type { User } from '@tazamun/contracts/auth';
 import { Link } from 'react-router';
 import { useStats } from '../../../lib/api/get-stats.ts';
+import { useLanguageName } from '../../../lib/use-language-name.ts';
 import { useAlignmentList } from '../../../lib/api/get-alignments.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Card, CardTitle, EmptyState } from '../../../components/ui/card.tsx';
 import { WaveIcon } from '../../../components/ui/icons.tsx';
 
 export function UsageSection({ user }: { user: User }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const languageName = useLanguageName();
   const stats = useStats().data;
   const rows: [string, string][] = [
     [
@@ -30,7 +32,9 @@ export function UsageSection({ user }: { user: User }) {
     [t('profile.usage.duration'), stats ? formatDuration(stats.total_duration_seconds) : '—'],
     [
       t('profile.usage.languages'),
-      stats && stats.languages_used.length > 0 ? stats.languages_used.join(', ') : '—',
+      stats && stats.languages_used.length > 0
+        ? stats.languages_used.map(languageName).join(i18n.language === 'ar' ? '، ' : ', ')
+        : '—',
     ],
   ];
   return (

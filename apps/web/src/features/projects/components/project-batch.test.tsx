@@ -106,6 +106,10 @@ describe('the batch table of a project', () => {
     const failed = within(table).getByText('utt1.wav').closest('tr')!;
     expect(within(failed).getByText('The engine failed twice.').tagName).toBe('TD');
 
+    // the batch's language is chosen from the language picker, starting from the account's default
+    const picker = screen.getByRole('combobox', { name: 'Language' }) as HTMLInputElement;
+    expect(picker.value).toBe('ara');
+
     await userEvent.click(screen.getByRole('button', { name: 'Retry the failed recordings (1)' }));
     await waitFor(() =>
       expect(api.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([

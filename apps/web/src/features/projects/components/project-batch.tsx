@@ -11,7 +11,8 @@ import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { formatPercent } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
-import { InputField } from '../../../components/ui/field.tsx';
+import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { toast } from '../../../stores/ui-store.ts';
 import { downloadProjectExport, uploadBatch } from '../api/corpus-api.ts';
 import { useProjectBatch } from '../api/get-project-batch.ts';
@@ -51,7 +52,10 @@ async function dropped(e: DragEvent): Promise<BatchInput | null> {
 export function ProjectBatch({ projectId, projectName }: { projectId: string; projectName: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [language, setLanguage] = useState('eng');
+  // the account's default alignment language, chosen from the same picker as the upload studio
+  const { user } = useUser();
+  const [language, setLanguage] = useState(user?.preferences.default_alignment_language ?? 'ara');
+  const languageValid = /^[a-z]{3}$/.test(language);
   const [over, setOver] = useState(false);
   const [last, setLast] = useState<BatchResponse | null>(null);
   const rows = useProjectBatch(projectId);
@@ -101,27 +105,27 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
         onDrop={(e) => {
           e.preventDefault();
           setOver(false);
-          void dropped(e).then((input) => input && send.mutate(input));
+          if (languageValid) void dropped(e).then((input) => input && send.mutate(input));
         }}
         className={`rounded-xl border-2 border-dashed p-4 text-sm ${over ? 'border-accent bg-surface-2' : 'border-border'}`}
       >
         <p className="mb-3 text-muted">{t('projects.batch.hint')}</p>
         <div className="flex flex-wrap items-end gap-3">
-          <InputField
-            label={t('projects.batch.language')}
-            value={language}
-            maxLength={3}
-            dir="ltr"
-            className="w-24"
-            onChange={(e) => setLanguage(e.target.value.trim().toLowerCase())}
-          />
+          <div className="w-full sm:w-72">
+            <LanguagePicker
+              label={t('projects.batch.language')}
+              value={language}
+              onChange={setLanguage}
+              error={languageValid ? null : t('profile.preferences.alignmentLanguageInvalid')}
+            />
+          </div>
           <label className="inline-flex cursor-pointer items-center rounded-md border border-border px-3 py-2">
             {t('projects.batch.chooseZip')}
             <input
               type="file"
               accept=".zip,application/zip"
               className="sr-only"
-              disabled={send.isPending}
+              disabled={send.isPending || !languageValid}
               onChange={(e) => {
                 const zip = e.target.files?.[0];
                 if (zip) send.mutate({ zip });
@@ -135,7 +139,7 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
               type="file"
               multiple
               className="sr-only"
-              disabled={send.isPending}
+              disabled={send.isPending || !languageValid}
               {...{ webkitdirectory: '' }}
               onChange={(e) => {
                 const files = [...(e.target.files ?? [])].map((file) => ({
@@ -183,38 +187,42 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
         </Button>
       )}
       {list.length > 0 && (
-        <table className="w-full text-sm" data-testid="batch-table">
-          <thead>
-            <tr className="text-start text-muted">
-              <th className="py-1 text-start">{t('projects.batch.file')}</th>
-              <th className="py-1 text-start">{t('projects.batch.status')}</th>
-              <th className="py-1 text-start">{t('projects.batch.verdict')}</th>
-              <th className="py-1 text-end">{t('projects.batch.coverage')}</th>
-              <th className="py-1 text-end">{t('projects.batch.confidence')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...list]
-              .sort((a, b) => (a.file_name < b.file_name ? -1 : 1))
-              .map((a) => (
-                <tr key={a.id} className="border-t border-border">
-                  <td className="py-1" dir="ltr">
-                    {a.file_name}
-                  </td>
-                  <td className="py-1">{t(`results.status.${a.status}`)}</td>
-                  <td className="py-1">
-                    {a.verdict ? <VerdictBadge verdict={a.verdict} /> : (a.error?.detail ?? '—')}
-                  </td>
-                  <td className="py-1 text-end tabular-nums">
-                    {a.coverage === null ? '—' : formatPercent(a.coverage)}
-                  </td>
-                  <td className="py-1 text-end tabular-nums">
-                    {a.confidence === null ? '—' : formatPercent(a.confidence)}
-                  </td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <div className="scroll-cue-x overflow-x-auto">
+          <table className="w-full text-sm" data-testid="batch-table">
+            <thead>
+              <tr className="text-start text-muted">
+                <th className="px-2 py-1 text-start">{t('projects.batch.file')}</th>
+                <th className="px-2 py-1 text-start">{t('projects.batch.status')}</th>
+                <th className="px-2 py-1 text-start">{t('projects.batch.verdict')}</th>
+                <th className="px-2 py-1 text-end">{t('projects.batch.coverage')}</th>
+                <th className="px-2 py-1 text-end">{t('projects.batch.confidence')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...list]
+                .sort((a, b) => (a.file_name < b.file_name ? -1 : 1))
+                .map((a) => (
+                  <tr key={a.id} className="border-t border-border">
+                    <td className="px-2 py-1 text-start">
+                      <bdi dir="ltr" className="break-all">
+                        {a.file_name}
+                      </bdi>
+                    </td>
+                    <td className="px-2 py-1 whitespace-nowrap">{t(`results.status.${a.status}`)}</td>
+                    <td className="px-2 py-1">
+                      {a.verdict ? <VerdictBadge verdict={a.verdict} /> : (a.error?.detail ?? '—')}
+                    </td>
+                    <td className="px-2 py-1 text-end tabular-nums">
+                      {a.coverage === null ? '—' : formatPercent(a.coverage)}
+                    </td>
+                    <td className="px-2 py-1 text-end tabular-nums">
+                      {a.confidence === null ? '—' : formatPercent(a.confidence)}
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -3,9 +3,10 @@ import type { FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ALIGNMENTS_KEY, useAlignmentList } from '../../../lib/api/get-alignments.ts';
 import { PROJECTS_KEY, useProjects } from '../../../lib/api/get-projects.ts';
+import { useLanguageName } from '../../../lib/use-language-name.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle, EmptyState, PageHeader } from '../../../components/ui/card.tsx';
@@ -21,11 +22,14 @@ import { ProjectBatch } from './project-batch.tsx';
 export function ProjectsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [selected, setSelected] = useState<string>('');
+  // ?project= opens one (the dashboard links there)
+  const [params] = useSearchParams();
+  const [selected, setSelected] = useState<string>(params.get('project') ?? '');
   const [name, setName] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const projects = useProjects();
+  const languageName = useLanguageName();
   const alignments = useAlignmentList({
     project: selected || undefined,
     q: q || undefined,
@@ -187,7 +191,7 @@ export function ProjectsPage() {
                         {a.title}
                       </Link>
                       <p className="text-xs text-muted">
-                        <span dir="ltr">{a.language}</span> · {t(`results.status.${a.status}`)}
+                        {languageName(a.language)} · {t(`results.status.${a.status}`)}
                         {a.duration !== null && <> · {formatDuration(a.duration)}</>}
                         {a.confidence !== null && <> · {formatPercent(a.confidence)}</>} ·{' '}
                         {formatDateTime(a.created_at)}

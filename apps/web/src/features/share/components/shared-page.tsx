@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client.ts';
 import { contentDirection } from '../../../lib/content-direction.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { useLanguageName } from '../../../lib/use-language-name.ts';
 import { AlignmentViewer } from '../../../components/alignment/alignment-viewer.tsx';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
@@ -12,6 +13,7 @@ import { useSharedAlignment } from '../api/get-shared-alignment.ts';
 /** The public, read-only page of an alignment its owner chose to share. */
 export function SharedPage() {
   const { t } = useTranslation();
+  const languageName = useLanguageName();
   const { token = '' } = useParams();
   const shared = useSharedAlignment(token);
   return (
@@ -39,7 +41,7 @@ export function SharedPage() {
               {shared.data.title}
             </h1>
             <p className="mt-1 text-sm text-muted">
-              <span dir="ltr">{shared.data.language}</span> · {formatDateTime(shared.data.created_at)}{' '}
+              {languageName(shared.data.language)} · {formatDateTime(shared.data.created_at)}{' '}
               <VerdictBadge verdict={shared.data.verdict} />
             </p>
           </header>
