@@ -41,7 +41,12 @@ function transcriptOf(root: string, pair: CorpusPair): string {
   const raw = readFileSync(join(root, pair.transcript), 'utf8').replace(/^\uFEFF/, '');
   if (!isTextGridPath(pair.transcript)) return raw;
   const tg = textGridTranscript(raw);
-  if ('error' in tg) throw new Error('the TextGrid must hold the transcript in a single tier');
+  if ('error' in tg)
+    throw new Error(
+      tg.error === 'malformed'
+        ? 'the TextGrid cannot be read: it is damaged, or it declares more intervals than it holds'
+        : 'the TextGrid must hold the transcript in a single tier',
+    );
   return tg.text;
 }
 
