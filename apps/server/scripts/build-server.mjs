@@ -1,7 +1,8 @@
 // The server compiled to JavaScript: dist/server.mjs (API + web + worker threads), dist/worker.mjs (the
-// worker role), dist/admin.mjs (the operator's CLI) and dist/align-thread.mjs (the alignment worker
-// thread, which the thread pool starts from beside the bundle that runs it), with the repository's one
-// bundler (scripts/build-node.mjs). `npm start` builds it when stale; the TypeScript sources under tsx
+// worker role), dist/admin.mjs (the operator's CLI), dist/align-thread.mjs (the alignment worker
+// thread, which the thread pool starts from beside the bundle that runs it) and
+// dist/transcript-thread.mjs (the thread reading batch transcripts, started the same way), with the
+// repository's one bundler (scripts/build-node.mjs). `npm start` builds it when stale; the TypeScript sources under tsx
 // remain the fallback.
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,6 +19,7 @@ export const server = program({
     worker: join(SERVER, 'src/worker.ts'),
     admin: join(SERVER, 'src/cli/admin.ts'),
     'align-thread': join(SERVER, 'src/jobs/align-thread.ts'),
+    'transcript-thread': join(SERVER, 'src/corpus/transcript-thread.ts'),
   },
   sources: [
     join(SERVER, 'src'),

@@ -496,6 +496,38 @@ export const ERRORS = {
       ar: 'يجب أن يحمل ملف TextGrid النص في طبقة واحدة.',
     },
   },
+  textgrid_malformed: {
+    status: 400,
+    messages: {
+      en: 'The TextGrid cannot be read: it is damaged, or it declares more intervals than it holds.',
+      fr: 'Le TextGrid ne peut pas être lu : il est endommagé ou annonce plus d’intervalles qu’il n’en contient.',
+      ar: 'تعذّرت قراءة ملف TextGrid: إنه تالف أو يعلن عن فترات أكثر مما يحتوي.',
+    },
+  },
+  batch_too_large: {
+    status: 413,
+    messages: {
+      en: 'This batch is too large: its files together may hold at most {size}. Nothing was stored.',
+      fr: 'Ce lot est trop volumineux : ses fichiers réunis peuvent peser au plus {size}. Rien n’a été enregistré.',
+      ar: 'هذه الدفعة كبيرة جدًا: لا يجوز أن يتجاوز مجموع ملفاتها {size}. لم يُحفظ شيء.',
+    },
+  },
+  batch_text_too_large: {
+    status: 413,
+    messages: {
+      en: 'The transcripts of this batch are too large together (maximum {size}). Split the corpus into several batches. Nothing was stored.',
+      fr: 'Les transcriptions de ce lot sont trop volumineuses ensemble (maximum {size}). Répartissez le corpus en plusieurs lots. Rien n’a été enregistré.',
+      ar: 'نصوص هذه الدفعة كبيرة جدًا مجتمعةً (الحد الأقصى {size}). قسّم المدوّنة إلى عدة دفعات. لم يُحفظ شيء.',
+    },
+  },
+  text_control_characters: {
+    status: 400,
+    messages: {
+      en: 'The transcript holds a NUL character (U+0000), which no text may contain. It is often the sign of a UTF-16 file: save it as UTF-8 and try again.',
+      fr: 'La transcription contient un caractère NUL (U+0000), qu’aucun texte ne peut contenir. C’est souvent le signe d’un fichier UTF-16 : enregistrez-le en UTF-8 et réessayez.',
+      ar: 'يحتوي النص على المحرف NUL ‏(U+0000) الذي لا يجوز أن يرد في أي نص. غالبًا ما يدل ذلك على ملف UTF-16: احفظه بترميز UTF-8 وأعد المحاولة.',
+    },
+  },
   batch_too_many: {
     status: 413,
     messages: {
