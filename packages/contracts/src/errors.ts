@@ -617,6 +617,22 @@ export const ERRORS = {
       ar: 'تعذّرت إعادة محاذاة المقطع: {reason}.',
     },
   },
+  too_many_videos: {
+    status: 429,
+    messages: {
+      en: 'You already have {count} videos waiting or rendering (at most {max} at a time). Wait for one to finish, then try again.',
+      fr: 'Vous avez déjà {count} vidéos en attente ou en cours de rendu (au plus {max} à la fois). Attendez qu’une se termine, puis réessayez.',
+      ar: 'لديك بالفعل {count} مقاطع فيديو في الانتظار أو قيد الإنشاء (بحد أقصى {max} في آن واحد). انتظر حتى ينتهي أحدها ثم أعد المحاولة.',
+    },
+  },
+  too_many_realignments: {
+    status: 429,
+    messages: {
+      en: 'You already have {count} re-alignments waiting or running (at most {max} at a time). Wait for one to finish, then try again.',
+      fr: 'Vous avez déjà {count} réalignements en attente ou en cours (au plus {max} à la fois). Attendez qu’un se termine, puis réessayez.',
+      ar: 'لديك بالفعل {count} عمليات إعادة محاذاة في الانتظار أو قيد التنفيذ (بحد أقصى {max} في آن واحد). انتظر حتى تنتهي إحداها ثم أعد المحاولة.',
+    },
+  },
   range_not_satisfiable: {
     status: 416,
     messages: {

@@ -7,6 +7,7 @@ import { MAX_REALIGN_SECONDS } from '@tazamun/contracts/revisions';
 import type { RealignRequest, RealignStatus } from '@tazamun/contracts/revisions';
 import { activeRealignment, insertRealignment } from '../db/revisions.ts';
 import { createError } from '../errors.ts';
+import { assertFreeJobRoom } from '../jobs/fair-share.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
 import type { JobConfig } from '../jobs/job-config.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
@@ -33,6 +34,8 @@ export async function requestRealignment(
     throw createError('realign_empty', { start: span.start, end: span.end });
   // One at a time per alignment: two stretches re-aligned at once would race for the next revision.
   if (await activeRealignment(deps.db, row.id)) throw createError('realign_busy');
+  // re-alignments use no quota unit: a user keeps a few queued or running at most (jobs/fair-share.ts)
+  await assertFreeJobRoom(deps.db, row.user_id, 'realign');
 
   const nowIso = deps.now().toISOString();
   const request: RealignmentRow = {
