@@ -553,6 +553,14 @@ export const ERRORS = {
       ar: 'عُدّلت هذه المحاذاة في الأثناء (هي الآن في المراجعة {latest}). أعد تحميلها وطبّق تعديلاتك من جديد.',
     },
   },
+  revision_limit: {
+    status: 409,
+    messages: {
+      en: 'This alignment already has {max} revisions, the most one alignment keeps. Export your corrections, or start again from a new upload.',
+      fr: 'Cet alignement a déjà {max} révisions, le maximum qu’un alignement conserve. Exportez vos corrections, ou recommencez à partir d’un nouvel envoi.',
+      ar: 'لهذه المحاذاة {max} مراجعة بالفعل، وهو أقصى ما تحتفظ به محاذاة واحدة. صدّر تصحيحاتك، أو ابدأ من جديد برفع جديد.',
+    },
+  },
   word_outside_audio: {
     status: 400,
     messages: {

@@ -7,6 +7,13 @@ import { AlignmentResult, RevisionAuthor } from './alignment-result.ts';
  *  a small job (it uses no quota unit, ADR 0023). */
 export const MAX_REALIGN_SECONDS = 60;
 
+/**
+ * The most revisions one alignment keeps (the engine's result is revision 1): a save past it is refused
+ * with 409 revision_limit. Saves are rate-limited per user as well (REVISION_SAVES_PER_MINUTE).
+ */
+export const MAX_REVISIONS = 500;
+export const REVISION_SAVES_PER_MINUTE = 30;
+
 const Seconds = z.number().finite().min(0);
 const Label = z.string().trim().min(1).max(200);
 

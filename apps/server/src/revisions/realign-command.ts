@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { errorMessage } from '@tazamun/contracts/errors';
 import type { ErrorCode } from '@tazamun/contracts/errors';
 import type { UiLanguage } from '@tazamun/contracts/limits';
-import { MAX_REALIGN_SECONDS } from '@tazamun/contracts/revisions';
+import { MAX_REALIGN_SECONDS, MAX_REVISIONS } from '@tazamun/contracts/revisions';
 import type { RealignRequest, RealignStatus } from '@tazamun/contracts/revisions';
 import { activeRealignment, insertRealignment } from '../db/revisions.ts';
 import { createError } from '../errors.ts';
@@ -24,6 +24,8 @@ export async function requestRealignment(
   body: RealignRequest,
 ): Promise<RealignmentRow> {
   const latest = await readRevision(deps, row);
+  // its result would be one revision too many: refused now rather than by the job
+  if (latest.revision!.number >= MAX_REVISIONS) throw createError('revision_limit', { max: MAX_REVISIONS });
   const duration = latest.audio.duration;
   const span = { start: r3(body.start), end: r3(body.end), duration: r3(duration), max: MAX_REALIGN_SECONDS };
   if (body.end <= body.start || body.end - body.start > MAX_REALIGN_SECONDS || body.start >= duration)
