@@ -539,9 +539,9 @@ export const ERRORS = {
   session_required: {
     status: 403,
     messages: {
-      en: 'Sign in to do this: a personal API token cannot manage tokens, sessions, the password or the account.',
-      fr: 'Connectez-vous pour faire ceci : un jeton d’API personnel ne peut pas gérer les jetons, les sessions, le mot de passe ni le compte.',
-      ar: 'سجّل الدخول للقيام بهذا: لا يمكن لرمز API الشخصي إدارة الرموز أو الجلسات أو كلمة المرور أو الحساب.',
+      en: 'Sign in to do this: a personal API token cannot manage tokens, sessions, the password or the account, nor act as an administrator.',
+      fr: 'Connectez-vous pour faire ceci : un jeton d’API personnel ne peut pas gérer les jetons, les sessions, le mot de passe ni le compte, ni agir en administrateur.',
+      ar: 'سجّل الدخول للقيام بهذا: لا يمكن لرمز API الشخصي إدارة الرموز أو الجلسات أو كلمة المرور أو الحساب، ولا التصرف كمسؤول.',
     },
   },
   // ---- Corrections (revisions) and re-alignment of a stretch ----
