@@ -231,6 +231,14 @@ export const ERRORS = {
       ar: 'لا يمكن محاذاة الصوت: {reason}.',
     },
   },
+  audio_samples_invalid: {
+    status: 422,
+    messages: {
+      en: 'The audio holds samples that are not numbers (NaN or infinity): it can be neither played nor aligned. Export it again from your audio editor.',
+      fr: 'L’audio contient des échantillons qui ne sont pas des nombres (NaN ou infini) : il ne peut être ni lu ni aligné. Exportez-le de nouveau depuis votre éditeur audio.',
+      ar: 'يحتوي الصوت على عيّنات ليست أرقامًا (NaN أو لانهاية): لا يمكن تشغيله ولا محاذاته. صدّره من جديد من محرّر الصوت لديك.',
+    },
+  },
   audio_silent: {
     status: 422,
     messages: {

@@ -7,6 +7,7 @@ import { MAX_REALIGN_SECONDS, MAX_REVISIONS } from '@tazamun/contracts/revisions
 import type { RealignRequest, RealignStatus } from '@tazamun/contracts/revisions';
 import { activeRealignment, insertRealignment } from '../db/revisions.ts';
 import { createError } from '../errors.ts';
+import { cleanTranscriptText } from '../media/text-decode.ts';
 import { assertFreeJobRoom } from '../jobs/fair-share.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
 import type { JobConfig } from '../jobs/job-config.ts';
@@ -30,7 +31,10 @@ export async function requestRealignment(
   const span = { start: r3(body.start), end: r3(body.end), duration: r3(duration), max: MAX_REALIGN_SECONDS };
   if (body.end <= body.start || body.end - body.start > MAX_REALIGN_SECONDS || body.start >= duration)
     throw createError('realign_too_long', span);
-  const text = body.text?.trim() ? body.text.trim() : null;
+  // controls other than line ends become spaces, as in an upload's transcript (NUL never gets here:
+  // JSON bodies holding it are refused)
+  const cleaned = body.text === undefined ? '' : cleanTranscriptText(body.text).trim();
+  const text = cleaned ? cleaned : null;
   const stretch = findStretch(latest, body.start, Math.min(body.end, duration));
   if (stretch.from === stretch.to && text === null)
     throw createError('realign_empty', { start: span.start, end: span.end });
