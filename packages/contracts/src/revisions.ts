@@ -14,7 +14,10 @@ export const MAX_REALIGN_SECONDS = 60;
 export const MAX_REVISIONS = 500;
 export const REVISION_SAVES_PER_MINUTE = 30;
 
-const Seconds = z.number().finite().min(0);
+/** No recording is a week long: a larger time is a mistake (or a probe), refused as a field error. */
+export const MAX_TIME_SECONDS = 7 * 86_400;
+
+const Seconds = z.number().finite().min(0).max(MAX_TIME_SECONDS);
 const Label = z.string().trim().min(1).max(200);
 
 export const WordEdit = z

@@ -57,3 +57,15 @@ export async function findApiTokenUser(
 export async function touchApiToken(db: Db, id: string, nowIso: string): Promise<void> {
   await db.updateTable('api_tokens').set({ last_used_at: nowIso }).where('id', '=', id).execute();
 }
+
+/** A token by its id (a progress-stream ticket names it): its user while it is valid, as findApiTokenUser. */
+export async function findApiTokenUserById(db: Db, id: string, nowIso: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .selectAll('users')
+    .where('api_tokens.id', '=', id)
+    .where('users.status', '!=', 'rejected')
+    .where((eb) => eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', nowIso)]))
+    .executeTakeFirst();
+}

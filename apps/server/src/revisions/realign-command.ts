@@ -1,6 +1,7 @@
 // Queues the re-alignment of a stretch: checks the window, writes the request and its job together.
 import { randomUUID } from 'node:crypto';
 import { errorMessage } from '@tazamun/contracts/errors';
+import { checkJobBounds } from '@tazamun/contracts/job-bounds';
 import type { ErrorCode } from '@tazamun/contracts/errors';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { MAX_REALIGN_SECONDS, MAX_REVISIONS } from '@tazamun/contracts/revisions';
@@ -17,7 +18,8 @@ import type { RevisionDeps } from './revision-store.ts';
 import { findStretch } from './splice-stretch.ts';
 import type { AlignmentRow, RealignmentRow } from '../db/schema.ts';
 
-const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+// milliseconds for messages; a number too large to scale (1e306 s) is shown as it is, never "Infinity"
+const r3 = (x: number): number => (Number.isFinite(x * 1000) ? Math.round(x * 1000) / 1000 : x);
 
 export async function requestRealignment(
   deps: RevisionDeps & { queue: JobQueue; jobConfig: JobConfig },
@@ -38,6 +40,11 @@ export async function requestRealignment(
   const stretch = findStretch(latest, body.start, Math.min(body.end, duration));
   if (stretch.from === stretch.to && text === null)
     throw createError('realign_empty', { start: span.start, end: span.end });
+  // a corrected text the stretch's audio cannot hold fails in the engine: refused here, as an upload is
+  if (text !== null) {
+    const v = checkJobBounds({ durationSeconds: stretch.end - stretch.start, text });
+    if (v) throw createError(v.code, v.params, { text: [errorMessage(v.code, 'en', v.params)] });
+  }
   // One at a time per alignment: two stretches re-aligned at once would race for the next revision.
   if (await activeRealignment(deps.db, row.id)) throw createError('realign_busy');
   // re-alignments use no quota unit: a user keeps a few queued or running at most (jobs/fair-share.ts)

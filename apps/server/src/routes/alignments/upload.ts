@@ -67,7 +67,11 @@ export function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_f
 
 /** NUL in a transcript came back inside words and raw in CSV exports (issue 27, item 11). */
 function nulInText(field: 'text' | 'text_file') {
-  return createError('text_control_characters', {}, { [field]: ['This value is invalid: it holds a NUL character.'] });
+  return createError(
+    'text_control_characters',
+    {},
+    { [field]: ['This value is invalid: it holds a NUL character.'] },
+  );
 }
 
 /** The bytes look like a known format but ffprobe cannot read them: a damaged file, not a wrong type. */
