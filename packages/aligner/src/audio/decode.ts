@@ -264,8 +264,7 @@ export async function decodeWithFfmpeg(
       `ffmpeg could not decode the audio: ${stderr.trim().split('\n')[0] ?? ''}`,
     );
   if (n === 0) throw new AudioError('empty', 'the audio stream holds no samples');
-  if (nonFinite)
-    throw new AudioError('decode_failed', NOT_FINITE_MESSAGE);
+  if (nonFinite) throw new AudioError('decode_failed', NOT_FINITE_MESSAGE);
   // A view, not a copy: the probe sized the buffer to within a second, and a copy of a 3-hour file
   // would hold it twice (1.4 GB) for a moment. Only a buffer that grew past its need is trimmed.
   return { samples: cap - n > SAMPLE_RATE * 60 ? buf.slice(0, n) : buf.subarray(0, n), probe };
