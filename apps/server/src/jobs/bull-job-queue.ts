@@ -112,6 +112,8 @@ export class BullJobQueue implements JobQueue {
   /**
    * BullMQ delivers by priority, then in order: each job's priority is its place in the fair order
    * (fair-share.ts: paying jobs first, then each user's jobs taking turns), as the database poll uses.
+   * The jobs of one commit are added in one call, so a worker sees them together and picks by priority,
+   * not by which was added first.
    */
   private async addAll(jobs: { id: string; kind: JobKind }[]): Promise<void> {
     if (!this.queue) throw new Error('queue not started');
@@ -119,13 +121,13 @@ export class BullJobQueue implements JobQueue {
       this.db,
       jobs.map((j) => j.id),
     );
-    for (const { id, kind } of jobs) {
-      await this.queue.add(
-        kind,
-        { kind },
-        { jobId: id, priority: priorities.get(id) ?? 1, removeOnComplete: true, removeOnFail: true },
-      );
-    }
+    await this.queue.addBulk(
+      jobs.map(({ id, kind }) => ({
+        name: kind,
+        data: { kind },
+        opts: { jobId: id, priority: priorities.get(id) ?? 1, removeOnComplete: true, removeOnFail: true },
+      })),
+    );
   }
 
   async cancel(jobId: string): Promise<'cancelled' | 'requested' | 'not_cancellable'> {

@@ -1,10 +1,11 @@
 // Issue 27, item 4: free jobs (videos, re-alignments) must not starve another user's paying job. The
 // same scenario runs on both transports the runner serves, the database poll and BullMQ (a real
 // redis-server), on a real database (SQLite, or PostgreSQL with TAZAMUN_TEST_DB=postgres): with two
-// slots, user A floods the queue with three re-alignments and three videos while one of A's
-// re-alignments runs; user B's upload comes last. B's job must take the free slot at once, A never
-// runs two jobs of one free kind together, and A's realignments wait for A's running one. The jobs'
-// work is a gate the test opens, so what is asserted is the order, never a time.
+// slots, user A floods the queue with two more re-alignments and three videos while one of A's
+// re-alignments runs; user B's upload comes last, in the same commit (the free slot must go to B) or
+// while both slots are busy (B must be the next to start). A never runs two jobs of one free kind at
+// once, and A's re-alignments wait for A's running one. The jobs' work is a gate the test opens, so
+// what is asserted is the order, never a time.
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,8 @@ import { approvedUser, bearer, createTestApp, expectError } from '@tazamun/serve
 import { completedAlignment } from '@tazamun/server/testing/completed-alignment';
 import { startRedis } from '@tazamun/server/testing/redis-server';
 import { until } from '@tazamun/server/testing/until';
-import { BullJobQueue } from './bull-job-queue.ts';
+import { Queue } from 'bullmq';
+import { BULL_QUEUE_NAME, BullJobQueue } from './bull-job-queue.ts';
 import { DbJobQueue } from './db-job-queue.ts';
 import { iso } from './job-rows.ts';
 import type { JobConfig } from './job-config.ts';
@@ -87,8 +89,9 @@ async function alignment(db: Db, id: string, userId: string): Promise<void> {
 }
 
 type Transport = 'database' | 'bullmq';
+type Arrival = 'with the flood' | 'while busy';
 
-async function scenario(t: TestContext, transport: Transport): Promise<void> {
+async function scenario(t: TestContext, transport: Transport, arrival: Arrival): Promise<void> {
   // the app's own runner is off: the queue below, with its gates, is the only one
   const config: JobConfig = {
     ...loadConfig({}).jobs,
@@ -109,15 +112,23 @@ async function scenario(t: TestContext, transport: Transport): Promise<void> {
   const handlers = { align: gates, video: gates, realign: gates } satisfies Record<JobKind, JobHandler>;
   const log = pino({ level: 'silent' });
   let queue: JobQueue;
+  /** resolves once BullMQ holds the job (its add runs after wake(), asynchronously); at once otherwise */
+  let dispatched = async (_id: string): Promise<void> => undefined;
   if (transport === 'bullmq') {
     const redis = await startRedis();
+    const prefix = `fair-${Date.now()}`;
     queue = new BullJobQueue(db, config, handlers, log, {
       redisUrl: redis.url,
-      prefix: `fair-${Date.now()}`,
+      prefix,
       reconcileMs: 60_000,
     });
+    const bull = new Queue(BULL_QUEUE_NAME, { connection: { url: redis.url }, prefix });
+    dispatched = async (id) => {
+      await until(`job ${id} to reach BullMQ`, async () => (await bull.getJob(id)) != null);
+    };
     t.after(async () => {
       await queue.stop();
+      await bull.close();
       await redis.stop();
     });
   } else {
@@ -136,6 +147,7 @@ async function scenario(t: TestContext, transport: Transport): Promise<void> {
       .where('id', '=', id)
       .execute();
     names.set(id, name);
+    return id;
   };
   /** Waits until `n` jobs have started, then says which: a wrong order fails here, it never hangs. */
   const startedFirst = async (n: number) => {
@@ -150,23 +162,44 @@ async function scenario(t: TestContext, transport: Transport): Promise<void> {
   await enqueue('A:realign:1', 'realign', 'a1');
   queue.wake();
   assert.deepEqual(await startedFirst(1), ['A:realign:1']);
-  // then A floods the queue, and B's paying job comes last of all
-  await db.transaction().execute(async (trx) => {
-    await enqueue('A:realign:2', 'realign', 'a2', trx);
-    await enqueue('A:realign:3', 'realign', 'a3', trx);
-    await enqueue('A:video:1', 'video', 'a1', trx);
-    await enqueue('A:video:2', 'video', 'a2', trx);
-    await enqueue('A:video:3', 'video', 'a3', trx);
-    await enqueue('B:align:1', 'align', 'b1', trx);
-  });
-  queue.wake();
-  // the free slot goes to B at once, although A's six jobs are older
-  assert.deepEqual(await startedFirst(2), ['A:realign:1', 'B:align:1']);
-
-  // B's job ends: A's next re-alignment must wait for A's running one, so a video runs instead
-  gates.open('B:align:1');
-  assert.deepEqual((await startedFirst(3)).slice(2), ['A:video:1']);
-  gates.open('A:video:1');
+  const flood = async (via: Db) => {
+    await enqueue('A:realign:2', 'realign', 'a2', via);
+    await enqueue('A:realign:3', 'realign', 'a3', via);
+    await enqueue('A:video:1', 'video', 'a1', via);
+    await enqueue('A:video:2', 'video', 'a2', via);
+    await enqueue('A:video:3', 'video', 'a3', via);
+  };
+  let order: string[];
+  if (arrival === 'with the flood') {
+    // A floods the queue and B's paying job comes last, in one commit: the free slot goes to B at once,
+    // although A's five jobs are older
+    await db.transaction().execute(async (trx) => {
+      await flood(trx);
+      await enqueue('B:align:1', 'align', 'b1', trx);
+    });
+    queue.wake();
+    assert.deepEqual(await startedFirst(2), ['A:realign:1', 'B:align:1']);
+    // B's job ends: A's next re-alignment must wait for A's running one, so a video runs instead
+    gates.open('B:align:1');
+    assert.deepEqual((await startedFirst(3)).slice(2), ['A:video:1']);
+    gates.open('A:video:1');
+    order = ['A:realign:1', 'B:align:1', 'A:video:1'];
+  } else {
+    // A floods the queue: the free slot is used at once, but not by A's second re-alignment
+    await db.transaction().execute(flood);
+    queue.wake();
+    assert.deepEqual(await startedFirst(2), ['A:realign:1', 'A:video:1']);
+    // B's paying job arrives while both slots are busy: it is the next to start, ahead of A's four
+    // older jobs, so A's free work delays it by one job at most
+    const late = await enqueue('B:align:1', 'align', 'b1');
+    queue.wake();
+    await dispatched(late);
+    gates.open('A:video:1');
+    assert.deepEqual((await startedFirst(3)).slice(2), ['B:align:1']);
+    gates.open('B:align:1');
+    order = ['A:realign:1', 'A:video:1', 'B:align:1'];
+  }
+  // then A's turn: a video (the re-alignments wait for A's running one), and so on one at a time
   assert.deepEqual((await startedFirst(4)).slice(3), ['A:video:2']);
   gates.open('A:realign:1');
   assert.deepEqual((await startedFirst(5)).slice(4), ['A:realign:2']);
@@ -176,6 +209,7 @@ async function scenario(t: TestContext, transport: Transport): Promise<void> {
   assert.deepEqual((await startedFirst(7)).slice(6), ['A:realign:3']);
   gates.open('A:video:3');
   gates.open('A:realign:3');
+  assert.deepEqual(gates.started, [...order, 'A:video:2', 'A:realign:2', 'A:video:3', 'A:realign:3']);
   assert.equal(gates.worstOverlap, 1, 'A never ran two jobs of one free kind at once');
   await until('every job row to be final', async () => {
     const open = await db
@@ -187,13 +221,11 @@ async function scenario(t: TestContext, transport: Transport): Promise<void> {
   });
 }
 
-test('free jobs yield to another user’s paying job, one at a time per kind (database poll)', async (t) => {
-  await scenario(t, 'database');
-});
-
-test('free jobs yield to another user’s paying job, one at a time per kind (BullMQ)', async (t) => {
-  await scenario(t, 'bullmq');
-});
+for (const transport of ['database', 'bullmq'] as const)
+  for (const arrival of ['with the flood', 'while busy'] as const)
+    test(`free jobs yield to another user’s paying job arriving ${arrival}, one at a time per kind (${transport})`, async (t) => {
+      await scenario(t, transport, arrival);
+    });
 
 test('a user keeps at most three videos and three re-alignments waiting or running: the fourth is 429', async (t) => {
   // no runner: every job stays queued, as behind a busy worker
