@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { availableParallelism } from 'node:os';
 import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { LIMITS } from '@tazamun/contracts/limits';
+import { BATCH_LIMITS } from '@tazamun/contracts/projects';
 import { checkKey } from './storage/storage.ts';
 import type { S3StoreConfig } from './storage/s3-file-store.ts';
 import type { ConnectionLimits } from './reliability/connection-limits.ts';
@@ -157,6 +158,13 @@ const EnvSchema = z.object({
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(64),
   // uploads are refused with 507 below this much free space on DATA_DIR's disk (reliability/disk-space.ts)
   MIN_FREE_DISK_MB: z.coerce.number().int().min(0).max(10_000_000).default(512),
+  // every file part of one batch request together (corpus/receive-batch.ts)
+  BATCH_MAX_MB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(BATCH_LIMITS.maxRequestBytes / (1024 * 1024)),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -209,6 +217,8 @@ export interface Config {
   connectionLimits: ConnectionLimits;
   /** MIN_FREE_DISK_MB in bytes (0: no margin) */
   minFreeDiskBytes: number;
+  /** BATCH_MAX_MB in bytes: the file parts of one batch request together (the zip, or audio + text) */
+  batchMaxBytes: number;
   /** the job queue, the worker pool and demo seeding (WORKER_CONCURRENCY, JOB_*, MAX_AUDIO_DURATION, …) */
   jobs: JobConfig;
 }
@@ -345,6 +355,7 @@ export function loadConfig(
       maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     },
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
+    batchMaxBytes: e.BATCH_MAX_MB * 1024 * 1024,
     // DEMO_MEDIA_DIR= (set but empty) turns seeding off; unset means the default folder when present
     jobs: jobConfigOf(e, {
       demoMediaDirGiven: env.DEMO_MEDIA_DIR !== undefined,

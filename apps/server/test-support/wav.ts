@@ -28,3 +28,24 @@ export function pcmWav(seconds: number, sample: (i: number) => number, rate = 16
   for (let i = 0; i < n; i++) data.writeInt16LE(Math.round(sample(i)), i * 2);
   return Buffer.concat([wavHeader(data.length, rate), data]);
 }
+
+/** A mono IEEE-float WAV (32 or 64-bit) lasting `seconds`, whose i-th sample is `sample(i)` (NaN allowed). */
+export function floatWav(
+  seconds: number,
+  sample: (i: number) => number,
+  rate = 16_000,
+  bits: 32 | 64 = 32,
+): Buffer {
+  const n = Math.round(rate * seconds);
+  const width = bits / 8;
+  const data = Buffer.alloc(n * width);
+  for (let i = 0; i < n; i++)
+    if (bits === 32) data.writeFloatLE(sample(i), i * width);
+    else data.writeDoubleLE(sample(i), i * width);
+  const h = wavHeader(data.length, rate);
+  h.writeUInt16LE(3, 20); // IEEE float
+  h.writeUInt32LE(rate * width, 28);
+  h.writeUInt16LE(width, 32);
+  h.writeUInt16LE(bits, 34);
+  return Buffer.concat([h, data]);
+}

@@ -152,6 +152,12 @@ export const AudioUrlResponse = z.object({
 });
 export type AudioUrlResponse = z.infer<typeof AudioUrlResponse>;
 
+export const StreamTicket = z.object({
+  ticket: z.string().describe('opens GET /api/alignments/{id}/events/?ticket=… for this alignment only'),
+  expires_at: z.string().describe('ISO 8601; a stream must be opened before then (it then stays open)'),
+});
+export type StreamTicket = z.infer<typeof StreamTicket>;
+
 /** Query of the audio route: both present (signed URL) or both absent (Bearer owner). */
 export const SignedAudioQuery = z.object({
   sig: z.string().max(128).optional(),

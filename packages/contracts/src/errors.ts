@@ -231,6 +231,14 @@ export const ERRORS = {
       ar: 'لا يمكن محاذاة الصوت: {reason}.',
     },
   },
+  audio_samples_invalid: {
+    status: 422,
+    messages: {
+      en: 'The audio holds samples that are not numbers (NaN or infinity): it can be neither played nor aligned. Export it again from your audio editor.',
+      fr: 'L’audio contient des échantillons qui ne sont pas des nombres (NaN ou infini) : il ne peut être ni lu ni aligné. Exportez-le de nouveau depuis votre éditeur audio.',
+      ar: 'يحتوي الصوت على عيّنات ليست أرقامًا (NaN أو لانهاية): لا يمكن تشغيله ولا محاذاته. صدّره من جديد من محرّر الصوت لديك.',
+    },
+  },
   audio_silent: {
     status: 422,
     messages: {
@@ -496,6 +504,38 @@ export const ERRORS = {
       ar: 'يجب أن يحمل ملف TextGrid النص في طبقة واحدة.',
     },
   },
+  textgrid_malformed: {
+    status: 400,
+    messages: {
+      en: 'The TextGrid cannot be read: it is damaged, or it declares more intervals than it holds.',
+      fr: 'Le TextGrid ne peut pas être lu : il est endommagé ou annonce plus d’intervalles qu’il n’en contient.',
+      ar: 'تعذّرت قراءة ملف TextGrid: إنه تالف أو يعلن عن فترات أكثر مما يحتوي.',
+    },
+  },
+  batch_too_large: {
+    status: 413,
+    messages: {
+      en: 'This batch is too large: its files together may hold at most {size}. Nothing was stored.',
+      fr: 'Ce lot est trop volumineux : ses fichiers réunis peuvent peser au plus {size}. Rien n’a été enregistré.',
+      ar: 'هذه الدفعة كبيرة جدًا: لا يجوز أن يتجاوز مجموع ملفاتها {size}. لم يُحفظ شيء.',
+    },
+  },
+  batch_text_too_large: {
+    status: 413,
+    messages: {
+      en: 'The transcripts of this batch are too large together (maximum {size}). Split the corpus into several batches. Nothing was stored.',
+      fr: 'Les transcriptions de ce lot sont trop volumineuses ensemble (maximum {size}). Répartissez le corpus en plusieurs lots. Rien n’a été enregistré.',
+      ar: 'نصوص هذه الدفعة كبيرة جدًا مجتمعةً (الحد الأقصى {size}). قسّم المدوّنة إلى عدة دفعات. لم يُحفظ شيء.',
+    },
+  },
+  text_control_characters: {
+    status: 400,
+    messages: {
+      en: 'The transcript holds a NUL character (U+0000), which no text may contain. It is often the sign of a UTF-16 file: save it as UTF-8 and try again.',
+      fr: 'La transcription contient un caractère NUL (U+0000), qu’aucun texte ne peut contenir. C’est souvent le signe d’un fichier UTF-16 : enregistrez-le en UTF-8 et réessayez.',
+      ar: 'يحتوي النص على المحرف NUL ‏(U+0000) الذي لا يجوز أن يرد في أي نص. غالبًا ما يدل ذلك على ملف UTF-16: احفظه بترميز UTF-8 وأعد المحاولة.',
+    },
+  },
   batch_too_many: {
     status: 413,
     messages: {
@@ -507,9 +547,9 @@ export const ERRORS = {
   session_required: {
     status: 403,
     messages: {
-      en: 'Sign in to do this: a personal API token cannot manage tokens, sessions, the password or the account.',
-      fr: 'Connectez-vous pour faire ceci : un jeton d’API personnel ne peut pas gérer les jetons, les sessions, le mot de passe ni le compte.',
-      ar: 'سجّل الدخول للقيام بهذا: لا يمكن لرمز API الشخصي إدارة الرموز أو الجلسات أو كلمة المرور أو الحساب.',
+      en: 'Sign in to do this: a personal API token cannot manage tokens, sessions, the password or the account, nor act as an administrator.',
+      fr: 'Connectez-vous pour faire ceci : un jeton d’API personnel ne peut pas gérer les jetons, les sessions, le mot de passe ni le compte, ni agir en administrateur.',
+      ar: 'سجّل الدخول للقيام بهذا: لا يمكن لرمز API الشخصي إدارة الرموز أو الجلسات أو كلمة المرور أو الحساب، ولا التصرف كمسؤول.',
     },
   },
   // ---- Corrections (revisions) and re-alignment of a stretch ----
@@ -519,6 +559,14 @@ export const ERRORS = {
       en: 'This alignment was changed meanwhile (it is now at revision {latest}). Reload it and apply your changes again.',
       fr: 'Cet alignement a été modifié entre-temps (il est maintenant à la révision {latest}). Rechargez-le et refaites vos modifications.',
       ar: 'عُدّلت هذه المحاذاة في الأثناء (هي الآن في المراجعة {latest}). أعد تحميلها وطبّق تعديلاتك من جديد.',
+    },
+  },
+  revision_limit: {
+    status: 409,
+    messages: {
+      en: 'This alignment already has {max} revisions, the most one alignment keeps. Export your corrections, or start again from a new upload.',
+      fr: 'Cet alignement a déjà {max} révisions, le maximum qu’un alignement conserve. Exportez vos corrections, ou recommencez à partir d’un nouvel envoi.',
+      ar: 'لهذه المحاذاة {max} مراجعة بالفعل، وهو أقصى ما تحتفظ به محاذاة واحدة. صدّر تصحيحاتك، أو ابدأ من جديد برفع جديد.',
     },
   },
   word_outside_audio: {
@@ -583,6 +631,22 @@ export const ERRORS = {
       en: 'The stretch could not be re-aligned: {reason}.',
       fr: 'Le passage n’a pas pu être réaligné : {reason}.',
       ar: 'تعذّرت إعادة محاذاة المقطع: {reason}.',
+    },
+  },
+  too_many_videos: {
+    status: 429,
+    messages: {
+      en: 'You already have {count} videos waiting or rendering (at most {max} at a time). Wait for one to finish, then try again.',
+      fr: 'Vous avez déjà {count} vidéos en attente ou en cours de rendu (au plus {max} à la fois). Attendez qu’une se termine, puis réessayez.',
+      ar: 'لديك بالفعل {count} مقاطع فيديو في الانتظار أو قيد الإنشاء (بحد أقصى {max} في آن واحد). انتظر حتى ينتهي أحدها ثم أعد المحاولة.',
+    },
+  },
+  too_many_realignments: {
+    status: 429,
+    messages: {
+      en: 'You already have {count} re-alignments waiting or running (at most {max} at a time). Wait for one to finish, then try again.',
+      fr: 'Vous avez déjà {count} réalignements en attente ou en cours (au plus {max} à la fois). Attendez qu’un se termine, puis réessayez.',
+      ar: 'لديك بالفعل {count} عمليات إعادة محاذاة في الانتظار أو قيد التنفيذ (بحد أقصى {max} في آن واحد). انتظر حتى تنتهي إحداها ثم أعد المحاولة.',
     },
   },
   range_not_satisfiable: {

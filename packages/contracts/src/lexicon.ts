@@ -35,9 +35,15 @@ export const LexiconQuery = z.object({ language: z.string().regex(ISO_639_3).opt
 
 export const LexiconList = z.object({ count: z.number().int(), results: z.array(LexiconEntry) });
 
+/** Skipped lines an import reports one by one; past it, only their count (`skipped_count`). */
+export const LEXICON_IMPORT_REPORT_MAX = 100;
+
 export const LexiconImportResult = z.object({
   imported: z.number().int().describe('entries added or replaced'),
-  skipped: z.array(z.object({ line: z.number().int(), reason: z.string() })),
+  skipped: z
+    .array(z.object({ line: z.number().int(), reason: z.string() }))
+    .describe(`the first ${LEXICON_IMPORT_REPORT_MAX} lines not imported, and why`),
+  skipped_count: z.number().int().describe('every line not imported (comments and blank lines aside)'),
 });
 
 export const PronunciationPreviewRequest = z

@@ -52,4 +52,11 @@ export const BATCH_LIMITS = {
   maxUncompressedBytes: 2 * 1024 * 1024 * 1024,
   /** an entry inflating more than this many times its stored size is a zip bomb, not audio or text */
   maxCompressionRatio: 100,
+  /**
+   * every file part of a multipart batch together (audio and transcripts), as the archive: the parts
+   * are written to disk as they arrive, so this bounds what one request can make the server store
+   */
+  maxRequestBytes: 500 * 1024 * 1024,
+  /** the transcripts of one batch together, held in memory while the recordings are checked */
+  maxTranscriptBytes: 64 * 1024 * 1024,
 } as const;

@@ -7,7 +7,17 @@ import { AlignmentResult, RevisionAuthor } from './alignment-result.ts';
  *  a small job (it uses no quota unit, ADR 0023). */
 export const MAX_REALIGN_SECONDS = 60;
 
-const Seconds = z.number().finite().min(0);
+/**
+ * The most revisions one alignment keeps (the engine's result is revision 1): a save past it is refused
+ * with 409 revision_limit. Saves are rate-limited per user as well (REVISION_SAVES_PER_MINUTE).
+ */
+export const MAX_REVISIONS = 500;
+export const REVISION_SAVES_PER_MINUTE = 30;
+
+/** No recording is a week long: a larger time is a mistake (or a probe), refused as a field error. */
+export const MAX_TIME_SECONDS = 7 * 86_400;
+
+const Seconds = z.number().finite().min(0).max(MAX_TIME_SECONDS);
 const Label = z.string().trim().min(1).max(200);
 
 export const WordEdit = z

@@ -16,6 +16,7 @@ import {
 } from '../db/password-resets.ts';
 import { savePreferences } from '../db/preferences.ts';
 import type { UserRow } from '../db/schema.ts';
+import { deleteUserApiTokens } from '../db/api-tokens.ts';
 import { deleteUserSessions } from '../db/sessions.ts';
 import { findUserByEmail, findUserById, insertUser, updateUser } from '../db/users.ts';
 import { checkEmail, checkName, checkNewPassword, normaliseEmail } from './account-validation.ts';
@@ -163,13 +164,17 @@ export async function login(
   return { user: { ...user, last_login_at: now.toISOString() }, tokens };
 }
 
-/** The new hash, and every reset link still out for the old password dies with it. */
+/**
+ * The new hash; every reset link still out for the old password, and every personal API token, dies
+ * with it (a token made by whoever knew the old password must not outlive the change).
+ */
 async function setPassword(deps: AppDeps, user: UserRow, password: string): Promise<void> {
   const nowIso = deps.clock.now().toISOString();
   const hash = await hashPassword(password);
   await deps.db.transaction().execute(async (trx) => {
     await updateUser(trx, user.id, { password_hash: hash, password_changed_at: nowIso, updated_at: nowIso });
     await revokePasswordResets(trx, user.id, nowIso);
+    await deleteUserApiTokens(trx, user.id);
   });
   await clearLoginAttempts(deps.db, user.email_key);
 }
@@ -295,13 +300,14 @@ export async function approveUser(deps: AppDeps, user: UserRow): Promise<UserRow
   return { ...user, status: 'approved', updated_at: nowIso };
 }
 
-/** Rejected accounts keep their row (so the address cannot simply re-register) but lose every session, reset link and share link. */
+/** Rejected accounts keep their row (so the address cannot simply re-register) but lose every session, API token, reset link and share link. */
 export async function rejectUser(deps: AppDeps, user: UserRow): Promise<UserRow> {
   if (user.role === 'admin') throw createError('forbidden');
   const nowIso = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
     await updateUser(trx, user.id, { status: 'rejected', updated_at: nowIso });
     await deleteUserSessions(trx, user.id);
+    await deleteUserApiTokens(trx, user.id);
     await revokePasswordResets(trx, user.id, nowIso);
     // public links die too (signed audio URLs are refused by the owner's status: they have no row)
     await trx

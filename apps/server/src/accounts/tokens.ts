@@ -9,11 +9,22 @@ export interface AccessClaims {
   sid: string;
 }
 
+export interface StreamTicketClaims {
+  alignmentId: string;
+  /** the session id, or `api-token:<id>` for a personal API token (AuthContext.sessionId) */
+  sid: string;
+  sub: string;
+  /** unix seconds */
+  exp: number;
+}
+
 export class TokenService {
   private readonly key: Uint8Array;
   // A key of its own for signed audio URLs, derived from the secret, so a URL signature can never
   // be replayed as (or be computed from) a JWT signature.
   private readonly audioKey: Buffer;
+  // and one for progress-stream tickets, so neither kind of signature can stand for the other
+  private readonly ticketKey: Buffer;
   constructor(
     secret: string,
     private readonly ttlMs: number,
@@ -21,6 +32,43 @@ export class TokenService {
   ) {
     this.key = new TextEncoder().encode(secret);
     this.audioKey = createHmac('sha256', secret).update('tazamun:signed-audio-url:v1').digest();
+    this.ticketKey = createHmac('sha256', secret).update('tazamun:stream-ticket:v1').digest();
+  }
+
+  /**
+   * A ticket opening one alignment's progress stream until `exp` (unix s), for the session (or API
+   * token) `sid` of user `sub`: what EventSource sends in the URL instead of the access token.
+   */
+  signStreamTicket(t: StreamTicketClaims): string {
+    const body = Buffer.from(JSON.stringify([t.alignmentId, t.sid, t.sub, t.exp])).toString('base64url');
+    return `${body}.${createHmac('sha256', this.ticketKey).update(body).digest('base64url')}`;
+  }
+
+  /** The ticket's claims when it is ours, unexpired and made for this alignment; null otherwise. */
+  verifyStreamTicket(ticket: string, alignmentId: string): StreamTicketClaims | null {
+    const dot = ticket.indexOf('.');
+    if (dot <= 0 || ticket.length > 1024) return null;
+    const body = ticket.slice(0, dot);
+    const expected = Buffer.from(createHmac('sha256', this.ticketKey).update(body).digest('base64url'));
+    const given = Buffer.from(ticket.slice(dot + 1));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    let claims: unknown;
+    try {
+      claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      return null;
+    }
+    if (!Array.isArray(claims) || claims.length !== 4) return null;
+    const [id, sid, sub, exp] = claims as unknown[];
+    if (
+      typeof id !== 'string' ||
+      typeof sid !== 'string' ||
+      typeof sub !== 'string' ||
+      typeof exp !== 'number'
+    )
+      return null;
+    if (id !== alignmentId || exp * 1000 <= this.clock.now().getTime()) return null;
+    return { alignmentId: id, sid, sub, exp };
   }
 
   /** Signature (base64url HMAC-SHA256) letting anyone holding it read one alignment's audio until `exp` (unix s). */

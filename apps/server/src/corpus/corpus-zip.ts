@@ -53,10 +53,24 @@ export class CorpusZip {
     await pipeline(await this.stream(name), createWriteStream(dest)).catch(sizeLie);
   }
 
-  async read(name: string): Promise<Buffer> {
+  /**
+   * The entry inflated into memory, or null when it holds more than `maxBytes`: judged by its header
+   * first (nothing is inflated), then counted while inflating, so a lying header stops at the cap too.
+   */
+  async read(name: string, maxBytes: number): Promise<Buffer | null> {
+    if (this.size(name) > maxBytes) return null;
     const chunks: Buffer[] = [];
+    let size = 0;
+    const stream = await this.stream(name);
     try {
-      for await (const c of await this.stream(name)) chunks.push(c as Buffer);
+      for await (const c of stream) {
+        size += (c as Buffer).length;
+        if (size > maxBytes) {
+          stream.destroy();
+          return null;
+        }
+        chunks.push(c as Buffer);
+      }
     } catch (err) {
       sizeLie(err);
     }

@@ -109,9 +109,10 @@ test('BullMQ queue: cancel, reconcile, take over a dead runner once, give up aft
       .used_today as number;
   const bullState = async (jobId: string) => (await bull.getJob(jobId))?.getState() ?? 'absent';
 
-  // no worker runs yet: every upload waits in BullMQ under its row's id
+  // no worker runs yet: every upload waits in BullMQ under its row's id, with its place in the fair
+  // order as its priority (jobs/fair-share.ts)
   const cancelled = await send();
-  assert.equal(await bullState(cancelled.job), 'waiting');
+  assert.equal(await bullState(cancelled.job), 'prioritized');
   const res = await api.inject({
     method: 'POST',
     url: `/api/alignments/${cancelled.id}/cancel/`,

@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobConfig } from './job-config.ts';
 import { insertJobRow, iso } from './job-rows.ts';
+import { dispatchPriorities } from './fair-share.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 import { JobRunner } from './job-runner.ts';
 import type { Db } from '../db/database.ts';
@@ -32,6 +33,8 @@ export interface BullQueueOptions {
 export const BULL_QUEUE_NAME = 'jobs';
 /** how long a BullMQ job may wait for its row to appear (an enqueuing transaction still open) */
 const YOUNG_MS = 10_000;
+/** how long a free job waits before asking again while its user runs one of its kind */
+const DEFER_MS = 1000;
 const retry = (attempt: number): number => Math.min(attempt * 200, 2000);
 
 function within(p: Promise<unknown> | undefined, ms: number): Promise<unknown> {
@@ -95,17 +98,36 @@ export class BullJobQueue implements JobQueue {
   wake(): void {
     const batch = this.pending;
     this.pending = [];
-    for (const p of batch)
-      // Redis away: the row is queued, and the reconciler adds it once Redis answers again.
-      void this.add(p.id, p.kind).catch((err: unknown) =>
-        this.log.warn({ err: (err as Error).message, job: p.id }, 'BullMQ add failed; reconciler will retry'),
+    // Redis away: the rows are queued, and the reconciler adds them once Redis answers again.
+    if (batch.length > 0)
+      void this.addAll(batch).catch((err: unknown) =>
+        this.log.warn(
+          { err: (err as Error).message, jobs: batch.map((p) => p.id) },
+          'BullMQ add failed; reconciler will retry',
+        ),
       );
     if (this.runner.size > 0) void this.runner.heartbeat();
   }
 
-  private async add(id: string, kind: JobKind): Promise<void> {
+  /**
+   * BullMQ delivers by priority, then in order: each job's priority is its place in the fair order
+   * (fair-share.ts: paying jobs first, then each user's jobs taking turns), as the database poll uses.
+   * The jobs of one commit are added in one call, so a worker sees them together and picks by priority,
+   * not by which was added first.
+   */
+  private async addAll(jobs: { id: string; kind: JobKind }[]): Promise<void> {
     if (!this.queue) throw new Error('queue not started');
-    await this.queue.add(kind, { kind }, { jobId: id, removeOnComplete: true, removeOnFail: true });
+    const priorities = await dispatchPriorities(
+      this.db,
+      jobs.map((j) => j.id),
+    );
+    await this.queue.addBulk(
+      jobs.map(({ id, kind }) => ({
+        name: kind,
+        data: { kind },
+        opts: { jobId: id, priority: priorities.get(id) ?? 1, removeOnComplete: true, removeOnFail: true },
+      })),
+    );
   }
 
   async cancel(jobId: string): Promise<'cancelled' | 'requested' | 'not_cancellable'> {
@@ -200,7 +222,7 @@ export class BullJobQueue implements JobQueue {
       for (const [i, row] of candidates.entries()) {
         const [err, found] = exists[i] ?? [null, 0];
         if (err || found === 1) continue;
-        await this.add(row.id, row.kind);
+        await this.addAll([{ id: row.id, kind: row.kind }]);
         added += 1;
         this.log.warn({ job: row.id, status: row.status }, 'job row had no BullMQ job: added');
       }
@@ -239,6 +261,8 @@ export class BullJobQueue implements JobQueue {
     const runAfter = row.run_after ? Date.parse(row.run_after) : 0;
     if (runAfter > Date.now()) await delay(runAfter);
     const job = await this.runner.claim(id);
+    // a free job whose user runs one of its kind: its turn comes after that one (fair-share.ts)
+    if (job === 'deferred') return delay(Date.now() + DEFER_MS);
     if (!job) return; // another worker won the row
     const r = await this.runner.run(job);
     if (r.end === 'handed_back') {

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { diskFullIn } from '../reliability/disk-space.ts';
+import { fairClass, fairRank, mayStart } from './fair-share.ts';
 import type { JobConfig } from './job-config.ts';
 import { failureOf, iso } from './job-rows.ts';
 import type { AbortReason } from './job-rows.ts';
@@ -171,7 +172,11 @@ export class JobRunner {
     };
   }
 
-  /** The oldest queued job whose backoff is over, for the database poll. */
+  /**
+   * The next queued job whose backoff is over, for the database poll, in the fair order
+   * (fair-share.ts): paying jobs first, each user's jobs taking turns, a user's free job not while that
+   * user runs one of its kind.
+   */
   async claimNext(): Promise<JobRow | undefined> {
     const now = iso();
     return this.db
@@ -181,12 +186,16 @@ export class JobRunner {
         'id',
         '=',
         this.db
-          .selectFrom('jobs')
-          .select('id')
-          .where('status', '=', 'queued')
-          .where((eb) => eb.or([eb('run_after', 'is', null), eb('run_after', '<=', now)]))
-          .orderBy('created_at')
-          .orderBy('id')
+          .selectFrom('jobs as j')
+          .innerJoin('alignments as a', 'a.id', 'j.alignment_id')
+          .select('j.id')
+          .where('j.status', '=', 'queued')
+          .where((eb) => eb.or([eb('j.run_after', 'is', null), eb('j.run_after', '<=', now)]))
+          .where(mayStart)
+          .orderBy(fairClass)
+          .orderBy(fairRank)
+          .orderBy('j.created_at')
+          .orderBy('j.id')
           .limit(1),
       )
       .where('status', '=', 'queued')
@@ -194,15 +203,31 @@ export class JobRunner {
       .executeTakeFirst();
   }
 
-  /** This queued job, for a transport that was handed its id; undefined when another runner won it. */
-  async claim(jobId: string): Promise<JobRow | undefined> {
-    return this.db
+  /**
+   * This queued job, for a transport that was handed its id: undefined when another runner won it,
+   * `deferred` when it is a free job whose user already runs one of its kind (ask again later).
+   */
+  async claim(jobId: string): Promise<JobRow | 'deferred' | undefined> {
+    const claimed = await this.db
       .updateTable('jobs')
       .set(this.claimSet(iso()))
       .where('id', '=', jobId)
       .where('status', '=', 'queued')
+      .where(
+        'id',
+        'in',
+        this.db
+          .selectFrom('jobs as j')
+          .innerJoin('alignments as a', 'a.id', 'j.alignment_id')
+          .select('j.id')
+          .where('j.id', '=', jobId)
+          .where(mayStart),
+      )
       .returningAll()
       .executeTakeFirst();
+    if (claimed) return claimed;
+    const row = await this.db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirst();
+    return row?.status === 'queued' ? 'deferred' : undefined;
   }
 
   /** Processing rows whose runner stopped renewing the lease. */

@@ -101,6 +101,9 @@ export class RealignJobHandler implements JobHandler {
         });
         break;
       } catch (err) {
+        // saves reached the limit while the engine ran: the stretch has nowhere to go
+        if (err instanceof AppError && err.code === 'revision_limit')
+          throw new JobFailure('revision_limit', err.params, { refund: false });
         if (!(err instanceof AppError && err.code === 'revision_conflict') || attempt >= SAVE_TRIES)
           throw err;
       }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { VIDEO_RESOLUTIONS } from '@tazamun/contracts/exports';
 import type { VideoRequest } from '@tazamun/contracts/exports';
-import { ffmpegPath } from '@tazamun/aligner/audio/decode';
+import { ffmpegPath, inputGuard } from '@tazamun/aligner/audio/decode';
 import { resolveLanguage } from '@tazamun/aligner/text/languages';
 import { buildKaraokeAss } from './karaoke-ass.ts';
 import { JobAborted } from '../jobs/job-queue.ts';
@@ -76,6 +76,8 @@ export async function renderKaraokeVideo(input: RenderInput): Promise<void> {
     'lavfi',
     '-i',
     `color=c=${BACKGROUND}:s=${width}x${height}:r=${fps}:d=${duration.toFixed(3)}`,
+    // the user's file is read as plain audio only, never as a playlist of other files (issue 27)
+    ...inputGuard(),
     '-i',
     input.audioPath,
     '-filter_complex',

@@ -54,9 +54,14 @@ export async function requireApprovedSession(request: FastifyRequest): Promise<v
   if (request.auth!.apiTokenId) throw createError('session_required');
 }
 
+/**
+ * An administrator signed in with a session. A personal API token never acts as an administrator: a
+ * leaked admin token must not approve, reject, set quotas, or run and cancel other users' jobs.
+ */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
-  const { user } = await authenticate(request);
+  const { user, apiTokenId } = await authenticate(request);
   if (user.role !== 'admin') throw createError('admin_required');
+  if (apiTokenId) throw createError('session_required');
 }
 
 export function auth(request: FastifyRequest): AuthContext {

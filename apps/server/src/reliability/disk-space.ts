@@ -76,3 +76,27 @@ export function refuseWritesWhenDiskLow(
     route.onRequest = [...existing, check];
   });
 }
+
+/** Bytes written between two looks at the free space while a request body streams to disk. */
+const LOOK_EVERY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The door's check again while a body that may hold many files streams to disk (a batch's parts): every
+ * few megabytes written, the free space must still be above the margin, else 507 before the disk fills.
+ */
+export function freeSpaceWatch(dir: string, minFreeBytes: number): (bytes: number) => Promise<void> {
+  let sinceLook = 0;
+  return async (bytes) => {
+    if (minFreeBytes <= 0) return;
+    sinceLook += bytes;
+    if (sinceLook < LOOK_EVERY_BYTES) return;
+    sinceLook = 0;
+    let free: number;
+    try {
+      free = await freeBytes(dir);
+    } catch {
+      return; // as at the door: an unreadable DATA_DIR is the write's own failure to report
+    }
+    if (free < minFreeBytes) throw createError('insufficient_storage');
+  };
+}

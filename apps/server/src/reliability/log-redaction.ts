@@ -5,9 +5,10 @@
 import type { FastifyRequest } from 'fastify';
 
 const REDACTED = '[redacted]';
-// query parameters whose value grants access: ?access_token= (events), ?sig= (audio), ?token= (the
-// web app's reset link), and the usual OAuth-style names in case a client sends them
-const SECRET_QUERY = /([?&](?:access_token|token|sig|signature|refresh|refresh_token|code|key)=)[^&#]*/gi;
+// query parameters whose value grants access: ?ticket= and ?access_token= (events), ?sig= (audio),
+// ?token= (the web app's reset link), and the usual OAuth-style names in case a client sends them
+const SECRET_QUERY =
+  /([?&](?:access_token|ticket|token|sig|signature|refresh|refresh_token|code|key)=)[^&#]*/gi;
 // /api/share/<token>/…: the share token is the whole credential
 const SHARE_PATH = /^(\/api\/share\/)[^/?#]+/;
 

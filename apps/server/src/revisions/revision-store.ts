@@ -1,7 +1,8 @@
 // Commands over an alignment's revisions: read any revision's result, list them, save a new one.
 // Revision 1 is the engine's result file; later ones are files under revisions/ with a row each.
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { AlignmentResult, ResultRevision, RevisionAuthor } from '@tazamun/contracts/alignment-result';
+import { MAX_REVISIONS } from '@tazamun/contracts/revisions';
 import type { RevisionCreate, RevisionCreated, RevisionSummary } from '@tazamun/contracts/revisions';
 import { findRevisionRow, insertRevisionRow, latestRevisionRow, listRevisionRows } from '../db/revisions.ts';
 import { createError } from '../errors.ts';
@@ -75,8 +76,11 @@ export async function listRevisions(db: Db, row: AlignmentRow): Promise<Revision
 }
 
 /**
- * Stores `result` as revision base + 1. The file is written under a name of its own before the row:
- * when another save on the same base wins the number, this one removes its file and gets 409.
+ * Stores `result` as revision base + 1, up to MAX_REVISIONS. The body is written once per content:
+ * under the SHA-256 of the result without its `revision` block (the row carries that), so a body saved
+ * again (an edit undone, the same save sent twice) shares the file of the first. It is written before
+ * the row: when another save on the same base wins the number, this one gets 409 and its file stays
+ * for whichever revision holds, or will hold, the same content (it goes with the alignment).
  */
 export async function saveRevision(
   deps: RevisionDeps,
@@ -87,14 +91,15 @@ export async function saveRevision(
   changed: number[],
 ): Promise<RevisionCreated> {
   const revision = base + 1;
+  if (revision > MAX_REVISIONS) throw createError('revision_limit', { max: MAX_REVISIONS });
   const createdAt = deps.now().toISOString();
-  const stored: AlignmentResult = {
-    ...result,
-    revision: { number: revision, author, created_at: createdAt, hand_corrected: true },
-  };
-  const file = alignmentFile(row.id, `revisions/${revision}-${randomUUID().slice(0, 8)}.json`);
+  const { revision: _engineMeta, ...body } = result;
+  const bytes = Buffer.from(JSON.stringify(body));
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  const file = alignmentFile(row.id, `revisions/${hash}.json`);
   const key = deps.files.key(row.user_id, file);
-  await deps.files.store.put(key, Buffer.from(JSON.stringify(stored)), { contentType: 'application/json' });
+  if (!(await deps.files.store.stat(key)))
+    await deps.files.store.put(key, bytes, { contentType: 'application/json' });
   const won = await insertRevisionRow(deps.db, {
     alignment_id: row.id,
     revision,
@@ -103,22 +108,40 @@ export async function saveRevision(
     file,
     created_at: createdAt,
   });
-  if (!won) {
-    await deps.files.store.delete(key);
-    throw createError('revision_conflict', { latest: await latestRevisionNumber(deps.db, row.id) });
-  }
+  if (!won) throw createError('revision_conflict', { latest: await latestRevisionNumber(deps.db, row.id) });
+  const stored: AlignmentResult = {
+    ...body,
+    revision: { number: revision, author, created_at: createdAt, hand_corrected: true },
+  };
   return { revision, created_at: createdAt, author, changed_words: changed, result: stored };
 }
 
-/** A user's save: edits on the latest revision, checked, stored as the next one. */
+/**
+ * A user's save: edits on the latest revision, checked, stored as the next one. A save that changes
+ * nothing makes no revision: `created` is false and the answer is the latest revision as it is.
+ */
 export async function createRevision(
   deps: RevisionDeps,
   row: AlignmentRow,
   body: RevisionCreate,
-): Promise<RevisionCreated> {
+): Promise<{ created: boolean; revision: RevisionCreated }> {
   const latest = await latestRevisionNumber(deps.db, row.id);
   if (body.base_revision !== latest) throw createError('revision_conflict', { latest });
   const base = await readRevision(deps, row, latest);
   const { result, changed } = applyEdits(base, body);
-  return saveRevision(deps, row, latest, 'user', result, changed);
+  if (changed.length === 0) {
+    const meta = base.revision!;
+    const summary = (await listRevisions(deps.db, row)).find((r) => r.revision === meta.number);
+    return {
+      created: false,
+      revision: {
+        revision: meta.number,
+        created_at: meta.created_at,
+        author: meta.author,
+        changed_words: summary?.changed_words ?? [],
+        result: base,
+      },
+    };
+  }
+  return { created: true, revision: await saveRevision(deps, row, latest, 'user', result, changed) };
 }

@@ -5,15 +5,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  AUDIO_DEMUXERS,
   AudioError,
   decodeAudio,
   decodeAudio16,
   decodeWithFfmpeg,
   ffmpegPath,
+  inputGuard,
   probeAudio,
   probeWithFfprobe,
 } from './decode.ts';
-import { probeWav, readWavAtRate, readWavAtRate16 } from './wav.ts';
+import { probeWav, readWavAtRate, readWavAtRate16, wavHoldsNonFinite } from './wav.ts';
 import { assertAlignable, measureAudio } from './measure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tz-audio-'));
@@ -211,4 +213,118 @@ test('a WAV header that lies about its data is still decoded (streamed WAV), a t
   writeFileSync(headerOnly, bytes.subarray(0, dataAt + 8));
   assert.equal(readWavAtRate(headerOnly, 16_000), null);
   await assert.rejects(decodeAudio(headerOnly), (e: unknown) => e instanceof AudioError);
+});
+
+// Issue 27, item 8: an ID3 tag followed by an HLS playlist. The upload's check sees an MP3 (the ID3
+// header); ffmpeg, guessing the format from the content, opened the playlist and read its "segment", a
+// local file of someone else. Run against whichever ffmpeg and ffprobe this machine uses (ffmpegPath,
+// ffprobePath): Debian's 5.1 read the other file as much as the npm fallback's 2018 build did.
+function id3HlsPolyglot(name: string, segment: string): string {
+  const playlist = Buffer.from(
+    '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n' +
+      `#EXTINF:2.0,\nfile://${segment}\n#EXT-X-ENDLIST\n`,
+  );
+  const frame = Buffer.concat([
+    Buffer.from('TIT2'),
+    Buffer.from([0, 0, 0, 6, 0, 0, 0]),
+    Buffer.from('title'),
+  ]);
+  const size = frame.length; // syncsafe, under 128
+  const tag = Buffer.concat([Buffer.from('ID3'), Buffer.from([3, 0, 0, 0, 0, 0, size]), frame]);
+  const out = join(dir, name);
+  writeFileSync(out, Buffer.concat([tag, playlist]));
+  return out;
+}
+
+test('an ID3 + HLS polyglot is never read as a playlist: probe and decode refuse it, the other file stays unread', async () => {
+  // the "secret": another file on the machine, a loud 2 s tone
+  const secret = makeFile('someone-else.mp3', ['-c:a', 'libmp3lame']);
+  for (const name of ['upload.mp3', 'upload.m3u8', 'audio.upload']) {
+    const poly = id3HlsPolyglot(name, secret);
+    await assert.rejects(probeAudio(poly), (err: unknown) => {
+      assert.ok(err instanceof AudioError, String(err));
+      assert.equal(err.code, 'not_audio');
+      return true;
+    });
+    // decoding goes through the probe first; its ffmpeg step must not read the playlist either
+    await assert.rejects(decodeAudio(poly), AudioError);
+    await assert.rejects(decodeWithFfmpeg(poly), AudioError);
+  }
+  // the guard keeps ordinary files working: the tone itself, as MP3, M4A and OGG
+  for (const file of [
+    secret,
+    makeFile('tone.m4a', ['-c:a', 'aac']),
+    makeFile('tone.ogg', ['-c:a', 'libvorbis']),
+  ]) {
+    const { samples, probe } = await decodeWithFfmpeg(file);
+    assert.ok(Math.abs(probe.duration - 1.5) < 0.1, `${file}: ${probe.duration}`);
+    assert.ok(samples.length > 16000, file);
+  }
+});
+
+test('the decode step is told the probe’s demuxer and held to local files (inputGuard)', () => {
+  assert.deepEqual(inputGuard('mov'), [
+    '-protocol_whitelist',
+    'file,pipe',
+    '-format_whitelist',
+    AUDIO_DEMUXERS.join(','),
+    '-f',
+    'mov',
+  ]);
+  assert.ok(!AUDIO_DEMUXERS.some((d) => ['hls', 'concat', 'dash', 'image2', 'tty'].includes(d)));
+});
+
+/** A mono IEEE-float WAV of `n` samples at `rate`, 32 or 64-bit. */
+function floatWavFile(
+  name: string,
+  n: number,
+  sample: (i: number) => number,
+  rate = 16000,
+  bits: 32 | 64 = 32,
+) {
+  const width = bits / 8;
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(36 + n * width, 4);
+  h.write('WAVEfmt ', 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(3, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(rate, 24);
+  h.writeUInt32LE(rate * width, 28);
+  h.writeUInt16LE(width, 32);
+  h.writeUInt16LE(bits, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(n * width, 40);
+  const data = Buffer.alloc(n * width);
+  for (let i = 0; i < n; i++)
+    if (bits === 32) data.writeFloatLE(sample(i), i * width);
+    else data.writeDoubleLE(sample(i), i * width);
+  const out = join(dir, name);
+  writeFileSync(out, Buffer.concat([h, data]));
+  return out;
+}
+
+test('NaN or infinite samples: found by the upload scan, refused by every decode path (issue 27, item 14)', async () => {
+  const tone = (i: number) => 0.3 * Math.sin(i / 5);
+  // across the 1 MB read boundary, and at the very last sample
+  const n = 300_000;
+  const cases = [
+    floatWavFile('nan32.wav', n, (i) => (i === 262_144 ? NaN : tone(i))),
+    floatWavFile('inf32.wav', n, (i) => (i === n - 1 ? Infinity : tone(i))),
+    floatWavFile('ninf64.wav', n, (i) => (i === 3 ? -Infinity : tone(i)), 16000, 64),
+    floatWavFile('nan44k.wav', n, (i) => (i > 1000 ? NaN : tone(i)), 44100),
+  ];
+  for (const file of cases) {
+    assert.equal(await wavHoldsNonFinite(file), true, file);
+    await assert.rejects(decodeAudio(file), /not numbers \(NaN or infinity\)/, file);
+    await assert.rejects(decodeAudio16(file), /not numbers \(NaN or infinity\)/, file);
+  }
+  // the largest finite values and subnormals are numbers
+  const finite = floatWavFile('finite.wav', n, (i) => (i === 5 ? 3.4e38 : i === 6 ? 1e-44 : tone(i)));
+  assert.equal(await wavHoldsNonFinite(finite), false);
+  assert.equal((await decodeAudio(finite)).samples.length, n);
+  // integer WAVs and other files are not float WAVs
+  assert.equal(await wavHoldsNonFinite(makeFile('pcm16.wav', ['-ar', '16000', '-c:a', 'pcm_s16le'])), null);
+  assert.equal(await wavHoldsNonFinite(makeFile('x.ogg', ['-c:a', 'libvorbis'])), null);
 });

@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { probeWav, readWavAtRate, readWavAtRate16 } from './wav.ts';
+import { NOT_FINITE_MESSAGE, probeWav, readWavAtRate, readWavAtRate16 } from './wav.ts';
 import { toS16 } from './pcm.ts';
 
 export const SAMPLE_RATE = 16000;
@@ -64,15 +64,62 @@ export function rawF32ToWav(rawPath: string, wavPath: string): void {
   ]);
 }
 
-function run(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Demuxers an input may be read with. ffmpeg picks a demuxer from the content (and the name), and some
+ * read other files: an ID3 tag followed by an HLS playlist passed the upload's MP3 check and then made
+ * ffmpeg open the playlist's "segments", any local file (issue 27, item 8). Every run on a user's file
+ * is held to plain audio containers (`-format_whitelist`), to the file itself (`-protocol_whitelist`),
+ * and the decode step is told the probe's demuxer (`-f`) instead of guessing again.
+ */
+export const AUDIO_DEMUXERS = [
+  'wav',
+  'w64',
+  'mp3',
+  'mov',
+  'ogg',
+  'flac',
+  'matroska',
+  'aac',
+  'aiff',
+  'caf',
+  'au',
+  'amr',
+  'wv',
+] as const;
+
+/** ffmpeg/ffprobe input options for a user's file: local file only, audio containers only. */
+export function inputGuard(demuxer?: string): string[] {
+  const guard = ['-protocol_whitelist', 'file,pipe', '-format_whitelist', AUDIO_DEMUXERS.join(',')];
+  return demuxer ? [...guard, '-f', demuxer] : guard;
+}
+
+/** ffprobe reads headers only; a file that keeps it busy this long is refused, not waited for. */
+export const PROBE_TIMEOUT_MS = 30_000;
+
+function run(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr, timedOut });
+    });
   });
 }
 
@@ -90,15 +137,16 @@ function assertFile(path: string): void {
 /** probeAudio's ffprobe path, for every input (tests compare the header reading with it). */
 export async function probeWithFfprobe(path: string): Promise<ProbeInfo> {
   assertFile(path);
-  const r = await run(ffprobePath(), [
-    '-v',
-    'error',
-    '-print_format',
-    'json',
-    '-show_format',
-    '-show_streams',
-    path,
-  ]);
+  const r = await run(
+    ffprobePath(),
+    ['-v', 'error', ...inputGuard(), '-print_format', 'json', '-show_format', '-show_streams', path],
+    PROBE_TIMEOUT_MS,
+  );
+  if (r.timedOut)
+    throw new AudioError(
+      'not_audio',
+      `not a readable audio file (ffprobe took over ${PROBE_TIMEOUT_MS / 1000} s)`,
+    );
   if (r.code !== 0) {
     throw new AudioError(
       'not_audio',
@@ -151,6 +199,8 @@ export async function decodeWithFfmpeg(
   as: 'f32' | 's16' = 'f32',
 ): Promise<{ samples: Float32Array | Int16Array; probe: ProbeInfo }> {
   const probe = await probeWithFfprobe(path);
+  // the demuxer the probe found (the first name of "mov,mp4,m4a,..."), never a second guess
+  const demuxer = probe.format.split(',')[0]!;
   // ffmpeg always hands over floats: its own s16 output mixes channels down with other gains (a matrix
   // normalised against clipping), and the 16-bit samples must be the floats rounded, as audio/wav.ts does.
   const width = 4;
@@ -160,6 +210,7 @@ export async function decodeWithFfmpeg(
       '-nostdin',
       '-v',
       'error',
+      ...inputGuard(demuxer),
       '-i',
       path,
       '-vn',
@@ -182,6 +233,7 @@ export async function decodeWithFfmpeg(
   let n = 0;
   let carry = Buffer.alloc(0);
   let stderr = '';
+  let nonFinite = false;
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout.on('data', (chunk: Buffer) => {
     const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
@@ -193,8 +245,12 @@ export async function decodeWithFfmpeg(
       next.set(buf.subarray(0, n));
       buf = next;
     }
-    if (as === 'f32') for (let i = 0; i < count; i++) buf[n + i] = data.readFloatLE(i * 4);
-    else for (let i = 0; i < count; i++) buf[n + i] = toS16(data.readFloatLE(i * 4));
+    for (let i = 0; i < count; i++) {
+      const x = data.readFloatLE(i * 4);
+      // NaN or infinity (a float source passes them through): nothing a person said (issue 27)
+      if (!Number.isFinite(x)) nonFinite = true;
+      buf[n + i] = as === 'f32' ? x : toS16(x);
+    }
     n += count;
     carry = Buffer.from(data.subarray(whole));
   });
@@ -208,6 +264,7 @@ export async function decodeWithFfmpeg(
       `ffmpeg could not decode the audio: ${stderr.trim().split('\n')[0] ?? ''}`,
     );
   if (n === 0) throw new AudioError('empty', 'the audio stream holds no samples');
+  if (nonFinite) throw new AudioError('decode_failed', NOT_FINITE_MESSAGE);
   // A view, not a copy: the probe sized the buffer to within a second, and a copy of a 3-hour file
   // would hold it twice (1.4 GB) for a moment. Only a buffer that grew past its need is trimmed.
   return { samples: cap - n > SAMPLE_RATE * 60 ? buf.slice(0, n) : buf.subarray(0, n), probe };

@@ -5,6 +5,8 @@
 // bytes and floats. Anything else (another rate, a compressed codec, an odd header) returns null and goes
 // through ffmpeg as before.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { AudioError } from './decode.ts';
 import type { ProbeInfo } from './decode.ts';
 import { toS16 } from './pcm.ts';
 
@@ -186,12 +188,51 @@ function readWav<A extends Float32Array | Int16Array>(
         else if (f.bits === 64)
           x = read(buf, at) * Math.SQRT1_2 + read(buf, at + bytesPerSample) * Math.SQRT1_2;
         else x = f32(f32(f32(read(buf, at)) * gain) + f32(f32(read(buf, at + bytesPerSample)) * gain));
+        // NaN or infinity decodes to nothing a person said (issue 27, item 14): refused, not aligned
+        if (!Number.isFinite(x)) throw notFinite();
         put(samples, start + i, x);
       }
       if (got < count) return null;
     }
     return { samples, probe: describe(f, frames) };
   });
+}
+
+export const NOT_FINITE_MESSAGE = 'the audio holds samples that are not numbers (NaN or infinity)';
+
+function notFinite(): AudioError {
+  return new AudioError('decode_failed', NOT_FINITE_MESSAGE);
+}
+
+/**
+ * Whether a float WAV holds a NaN or an infinite sample: true or false for a float WAV, null for any
+ * other file (integer samples are always finite). Reads the samples' exponent bits a megabyte at a
+ * time, asynchronously, so a 50 MB upload is checked without holding the event loop.
+ */
+export async function wavHoldsNonFinite(path: string): Promise<boolean | null> {
+  const f = withFile(path, (fd) => readFormat(fd, fstatSync(fd).size));
+  if (!f || f.encoding !== 'float') return null;
+  const width = f.bits / 8;
+  // the byte holding the sign and the exponent's top bits, and the next one down (little-endian)
+  const hi = width - 1;
+  const lo = width - 2;
+  const lowMask = width === 4 ? 0x80 : 0xf0;
+  const fh = await open(path, 'r');
+  try {
+    const chunk = Buffer.alloc(CHUNK_BYTES - (CHUNK_BYTES % width));
+    for (let done = 0; done < f.dataBytes;) {
+      const want = Math.min(chunk.length, f.dataBytes - done);
+      const { bytesRead } = await fh.read(chunk, 0, want, f.dataOffset + done);
+      if (bytesRead <= 0) break;
+      // an exponent of all ones is an infinity or a NaN
+      for (let at = 0; at + width <= bytesRead; at += width)
+        if ((chunk[at + hi]! & 0x7f) === 0x7f && (chunk[at + lo]! & lowMask) === lowMask) return true;
+      done += bytesRead;
+    }
+    return false;
+  } finally {
+    await fh.close();
+  }
 }
 
 function sampleReader(f: WavFormat): (buf: Buffer, at: number) => number {

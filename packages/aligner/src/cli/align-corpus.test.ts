@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { summaryCsv } from './align-corpus.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../../bin/tazamun.mjs');
@@ -112,4 +113,27 @@ test('a folder without pairs fails with a message; missing options print the usa
   const usage = spawnSync(process.execPath, [BIN, 'align', '--corpus', dir], { encoding: 'utf8' });
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /usage: tazamun align --corpus DIR --out-dir OUT --lang CODE/);
+});
+
+test('summary.csv goes through the exports’ CSV writer: formula-like names and errors are guarded', () => {
+  const csv = summaryCsv([
+    { file: '=cmd|calc.wav', duration: 1.5, words: 3, coverage: 1, confidence: 0.9, wer: 0, error: null },
+    {
+      file: '@SUM(1).wav',
+      duration: null,
+      words: null,
+      coverage: null,
+      confidence: null,
+      wer: null,
+      error: '+x',
+    },
+    { file: 'a,b "c".wav', duration: 2, words: 4, coverage: 0.5, confidence: 0.8, wer: 0.25, error: null },
+  ]);
+  assert.equal(
+    csv,
+    'file,duration,words,coverage,confidence,wer,error\n' +
+      "'=cmd|calc.wav,1.500,3,1.0000,0.9000,0.0000,\n" +
+      "'@SUM(1).wav,,,,,,'+x\n" +
+      '"a,b ""c"".wav",2.000,4,0.5000,0.8000,0.2500,\n',
+  );
 });

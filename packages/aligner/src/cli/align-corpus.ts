@@ -7,6 +7,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { pairCorpus, isTextGridPath, textGridTranscript } from '../corpus/corpus-layout.ts';
 import type { CorpusPair } from '../corpus/corpus-layout.ts';
 import { align } from '../engine.ts';
+import { csvRows } from '../formats/csv.ts';
 import { EXPORT_FORMATS, MEDIA_FORMATS, exportResult, isExportFormat } from '../formats/export.ts';
 import { portableMedia } from '../formats/export-media.ts';
 import { alignOptions } from './args.ts';
@@ -42,7 +43,12 @@ function transcriptOf(root: string, pair: CorpusPair): string {
   const raw = readFileSync(join(root, pair.transcript), 'utf8').replace(/^\uFEFF/, '');
   if (!isTextGridPath(pair.transcript)) return raw;
   const tg = textGridTranscript(raw);
-  if ('error' in tg) throw new Error('the TextGrid must hold the transcript in a single tier');
+  if ('error' in tg)
+    throw new Error(
+      tg.error === 'malformed'
+        ? 'the TextGrid cannot be read: it is damaged, or it declares more intervals than it holds'
+        : 'the TextGrid must hold the transcript in a single tier',
+    );
   return tg.text;
 }
 
@@ -77,24 +83,23 @@ export function summaryTable(rows: CorpusRow[]): string {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
 }
 
+/** OUT/summary.csv, through the exports' one CSV writer (file names and errors formula-guarded). */
 export function summaryCsv(rows: CorpusRow[]): string {
-  const cell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  return (
-    ['file,duration,words,coverage,confidence,wer,error']
-      .concat(
-        rows.map((r) =>
-          [
-            cell(r.file),
-            fmt(r.duration, 3),
-            r.words === null ? '' : String(r.words),
-            fmt(r.coverage, 4),
-            fmt(r.confidence, 4),
-            fmt(r.wer, 4),
-            cell(r.error ?? ''),
-          ].join(','),
-        ),
-      )
-      .join('\n') + '\n'
+  return csvRows(
+    [
+      ['file', 'duration', 'words', 'coverage', 'confidence', 'wer', 'error'],
+      ...rows.map((r) => [
+        r.file,
+        fmt(r.duration, 3),
+        r.words,
+        fmt(r.coverage, 4),
+        fmt(r.confidence, 4),
+        fmt(r.wer, 4),
+        r.error ?? '',
+      ]),
+    ],
+    ',',
+    '\n',
   );
 }
 

@@ -13,17 +13,28 @@ export interface CsvOptions {
 
 export const DEFAULT_CSV_OPTIONS: CsvOptions = { separator: ',', headers: true, level: 'words' };
 
-type Cell = string | number | null;
+export type Cell = string | number | null;
 
 export function protectFormula(s: string): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
 
-function field(cell: Cell, sep: string): string {
+// NUL and the other C0 controls but tab, CR and LF (which quoting carries), and DEL: a spreadsheet
+// or a script reading the file has no use for them, and a raw 0x00 ends a C string.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** One CSV field: text cleaned of controls and bidi overrides, formula-guarded, quoted when it must. */
+export function csvField(cell: Cell, sep: string): string {
   if (cell === null) return '';
   if (typeof cell === 'number') return Number.isFinite(cell) ? decimal(cell) : '';
-  const s = protectFormula(stripBidiControls(cell));
+  const s = protectFormula(stripBidiControls(cell).replace(CONTROLS, ''));
   return s.includes(sep) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Rows as CSV text: the one writer of every table Tazamun hands out (exports, summaries). */
+export function csvRows(rows: Cell[][], sep: string = ',', eol: '\r\n' | '\n' = '\r\n'): string {
+  return rows.map((r) => r.map((c) => csvField(c, sep)).join(sep) + eol).join('');
 }
 
 export function toCsv(result: AlignmentResult, options: Partial<CsvOptions> = {}): string {
@@ -76,5 +87,5 @@ export function toCsv(result: AlignmentResult, options: Partial<CsvOptions> = {}
       }
     }
   }
-  return rows.map((r) => r.map((c) => field(c, o.separator)).join(o.separator) + '\r\n').join('');
+  return csvRows(rows, o.separator);
 }

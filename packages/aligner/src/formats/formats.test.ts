@@ -213,7 +213,9 @@ test('WebVTT: minimum duration lengthens short cues but never into the next one'
   const cues = parseVtt(toWebVtt(r, { wordsPerLine: 1, linesPerCue: 1, minSegmentDuration: 2 }));
   assert.equal(cues.length, 4);
   for (let i = 0; i + 1 < cues.length; i++) assert.equal(cues[i]?.end, cues[i + 1]?.start);
-  assert.equal((cues[3]?.end ?? 0) - (cues[3]?.start ?? 0), 2000);
+  // the last cue is lengthened too, as far as the end of the audio (issue 27: never past it)
+  assert.equal(cues[3]?.end, Math.round(r.audio.duration * 1000));
+  assert.ok((cues[3]?.end ?? 0) - (cues[3]?.start ?? 0) < 2000);
 });
 
 test('WebVTT: a long pause or a segment boundary ends a cue', () => {
@@ -470,4 +472,23 @@ test('EAF: the verdict and its reasons are header properties; phone labels IPA b
   assert.match(eaf, /<ANNOTATION_VALUE>ɑ<\/ANNOTATION_VALUE>/);
   assert.doesNotMatch(eaf, /<ANNOTATION_VALUE>AA<\/ANNOTATION_VALUE>/);
   assert.match(toEaf(r, { phoneLabel: 'model' }), /<ANNOTATION_VALUE>AA<\/ANNOTATION_VALUE>/);
+});
+
+test('no cue runs past the end of the audio, however long the minimum cue (issue 27)', () => {
+  const r = makeResult('she had your dark suit');
+  const endMs = Math.round(r.audio.duration * 1000);
+  const ends = (text: string, sep: ',' | '.') =>
+    [...text.matchAll(new RegExp(`--> (\\d\\d):(\\d\\d):(\\d\\d)\\${sep}(\\d{3})`, 'g'))].map(
+      (m) => ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + Number(m[4]),
+    );
+  for (const o of [
+    { timestamps: true, minSegmentDuration: 2 },
+    { timestamps: false, minSegmentDuration: 5, wordsPerLine: 1, linesPerCue: 1 },
+  ]) {
+    const srt = ends(toSrt(r, o), ',');
+    const vtt = ends(toWebVtt(r, o), '.');
+    assert.ok(srt.length >= 5 || (!o.timestamps && srt.length > 0), JSON.stringify(o));
+    assert.ok(Math.max(...srt) <= endMs, `SRT ${JSON.stringify(o)}: ${Math.max(...srt)} > ${endMs}`);
+    assert.ok(Math.max(...vtt) <= endMs, `VTT ${JSON.stringify(o)}: ${Math.max(...vtt)} > ${endMs}`);
+  }
 });

@@ -3,8 +3,9 @@
 // Cues: consecutive words are grouped, `wordsPerLine` words to a line and `linesPerCue` lines to a cue;
 // a cue also ends at a segment boundary of the result and before a pause longer than `maxGap`. A cue
 // runs from its first word's start to its last word's end, lengthened to `minSegmentDuration` when
-// shorter, but never into the next cue: cues never overlap. Words not found in the audio are shown
-// in the cue of the word before them (after it in the text), without a time of their own.
+// shorter, but never into the next cue nor past the end of the audio: cues never overlap. Words not
+// found in the audio are shown in the cue of the word before them (after it in the text), without a
+// time of their own.
 //
 // timestamps = true:
 // - WebVTT: karaoke-style inline timestamps, "<hh:mm:ss.mmm>" before every word after the first.
@@ -15,7 +16,7 @@
 // players interpret <i>/<font> tags and {\...} override codes but no entities, < > { } are replaced
 // with look-alikes ‹ › ( ). Right-to-left text keeps its logical order.
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { clock, revisionNote, safeText, timedWords, toMs } from './common.ts';
+import { clock, revisionNote, safeText, timedWords, toMs, totalDuration } from './common.ts';
 
 export interface SubtitleOptions {
   /** seconds; a shorter cue is lengthened up to the next cue */
@@ -89,12 +90,15 @@ function buildCues(result: AlignmentResult, o: SubtitleOptions, perWord: boolean
     lastSegment = seg;
   }
 
-  // Minimum duration, without overlapping the next cue; rounding must not create overlaps either.
+  // Minimum duration, without overlapping the next cue or running past the end of the audio (a last
+  // short word lengthened to a second must not show after the recording ended); rounding must not
+  // create overlaps either.
   const minMs = Math.max(0, Math.round(o.minSegmentDuration * 1000));
+  const audioEndMs = toMs(totalDuration(result));
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i] as Cue;
     const next = cues[i + 1];
-    if (c.endMs - c.startMs < minMs) c.endMs = c.startMs + minMs;
+    if (c.endMs - c.startMs < minMs) c.endMs = Math.max(c.endMs, Math.min(c.startMs + minMs, audioEndMs));
     if (next && c.endMs > next.startMs) c.endMs = Math.max(next.startMs, c.startMs + 1);
     if (next && next.startMs < c.endMs) next.startMs = c.endMs;
     if (c.endMs <= c.startMs) c.endMs = c.startMs + 1;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { arabicPronunciationLattice, espeakIpa, ipaToPhones } from './g2p.ts';
+import { arabicPronunciationLattice, espeakIpa, ipaToPhones, unknownIpaSymbols } from './g2p.ts';
 
 // A lattice as a readable string: slots separated by spaces, alternatives by "|", silent as "∅".
 const show = (word: string): string =>
@@ -159,4 +159,12 @@ test('lattice: the name of God (الله, والله, بالله, لله, vowell
   assert.equal(show('والله'), 'w a l l aː|a h u|i|a|∅');
   assert.equal(show('بِاللَّهِ'), 'b i l l aː|a h u|i|a|∅');
   assert.equal(show('لله'), 'l i l l aː|a h u|i|a|∅');
+});
+
+test('unknownIpaSymbols names what segmentation would drop without a word', () => {
+  assert.deepEqual(unknownIpaSymbols('həˈləʊ'), []);
+  assert.deepEqual(unknownIpaSymbols('t͡ʃ aɪ̯ ˌbaː.xiːl ˥˩'), []);
+  assert.deepEqual(unknownIpaSymbols('h@l$o'), ['@', '$']);
+  assert.deepEqual(unknownIpaSymbols('HELLO'), ['H', 'E', 'L', 'O']);
+  assert.deepEqual(unknownIpaSymbols('=SUM(1)'), ['=', 'S', 'U', 'M', '(', ')']);
 });

@@ -135,6 +135,21 @@ export function pronunciationPhones(ipa: string): string[] {
   return out;
 }
 
+/**
+ * Characters of `ipa` that ipaToPhones would drop without a word: symbols and punctuation that are
+ * neither stress, syllable or tone marks, ties nor modifiers (`@`, `$`, `=`...), and upper-case Latin
+ * letters (no IPA letter is one; SAMPA's are not IPA). Empty for well-formed IPA. A personal lexicon
+ * refuses an entry holding any, rather than store a pronunciation with a piece silently missing.
+ */
+export function unknownIpaSymbols(ipa: string): string[] {
+  const found = new Set<string>();
+  for (const ch of ipa.normalize('NFD').replace(STRESS_AND_BREAKS, '')) {
+    if (/\s/u.test(ch) || MODIFIERS.has(ch) || TIES.has(ch)) continue;
+    if (/[\p{P}\p{S}A-Z]/u.test(ch)) found.add(ch);
+  }
+  return [...found];
+}
+
 // ---------------------------------------------------------------- eSpeak NG
 
 interface EspeakWorker {

@@ -12,6 +12,7 @@ import {
   AudioUrlResponse,
   Progress,
   SignedAudioQuery,
+  StreamTicket,
 } from '@tazamun/contracts/alignments';
 import { RevisionQuery } from '@tazamun/contracts/revisions';
 import {
@@ -22,7 +23,9 @@ import {
   sharedIds,
   updateAlignment,
 } from '../../db/alignments.ts';
+import { findApiTokenUserById } from '../../db/api-tokens.ts';
 import { findOwnedProject } from '../../db/projects.ts';
+import { findSessionUser } from '../../db/sessions.ts';
 import { deleteAlignment } from '../../commands/delete-alignment.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
 import { readUserText } from '../../jobs/alignment-files.ts';
@@ -56,11 +59,33 @@ async function isShared(db: Db, id: string): Promise<boolean> {
   return (await sharedIds(db, [id])).has(id);
 }
 
-/** EventSource cannot send headers: this route also takes the access token as ?access_token=. */
-async function tokenFromQuery(request: FastifyRequest): Promise<void> {
-  const t = (request.query as Record<string, unknown> | undefined)?.access_token;
-  if (!request.headers.authorization && typeof t === 'string' && t)
-    request.headers.authorization = `Bearer ${t}`;
+/** How long a progress-stream ticket may wait to be used: enough for EventSource's own reconnects. */
+export const STREAM_TICKET_TTL_SECONDS = 60;
+
+/**
+ * EventSource cannot send headers. A `?ticket=` (POST …/events/ticket/: one alignment's stream, one
+ * minute, its session checked again here) keeps the access token out of URLs and access logs; the
+ * older `?access_token=` is still taken for existing clients.
+ */
+async function credentialsFromQuery(request: FastifyRequest): Promise<void> {
+  const q = (request.query as Record<string, unknown> | undefined) ?? {};
+  if (request.headers.authorization) return;
+  if (typeof q.ticket === 'string') {
+    const { deps } = request.server;
+    const id = (request.params as { id?: string }).id ?? '';
+    const claims = deps.tokens.verifyStreamTicket(q.ticket, id);
+    if (!claims) throw createError('token_invalid');
+    const nowIso = deps.clock.now().toISOString();
+    const apiTokenId = claims.sid.startsWith('api-token:') ? claims.sid.slice('api-token:'.length) : null;
+    const user = apiTokenId
+      ? await findApiTokenUserById(deps.db, apiTokenId, nowIso)
+      : await findSessionUser(deps.db, claims.sid, claims.sub, nowIso);
+    if (!user || user.id !== claims.sub) throw createError('token_invalid');
+    request.auth = { user, sessionId: claims.sid, apiTokenId };
+    return;
+  }
+  if (typeof q.access_token === 'string' && q.access_token)
+    request.headers.authorization = `Bearer ${q.access_token}`;
 }
 
 export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -238,18 +263,47 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       presentProgress(await ownedOr404(db, request, request.params.id), requestLanguage(request)),
   );
 
+  app.post(
+    '/:id/events/ticket/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['alignments'],
+        summary: 'A one-minute ticket opening this alignment’s progress stream (EventSource sends no header)',
+        params: IdParams,
+        response: { 201: StreamTicket },
+      },
+    },
+    async (request, reply) => {
+      const row = await ownedOr404(db, request, request.params.id);
+      const { user, sessionId } = auth(request);
+      const exp = Math.floor(deps.clock.now().getTime() / 1000) + STREAM_TICKET_TTL_SECONDS;
+      const ticket = deps.tokens.signStreamTicket({ alignmentId: row.id, sid: sessionId, sub: user.id, exp });
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send({ ticket, expires_at: new Date(exp * 1000).toISOString() });
+    },
+  );
+
   app.get(
     '/:id/events/',
     {
-      onRequest: [tokenFromQuery, requireApproved],
+      onRequest: [credentialsFromQuery, requireApproved],
       schema: {
         tags: ['alignments'],
         summary: 'Server-sent events: `progress` events until the job ends, then `end`',
         description:
           "Each event's data is the Progress JSON. The stream closes after the final state. " +
-          'EventSource cannot send headers, so `?access_token=` is accepted here.',
+          'EventSource cannot send headers: open it with `?ticket=` from ' +
+          '`POST /api/alignments/{id}/events/ticket/` (one minute, this alignment only). ' +
+          '`?access_token=` is still accepted, but it puts the access token in the URL: avoid it.',
         params: IdParams,
-        querystring: z.object({ access_token: z.string().optional(), lang: z.string().optional() }),
+        querystring: z.object({
+          ticket: z.string().max(1024).optional(),
+          access_token: z.string().optional(),
+          lang: z.string().optional(),
+        }),
       },
     },
     async (request, reply) => {

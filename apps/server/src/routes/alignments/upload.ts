@@ -9,6 +9,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { probeAudio } from '@tazamun/aligner/audio/decode';
+import { wavHoldsNonFinite } from '@tazamun/aligner/audio/wav';
 import { acceptLanguage } from '@tazamun/aligner/text/languages';
 import { availableEngines } from '@tazamun/aligner/models/registry';
 import { LANGUAGE_CODE, UploadOptions } from '@tazamun/contracts/alignments';
@@ -21,7 +22,7 @@ import { AppError, createError, fieldError } from '../../errors.ts';
 import { tempPath } from '../../storage/local-copy.ts';
 import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
-import { decodeTranscript, cleanTranscriptText } from '../../media/text-decode.ts';
+import { cleanTranscriptText, decodeTranscript, holdsNul } from '../../media/text-decode.ts';
 import { presentQuota } from '../../accounts/present-user.ts';
 import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
 import { createAlignment } from '../../commands/create-alignment.ts';
@@ -62,6 +63,15 @@ export function audioError(code: 'audio_required' | 'audio_too_large' | 'audio_f
     audio_format_invalid: `This value is invalid: accepted formats are ${FORMATS}.`,
   };
   return createError(code, params, { audio: [messages[code]] });
+}
+
+/** NUL in a transcript came back inside words and raw in CSV exports (issue 27, item 11). */
+function nulInText(field: 'text' | 'text_file') {
+  return createError(
+    'text_control_characters',
+    {},
+    { [field]: ['This value is invalid: it holds a NUL character.'] },
+  );
 }
 
 /** The bytes look like a known format but ffprobe cannot read them: a damaged file, not a wrong type. */
@@ -112,6 +122,7 @@ async function receive(request: FastifyRequest, tmp: string): Promise<Received> 
     } else if (part.fieldname === 'text_file' && out.text === null) {
       const text = decodeTranscript(await readTextFilePart(part.file));
       if (text === null) throw createError('text_encoding_invalid', {}, { text_file: ['invalid UTF-8'] });
+      if (holdsNul(text)) throw nulInText('text_file');
       out.text = text;
     } else {
       part.file.resume();
@@ -195,6 +206,14 @@ export async function checkAudio(
     throw undecodable(format);
   }
   if (!(duration > 0)) throw undecodable(format);
+  // a float WAV of NaN or infinite samples was "completed" with nothing aligned, and no video could
+  // be rendered of it (issue 27, item 14)
+  if (format === 'wav' && (await wavHoldsNonFinite(audio.tmp)))
+    throw createError(
+      'audio_samples_invalid',
+      {},
+      { audio: ['This value is invalid: the samples are not numbers (NaN or infinity).'] },
+    );
   if (duration < MIN_AUDIO_SECONDS)
     throw createError(
       'audio_unusable',
@@ -241,6 +260,7 @@ export async function acceptUpload(
     if (!got.audio) throw audioError('audio_required');
     const text = got.text ?? (got.fields.text !== undefined ? cleanTranscriptText(got.fields.text) : null);
     if (!text || !text.trim()) throw createError('text_required', {}, { text: ['This field is required.'] });
+    if (holdsNul(text)) throw nulInText('text');
     const options = parseOptions(got.fields);
     const { format, duration, sampleRate } = await checkAudio(got.audio, gate);
     checkBounds(duration, sampleRate, text, app.jobs.config.maxAudioSeconds);

@@ -52,38 +52,43 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { user, sessionId } = auth(request);
+      const { user, sessionId, apiTokenId } = auth(request);
       const now = deps.clock.now();
       const json = (v: unknown) => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);
-      const sessions = await listUserSessions(deps.db, user.id, now.toISOString());
       const zip = new yazl.ZipFile();
       const mtime = now;
       zip.addBuffer(json(await presentUser(deps, user)), 'profile.json', { mtime });
-      zip.addBuffer(
-        json(
-          sessions.map((s) => ({
-            id: s.id,
-            device: describeDevice(s.user_agent),
-            user_agent: s.user_agent,
-            ip: s.ip,
-            created_at: s.created_at,
-            last_used_at: s.last_used_at,
-            expires_at: s.expires_at,
-            current: s.id === sessionId,
-          })),
-        ),
-        'sessions.json',
-        { mtime },
-      );
+      // A personal API token cannot list sessions or tokens (requireSession): its export leaves out what
+      // it could not read otherwise (session ids, addresses, browsers; token names and prefixes).
+      if (!apiTokenId) {
+        const sessions = await listUserSessions(deps.db, user.id, now.toISOString());
+        zip.addBuffer(
+          json(
+            sessions.map((s) => ({
+              id: s.id,
+              device: describeDevice(s.user_agent),
+              user_agent: s.user_agent,
+              ip: s.ip,
+              created_at: s.created_at,
+              last_used_at: s.last_used_at,
+              expires_at: s.expires_at,
+              current: s.id === sessionId,
+            })),
+          ),
+          'sessions.json',
+          { mtime },
+        );
+      }
       zip.addBuffer(json(await getPreferences(deps.db, user.id)), 'preferences.json', { mtime });
       zip.addBuffer(json(await listFeedback(deps.db, user.id)), 'feedback.json', { mtime });
       zip.addBuffer(json(await listUserAlignments(deps.db, user.id)), 'alignments.json', { mtime });
       zip.addBuffer(json(await listUserProjects(deps.db, user.id)), 'projects.json', { mtime });
       zip.addBuffer(json(await listUserRevisions(deps.db, user.id)), 'revisions.json', { mtime });
       zip.addBuffer(json(await listUserShares(deps.db, user.id)), 'shares.json', { mtime });
-      zip.addBuffer(json((await listApiTokens(deps.db, user.id)).map(presentApiToken)), 'api-tokens.json', {
-        mtime,
-      });
+      if (!apiTokenId)
+        zip.addBuffer(json((await listApiTokens(deps.db, user.id)).map(presentApiToken)), 'api-tokens.json', {
+          mtime,
+        });
       zip.addBuffer(
         json(
           (await listLexicon(deps.db, user.id)).map((e) => ({

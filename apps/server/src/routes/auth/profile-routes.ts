@@ -20,7 +20,13 @@ import { userStats } from '../../db/alignments.ts';
 import { getPreferences, savePreferences } from '../../db/preferences.ts';
 import { consumeQuota, findUserById, resetQuota, updateUser } from '../../db/users.ts';
 import { BODY_LIMITS } from '../../reliability/body-limits.ts';
-import { auth, requireApproved, requireSession, requireUser } from '../../plugins/auth-guard.ts';
+import {
+  auth,
+  requireAdmin,
+  requireApproved,
+  requireSession,
+  requireUser,
+} from '../../plugins/auth-guard.ts';
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
@@ -170,7 +176,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/quota/reset/',
     {
       bodyLimit: BODY_LIMITS.token,
-      onRequest: requireApproved,
+      onRequest: requireAdmin,
       schema: {
         tags: ['quota'],
         summary: 'Admin only: set a user’s usage for today back to zero',
@@ -180,7 +186,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user } = auth(request);
-      if (user.role !== 'admin') throw createError('admin_required');
       const target = request.body?.user_id ? await findUserById(deps.db, request.body.user_id) : user;
       if (!target) throw createError('not_found');
       const now = deps.clock.now();

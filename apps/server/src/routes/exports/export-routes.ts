@@ -18,6 +18,7 @@ import { createError } from '../../errors.ts';
 import { readRevision } from '../../revisions/revision-store.ts';
 import { jobTimeoutMs } from '../../jobs/job-config.ts';
 import { VIDEO_FPS } from '../../media/render-video.ts';
+import { assertFreeJobRoom } from '../../jobs/fair-share.ts';
 import { contentDisposition, safeBaseName, sendStoredFile } from '../../media/send-file.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { getPreferences } from '../../db/preferences.ts';
@@ -135,6 +136,8 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (current && (current.status === 'queued' || current.status === 'processing')) {
         return reply.code(202).send(presentVideo(current, row.id, lang));
       }
+      // videos use no quota unit: a user keeps a few queued or rendering at most (jobs/fair-share.ts)
+      await assertFreeJobRoom(db, row.user_id, 'video');
       // One video per alignment: a new render replaces the previous file.
       const old = await db.selectFrom('videos').selectAll().where('alignment_id', '=', row.id).execute();
       const id = randomUUID();

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ISO_639_3 } from '@tazamun/contracts/alignments';
 import {
   LEXICON_IMPORT_MAX_BYTES,
+  LEXICON_IMPORT_REPORT_MAX,
   LEXICON_MAX_ENTRIES,
   LexiconEntry,
   LexiconEntryCreate,
@@ -17,7 +18,8 @@ import {
 } from '@tazamun/contracts/lexicon';
 import { previewPronunciations } from '@tazamun/aligner/text/pronunciation-preview';
 import { resolveLanguage } from '@tazamun/aligner/text/languages';
-import { ipaToPhones, pronunciationPhones } from '@tazamun/aligner/text/g2p';
+import { ipaToPhones, pronunciationPhones, unknownIpaSymbols } from '@tazamun/aligner/text/g2p';
+import { protectFormula } from '@tazamun/aligner/formats/csv';
 import {
   countLexicon,
   deleteLexiconEntry,
@@ -41,12 +43,23 @@ const present = (r: LexiconEntryRow): LexiconEntry => ({
 
 const LanguageQuery = z.object({ language: z.string().regex(ISO_639_3) });
 
+/** The export's formula guard undone: `'=x` came out of `=x` (csv.ts's protectFormula). */
+const unguard = (s: string): string => (/^'[=+\-@]/.test(s) ? s.slice(1) : s);
+
+/** Why an IPA string cannot be stored as it is, or null (the same rule for one entry and for imports). */
+export function ipaProblem(ipa: string): string | null {
+  const unknown = unknownIpaSymbols(ipa);
+  if (unknown.length > 0) return `not IPA: ${unknown.map((c) => JSON.stringify(c)).join(' ')}`;
+  if (ipaToPhones(ipa).length === 0) return 'no IPA phone in it';
+  return null;
+}
+
 /** One MFA dictionary line: word, optional numeric columns, phones. */
 export function parseDictionaryLine(line: string): { word: string; ipa: string } | string | null {
   const trimmed = line.replace(/\r$/, '');
   if (!trimmed.trim() || trimmed.startsWith('#')) return null;
   const cols = trimmed.includes('\t') ? trimmed.split('\t') : trimmed.trim().split(/\s+(.*)/s);
-  const word = cols[0]?.trim() ?? '';
+  const word = unguard(cols[0]?.trim() ?? '');
   const rest = cols.slice(1).filter((c) => !/^\s*\d+(\.\d+)?\s*$/.test(c));
   const ipa = rest.join(' ').trim();
   if (!word || /\s/.test(word)) return 'expected a word, a tab and its phones';
@@ -101,8 +114,8 @@ export const lexiconRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const userId = auth(request).user.id;
-      if (ipaToPhones(request.body.ipa).length === 0)
-        throw fieldError({ ipa: ['This value is invalid: no IPA phone in it.'] });
+      const problem = ipaProblem(request.body.ipa);
+      if (problem) throw fieldError({ ipa: [`This value is invalid: ${problem}.`] });
       await roomFor(userId, 1);
       const row = await upsertLexiconEntry(deps.db, userId, request.body, deps.clock.now().toISOString());
       return reply.code(201).send(present(row));
@@ -139,8 +152,13 @@ export const lexiconRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { language } = request.query;
       const rows = await listLexicon(deps.db, auth(request).user.id, language);
-      // phones as the alignment reads them: a diphthong stays one phone (aɪ, not a ɪ)
-      const body = rows.map((r) => `${r.word}\t${pronunciationPhones(r.ipa).join(' ')}\n`).join('');
+      // phones as the alignment reads them: a diphthong stays one phone (aɪ, not a ɪ); a spreadsheet
+      // opening the file must not run a word as a formula (the import undoes the guard); words and phones
+      // hold no tab or line break, so the dictionary layout needs no quoting
+      const cell = (s: string) => protectFormula(s);
+      const body = rows
+        .map((r) => `${cell(r.word)}\t${cell(pronunciationPhones(r.ipa).join(' '))}\n`)
+        .join('');
       return reply
         .type('text/tab-separated-values; charset=utf-8')
         .header('content-disposition', contentDisposition(`lexicon-${language}.dict`))
@@ -169,20 +187,28 @@ export const lexiconRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       const entries = new Map<string, string>();
       const skipped: { line: number; reason: string }[] = [];
+      let skippedCount = 0;
+      // every refused line is counted; the first ones are listed (1 MB of bad lines made a 4.7 MB answer)
+      const skip = (line: number, reason: string) => {
+        skippedCount += 1;
+        if (skipped.length < LEXICON_IMPORT_REPORT_MAX) skipped.push({ line, reason });
+      };
       request.body.split('\n').forEach((line, k) => {
         const got = parseDictionaryLine(line);
         if (got === null) return;
-        if (typeof got === 'string') skipped.push({ line: k + 1, reason: got });
-        else if (ipaToPhones(got.ipa).length === 0)
-          skipped.push({ line: k + 1, reason: 'no IPA phone in it' });
+        if (typeof got === 'string') return skip(k + 1, got);
+        const problem = ipaProblem(got.ipa);
+        if (problem) return skip(k + 1, problem);
         // MFA lists a word once per pronunciation; the aligner takes one: the first
-        else if (!entries.has(got.word.toLowerCase())) entries.set(got.word.toLowerCase(), got.ipa);
+        if (entries.has(got.word.toLowerCase()))
+          return skip(k + 1, 'the word has a pronunciation on an earlier line; the first is kept');
+        entries.set(got.word.toLowerCase(), got.ipa);
       });
       await roomFor(userId, entries.size);
       const nowIso = deps.clock.now().toISOString();
       for (const [word, ipa] of entries)
         await upsertLexiconEntry(deps.db, userId, { language: request.query.language, word, ipa }, nowIso);
-      return { imported: entries.size, skipped };
+      return { imported: entries.size, skipped, skipped_count: skippedCount };
     },
   );
 

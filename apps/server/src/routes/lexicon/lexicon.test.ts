@@ -84,7 +84,11 @@ test('MFA dictionaries import and export', async (t) => {
   assert.equal(res.statusCode, 200, res.body);
   assert.deepEqual(res.json(), {
     imported: 3,
-    skipped: [{ line: 6, reason: 'no pronunciation after the word' }],
+    skipped: [
+      { line: 4, reason: 'the word has a pronunciation on an earlier line; the first is kept' },
+      { line: 6, reason: 'no pronunciation after the word' },
+    ],
+    skipped_count: 2,
   });
   const out = await app.inject({ url: '/api/lexicon/export/?language=eng', headers: bearer(u.access) });
   assert.equal(out.statusCode, 200);

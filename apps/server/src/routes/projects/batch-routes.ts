@@ -11,17 +11,17 @@ import { LIMITS, MB } from '@tazamun/contracts/limits';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { BATCH_LIMITS, BatchResponse } from '@tazamun/contracts/projects';
 import type { BatchSkipped } from '@tazamun/contracts/projects';
-import { isTextGridPath, pairCorpus, textGridTranscript } from '@tazamun/aligner/corpus/corpus-layout';
+import { pairCorpus } from '@tazamun/aligner/corpus/corpus-layout';
 import type { CorpusSkipReason } from '@tazamun/aligner/corpus/corpus-layout';
 import { createAlignments, quotaCovers } from '../../commands/create-alignment.ts';
 import type { CheckedRecording } from '../../commands/create-alignment.ts';
 import { CorpusZip } from '../../corpus/corpus-zip.ts';
-import { receiveBatch } from '../../corpus/receive-batch.ts';
+import { receiveBatch, transcriptsTooLarge } from '../../corpus/receive-batch.ts';
 import type { ReceivedBatch } from '../../corpus/receive-batch.ts';
+import { TranscriptReader } from '../../corpus/transcript-reader.ts';
 import { findUserById } from '../../db/users.ts';
 import { AppError, createError } from '../../errors.ts';
 import { SNIFF_BYTES } from '../../media/audio-sniff.ts';
-import { decodeTranscript } from '../../media/text-decode.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
@@ -44,7 +44,8 @@ interface Candidate {
   audioName: string;
   transcriptName: string;
   audio: () => Promise<{ tmp: string; size: number }>;
-  transcript: () => Promise<Buffer>;
+  /** null when the transcript holds more than a transcript may (LIMITS.textFileMaxBytes) */
+  transcript: () => Promise<Buffer | null>;
 }
 
 async function readHead(path: string): Promise<Buffer> {
@@ -56,15 +57,6 @@ async function readHead(path: string): Promise<Buffer> {
   } finally {
     await fh.close();
   }
-}
-
-/** The transcript's text, or the catalogue code saying why there is none. */
-function transcriptText(name: string, bytes: Buffer): { text: string } | { code: ErrorCode } {
-  const text = decodeTranscript(bytes);
-  if (text === null) return { code: 'text_encoding_invalid' };
-  const got = isTextGridPath(name) ? textGridTranscript(text) : { text };
-  if ('error' in got) return { code: 'textgrid_unreadable' };
-  return got.text.trim() ? { text: got.text } : { code: 'text_required' };
 }
 
 /** Several audio + text_file parts: by base name when every recording has its transcript, else in order. */
@@ -86,6 +78,8 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const db = deps.db;
   const gate = app.probeGate;
+  const transcripts = new TranscriptReader(app.log);
+  app.addHook('onClose', () => transcripts.close());
 
   app.post(
     '/:id/batch/',
@@ -124,7 +118,10 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       const got: ReceivedBatch = { archive: null, audio: [], text: [], fields: {}, temps: [] };
       let zip: CorpusZip | null = null;
       try {
-        await receiveBatch(request, deps.files.tmpDir, got);
+        await receiveBatch(request, deps.files.tmpDir, got, {
+          maxBytes: deps.config.batchMaxBytes,
+          minFreeBytes: deps.config.minFreeDiskBytes,
+        });
         const options = parseOptions({ ...got.fields, project_id: project.id });
         let candidates: Candidate[];
         let layoutSkipped: { name: string; reason: CorpusSkipReason }[];
@@ -133,6 +130,12 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
           const z = zip;
           const layout = pairCorpus([...z.entries.keys()]);
           layoutSkipped = layout.skipped;
+          // judged by the headers before anything is inflated (a transcript over its own cap is skipped)
+          const held = layout.pairs
+            .map((p) => z.size(p.transcript))
+            .filter((n) => n <= LIMITS.textFileMaxBytes)
+            .reduce((a, b) => a + b, 0);
+          if (held > BATCH_LIMITS.maxTranscriptBytes) throw transcriptsTooLarge();
           candidates = layout.pairs.map((p) => ({
             base: p.base,
             audioName: p.audio,
@@ -146,7 +149,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
               await z.extractTo(p.audio, tmp);
               return { tmp, size: z.size(p.audio) };
             },
-            transcript: () => z.read(p.transcript),
+            transcript: () => z.read(p.transcript, LIMITS.textFileMaxBytes),
           }));
         } else if (got.audio.length) {
           const layout = pairParts(got);
@@ -209,7 +212,12 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
     const skip = (name: string, code: ErrorCode, params: Record<string, string | number> = {}) =>
       skipped.push({ name, reason: errorMessage(code, lang, params) });
     for (const c of candidates) {
-      const transcript = transcriptText(c.transcriptName, await c.transcript());
+      const bytes = await c.transcript();
+      if (bytes === null) {
+        skip(c.transcriptName, 'text_too_large', { size: `${LIMITS.textFileMaxBytes / MB} MB` });
+        continue;
+      }
+      const transcript = await transcripts.read(c.transcriptName, bytes);
       if ('code' in transcript) {
         skip(c.transcriptName, transcript.code);
         continue;

@@ -7,6 +7,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import yazl from 'yazl';
 import { ExportQuery, FileExportFormat } from '@tazamun/contracts/exports';
 import type { ExportFormat } from '@tazamun/aligner/formats/export';
+import { stripBidiControls } from '@tazamun/aligner/formats/common';
+import { csvRows } from '@tazamun/aligner/formats/csv';
 import { createError } from '../../errors.ts';
 import { readResult } from '../../jobs/alignment-files.ts';
 import { contentDisposition, safeBaseName } from '../../media/send-file.ts';
@@ -35,10 +37,11 @@ export function exportBase(row: Pick<AlignmentRow, 'file_name' | 'title' | 'id'>
     .split('/')
     .filter((s) => s && s !== '.' && s !== '..');
   const last = (segments.pop() ?? '').replace(/\.[A-Za-z0-9]{2,4}$/, '');
+  // bidi overrides and marks (U+202E shows "txt.exe" as "exe.txt") go, as in download names
   const clean = (s: string) =>
-    s
+    stripBidiControls(s)
       // eslint-disable-next-line no-control-regex
-      .replace(/[:*?"<>|\u0000-\u001F]/g, '_')
+      .replace(/[:*?"<>|\u0000-\u001F\u007F]/g, '_')
       .trim()
       .slice(0, 80) || '_';
   return [...segments, last].map(clean).join('/');
@@ -56,25 +59,22 @@ function uniqueNames(rows: AlignmentRow[], ext: string): string[] {
   });
 }
 
-const num = (x: number | null, digits: number): string =>
-  x === null ? '' : String(Math.round(x * 10 ** digits) / 10 ** digits);
-const csvCell = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+const num = (x: number | null, digits: number): number | null =>
+  x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** summary.csv, through the exports' one CSV writer: names from users are formula-guarded and quoted. */
 export function summaryCsv(rows: AlignmentRow[], names: string[]): string {
-  const lines = ['file,duration,words,coverage,confidence,wer'];
-  rows.forEach((r, k) =>
-    lines.push(
-      [
-        csvCell(names[k]!),
-        num(r.duration, 3),
-        r.words === null ? '' : String(r.words),
-        num(r.coverage, 4),
-        num(r.confidence, 4),
-        num(r.wer, 4),
-      ].join(','),
-    ),
-  );
-  return `${lines.join('\r\n')}\r\n`;
+  return csvRows([
+    ['file', 'duration', 'words', 'coverage', 'confidence', 'wer'],
+    ...rows.map((r, k) => [
+      names[k]!,
+      num(r.duration, 3),
+      r.words,
+      num(r.coverage, 4),
+      num(r.confidence, 4),
+      num(r.wer, 4),
+    ]),
+  ]);
 }
 
 export const projectExportRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,7 +1,10 @@
 // /api/alignments/{id}/revisions/ and /realign/: hand corrections saved as revisions, and stretches
 // re-aligned by the engine. Scoped to the caller's own alignments like every alignment route.
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  MAX_REVISIONS,
+  REVISION_SAVES_PER_MINUTE,
   RealignRequest,
   RealignStatus,
   RevisionCreate,
@@ -46,6 +49,9 @@ export const revisionRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['revisions'],
         summary: 'Save corrections as a new revision on top of base_revision',
         description:
+          `At most ${MAX_REVISIONS} revisions per alignment (409 \`revision_limit\`) and ` +
+          `${REVISION_SAVES_PER_MINUTE} saves a minute per user (429 \`rate_limited\`); a save that ` +
+          'changes nothing stores nothing and answers 200 with the latest revision. ' +
           'Edits by word `index`: `words` (start, end, label), `phones` (by word_index and position), ' +
           '`word_phones` (a word’s whole phone tier, for splits and merges). Changed words must lie inside ' +
           'the audio, end after they start and not overlap their neighbours (400 naming the word: ' +
@@ -53,14 +59,22 @@ export const revisionRoutes: FastifyPluginAsyncZod = async (app) => {
           'base_revision that is not the latest gets 409 `revision_conflict`.',
         params: IdParams,
         body: RevisionCreate,
-        response: { 201: RevisionCreated },
+        response: { 200: RevisionCreated, 201: RevisionCreated },
+      },
+      // a person saves a few times a minute; a script replaying saves is slowed down (per user)
+      config: {
+        rateLimit: {
+          max: REVISION_SAVES_PER_MINUTE,
+          timeWindow: '1 minute',
+          keyGenerator: (request: FastifyRequest) => `revisions:${request.auth?.user.id ?? request.ip}`,
+        },
       },
     },
     async (request, reply) => {
       const row = await ownedOr404(db, request, request.params.id);
       if (row.status !== 'completed') throw createError('alignment_not_ready', { status: row.status });
-      const created = await createRevision(deps, row, request.body);
-      return reply.code(201).send(created);
+      const saved = await createRevision(deps, row, request.body);
+      return reply.code(saved.created ? 201 : 200).send(saved.revision);
     },
   );
 
