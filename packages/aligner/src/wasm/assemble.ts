@@ -27,7 +27,8 @@ const VALTYPE: Record<ValType, number> = { i32: 0x7f, f32: 0x7d, v128: 0x7b };
 export type Instr = [string, ...number[]];
 
 /** Opcodes without immediates, and those taking the listed immediates (u: unsigned LEB, s: signed LEB,
- * f: a float32, m: a memory argument of alignment and offset, b: an empty block type). */
+ * f: a float32, m: a memory argument of alignment and offset, b: an empty block type, l: a lane index
+ * byte). A prefixed opcode's second number is written as an unsigned LEB. */
 const OPS: Record<string, { code: number[]; imm: string }> = {
   unreachable: { code: [0x00], imm: '' },
   nop: { code: [0x01], imm: '' },
@@ -81,7 +82,14 @@ const OPS: Record<string, { code: number[]; imm: string }> = {
   'v128.load': { code: [0xfd, 0x00], imm: 'm' },
   'f32x4.splat': { code: [0xfd, 0x13], imm: '' },
   'f32x4.gt': { code: [0xfd, 0x44], imm: '' },
+  // pseudo-maximum (b > a ? b : a, no NaN rule): one maxps
+  'f32x4.pmax': { code: [0xfd, 0xeb], imm: '' },
   'v128.any_true': { code: [0xfd, 0x53], imm: '' },
+  'v128.store': { code: [0xfd, 0x0b], imm: 'm' },
+  'v128.bitselect': { code: [0xfd, 0x52], imm: '' },
+  'i32x4.splat': { code: [0xfd, 0x11], imm: '' },
+  'i32x4.replace_lane': { code: [0xfd, 0x1c], imm: 'l' },
+  'i32x4.add': { code: [0xfd, 0xae], imm: '' },
 };
 
 function uleb(n: number, out: number[]): void {
@@ -130,6 +138,9 @@ function encodeInstr(ins: Instr, out: number[]): void {
     case 'm':
       uleb(args[0]!, out);
       uleb(args[1] ?? 0, out);
+      break;
+    case 'l':
+      out.push(args[0]!);
       break;
   }
 }

@@ -273,7 +273,9 @@ export class HmmBackend implements AcousticBackend {
   private async placeWindow(req: WindowRequest): Promise<UnitSpan[]> {
     const base = settings(req.precision);
     // the first search's path gives the speaker-adaptation statistics (not when emulating pocketsphinx)
-    const stats = emulatingPocketsphinx() ? undefined : this.decoder.adaptationStats?.();
+    // (a window shorter than the speech adaptation needs collects nothing)
+    const adaptable = !emulatingPocketsphinx() && req.samples.length >= (ADAPT_MIN_FRAMES / FRAME_RATE) * 16000;
+    const stats = adaptable ? this.decoder.adaptationStats?.() : undefined;
     let chosen: DecodeSettings = base;
     let spans = await this.searchWindow(req, base, stats);
     // Speaker adaptation: with enough speech on the path, a feature transform fitted to it (adapt/fmllr.ts)

@@ -34,6 +34,9 @@ export interface FeatureTransform {
   id: string;
 }
 
+/** Per model: 1/σ² and μ/σ² of every density dimension (computed once). */
+const PRECISIONS = new WeakMap<AcousticModel, { invVar: Float64Array; meanOverVar: Float64Array }>();
+
 /** Sufficient statistics for the transforms, accumulated frame by frame along a path. */
 export class AdaptationStats {
   /** per stream: per row, the (d+1)² matrix G_i then the (d+1) vector k_i */
@@ -46,12 +49,17 @@ export class AdaptationStats {
   constructor(readonly m: AcousticModel) {
     this.g = m.streamLengths.map((d) => new Float64Array(d * (d + 1) * (d + 1)));
     this.k = m.streamLengths.map((d) => new Float64Array(d * (d + 1)));
-    this.invVar = new Float64Array(m.variances.length);
-    this.meanOverVar = new Float64Array(m.variances.length);
-    for (let i = 0; i < m.variances.length; i++) {
-      this.invVar[i] = 1 / m.variances[i]!;
-      this.meanOverVar[i] = m.means[i]! / m.variances[i]!;
+    let pre = PRECISIONS.get(m);
+    if (!pre) {
+      pre = { invVar: new Float64Array(m.variances.length), meanOverVar: new Float64Array(m.variances.length) };
+      for (let i = 0; i < m.variances.length; i++) {
+        pre.invVar[i] = 1 / m.variances[i]!;
+        pre.meanOverVar[i] = m.means[i]! / m.variances[i]!;
+      }
+      PRECISIONS.set(m, pre);
     }
+    this.invVar = pre.invVar;
+    this.meanOverVar = pre.meanOverVar;
   }
 
   /** Frame t of `feats`, spent in model senone `senone` (top densities from `topn`), with weight `gamma`. */

@@ -209,13 +209,16 @@ export class OnnxGaussianKernel implements GaussianKernel {
   readonly name = 'onnx' as const;
 
   /** the top-4 selection in WebAssembly SIMD (null: the JavaScript loop) */
-  private readonly wasm: Top4Module | null = process.env.TAZAMUN_TOP4 === 'js' ? null : top4Module();
+  private readonly wasm: Top4Module | null;
 
   private constructor(
     private readonly m: AcousticModel,
     private readonly ort: Ort,
     private readonly session: InferenceSession,
-  ) {}
+  ) {
+    // the SIMD selection reads rows four densities at a time
+    this.wasm = process.env.TAZAMUN_TOP4 === 'js' || m.nDensities % 4 !== 0 ? null : top4Module();
+  }
 
   static async create(m: AcousticModel): Promise<OnnxGaussianKernel> {
     const mod = (await import('onnxruntime-node')) as Ort & { default?: Ort };
@@ -253,12 +256,13 @@ export class OnnxGaussianKernel implements GaussianKernel {
     const perFrame = nStreams * nCodebooks * TOP_N;
     const wasm = this.wasm;
     // WebAssembly memory: the block's scores (written by onnxruntime), then the block's top-4 values and
-    // indices for [previous frame, block frames] (the previous frame seeds the block's first)
+    // indices, then the selection's scratch area
     const yBytes = nStreams * BLOCK * cols * 4;
     const llAt = yBytes;
-    const llBytes = (BLOCK + 1) * perFrame * 4;
+    const llBytes = BLOCK * perFrame * 4;
     const cwAt = llAt + llBytes;
-    const need = cwAt + (BLOCK + 1) * perFrame;
+    const scratchAt = cwAt + BLOCK * perFrame + 16 - ((cwAt + BLOCK * perFrame) % 16);
+    const need = scratchAt + 128;
     if (wasm && wasm.memory.buffer.byteLength < need)
       wasm.memory.grow(Math.ceil((need - wasm.memory.buffer.byteLength) / 65536));
     for (let t0 = 0; t0 < features.nFrames; t0 += BLOCK) {
@@ -288,13 +292,6 @@ export class OnnxGaussianKernel implements GaussianKernel {
       if (wasm) {
         await this.session.run(feeds, fetches);
         const mem = wasm.memory.buffer;
-        const ll = new Float32Array(mem, llAt, (BLOCK + 1) * perFrame);
-        const cw = new Uint8Array(mem, cwAt, (BLOCK + 1) * perFrame);
-        // the previous block's last frame, as seeds
-        if (t0 > 0) {
-          ll.set(out.ll.subarray((t0 - 1) * perFrame, t0 * perFrame));
-          cw.set(out.cw.subarray((t0 - 1) * perFrame, t0 * perFrame));
-        }
         for (let f = 0; f < nStreams; f++)
           wasm.top4(
             f * BLOCK * cols * 4,
@@ -303,12 +300,12 @@ export class OnnxGaussianKernel implements GaussianKernel {
             nDensities,
             llAt,
             cwAt,
-            perFrame + f * nCodebooks * TOP_N,
+            f * nCodebooks * TOP_N,
             perFrame,
-            t0 > 0 ? 1 : 0,
+            scratchAt,
           );
-        out.ll.set(ll.subarray(perFrame, (n + 1) * perFrame), t0 * perFrame);
-        out.cw.set(cw.subarray(perFrame, (n + 1) * perFrame), t0 * perFrame);
+        out.ll.set(new Float32Array(mem, llAt, n * perFrame), t0 * perFrame);
+        out.cw.set(new Uint8Array(mem, cwAt, n * perFrame), t0 * perFrame);
         continue;
       }
       const res = await this.session.run(feeds);

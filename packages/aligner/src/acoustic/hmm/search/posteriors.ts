@@ -21,12 +21,6 @@ export interface BoundaryPosterior {
   sd: number;
 }
 
-function lse(a: number, b: number): number {
-  if (a === -Infinity) return b;
-  if (b === -Infinity) return a;
-  return a > b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
-}
-
 /**
  * The start posterior of every phone of the path (index i: path.phones[i]), and the posterior of the
  * path's end at the last frame. `scale` multiplies every log-likelihood and log-probability.
@@ -63,85 +57,124 @@ export function boundaryPosteriors(
       }
     tp.push(t);
   }
+  // Probabilities in the linear domain, each frame's scaled to sum to 1 (the scale kept per frame): no
+  // logarithm in the recursions. Emissions are divided by the frame's best before exponentiation.
   const width = (i: number) => hi[i]! - lo[i]! + 1;
-  const alpha = Array.from({ length: n }, (_, i) => new Float64Array(3 * width(i)).fill(-Infinity));
-  const beta = Array.from({ length: n }, (_, i) => new Float64Array(3 * width(i)).fill(-Infinity));
+  const alpha = Array.from({ length: n }, (_, i) => new Float64Array(3 * width(i)));
+  const beta = Array.from({ length: n }, (_, i) => new Float64Array(3 * width(i)));
+  const frameBest = new Float64Array(nFrames).fill(-Infinity);
   const emit = Array.from({ length: n }, (_, i) => {
     const e = new Float64Array(3 * width(i));
     for (let t = lo[i]!; t <= hi[i]!; t++)
-      for (let j = 0; j < 3; j++) e[(t - lo[i]!) * 3 + j] = -costs.at(t, sen[i]![j]!) * k;
+      for (let j = 0; j < 3; j++) {
+        const v = -costs.at(t, sen[i]![j]!) * k;
+        e[(t - lo[i]!) * 3 + j] = v;
+        if (v > frameBest[t]!) frameBest[t] = v;
+      }
     return e;
   });
-  const A = (i: number, t: number, j: number) =>
-    i < 0 || i >= n || t < lo[i]! || t > hi[i]! ? -Infinity : alpha[i]![(t - lo[i]!) * 3 + j]!;
-  const B = (i: number, t: number, j: number) =>
-    i < 0 || i >= n || t < lo[i]! || t > hi[i]! ? -Infinity : beta[i]![(t - lo[i]!) * 3 + j]!;
-  /** the log-probability of leaving phone i at the end of frame t */
-  const exitAt = (i: number, t: number): number => {
-    const x = tp[i]!;
-    return lse(lse(A(i, t, 0) + x[3]!, A(i, t, 1) + x[7]!), A(i, t, 2) + x[11]!);
-  };
-  // forward, frame by frame over the phones whose band holds it
+  for (let i = 0; i < n; i++) {
+    const e = emit[i]!;
+    for (let q = 0; q < e.length; q++) e[q] = Math.exp(e[q]! - frameBest[lo[i]! + Math.floor(q / 3)]!);
+  }
+  const x = tp.map((t) => t.map((v) => Math.exp(v)));
+  // forward, frame by frame over the phones whose band holds it; frameSum[t]: the frame's sum before scaling
+  const frameSum = new Float64Array(nFrames).fill(1);
   let first = 0;
   for (let t = 0; t < nFrames; t++) {
     while (first < n && hi[first]! < t) first++;
-    for (let i = first; i < n && lo[i]! <= t; i++) {
-      const x = tp[i]!;
+    let sum = 0;
+    let end = first;
+    for (let i = first; i < n && lo[i]! <= t; i++, end++) {
+      const xi = x[i]!;
       const e = emit[i]!;
+      const al = alpha[i]!;
       const o = (t - lo[i]!) * 3;
-      const enter = i === 0 ? (t === 0 ? 0 : -Infinity) : t > 0 ? exitAt(i - 1, t - 1) : -Infinity;
-      const a0 = lse(A(i, t - 1, 0) + x[0]!, enter);
-      const a1 = lse(A(i, t - 1, 1) + x[5]!, A(i, t - 1, 0) + x[1]!);
-      const a2 = lse(lse(A(i, t - 1, 2) + x[10]!, A(i, t - 1, 1) + x[6]!), A(i, t - 1, 0) + x[2]!);
-      alpha[i]![o] = a0 + e[o]!;
-      alpha[i]![o + 1] = a1 + e[o + 1]!;
-      alpha[i]![o + 2] = a2 + e[o + 2]!;
+      let p0 = 0;
+      let p1 = 0;
+      let p2 = 0;
+      if (t > lo[i]!) {
+        p0 = al[o - 3]!;
+        p1 = al[o - 2]!;
+        p2 = al[o - 1]!;
+      }
+      let enter = 0;
+      if (i === 0) enter = t === 0 ? 1 : 0;
+      else if (t > 0 && t - 1 >= lo[i - 1]! && t - 1 <= hi[i - 1]!) {
+        const ap = alpha[i - 1]!;
+        const q = (t - 1 - lo[i - 1]!) * 3;
+        const xp = x[i - 1]!;
+        enter = ap[q]! * xp[3]! + ap[q + 1]! * xp[7]! + ap[q + 2]! * xp[11]!;
+      }
+      const a0 = (p0 * xi[0]! + enter) * e[o]!;
+      const a1 = (p1 * xi[5]! + p0 * xi[1]!) * e[o + 1]!;
+      const a2 = (p2 * xi[10]! + p1 * xi[6]! + p0 * xi[2]!) * e[o + 2]!;
+      al[o] = a0;
+      al[o + 1] = a1;
+      al[o + 2] = a2;
+      sum += a0 + a1 + a2;
+    }
+    if (sum > 0) {
+      frameSum[t] = sum;
+      for (let i = first; i < end; i++) {
+        const o = (t - lo[i]!) * 3;
+        const al = alpha[i]!;
+        al[o] = al[o]! / sum;
+        al[o + 1] = al[o + 1]! / sum;
+        al[o + 2] = al[o + 2]! / sum;
+      }
     }
   }
-  // backward
+  // backward, under the same scales
   let last = n - 1;
   for (let t = nFrames - 1; t >= 0; t--) {
     while (last >= 0 && lo[last]! > t) last--;
+    const s = t + 1 < nFrames ? frameSum[t + 1]! : 1;
     for (let i = last; i >= 0 && hi[i]! >= t; i--) {
-      const x = tp[i]!;
+      const xi = x[i]!;
       const o = (t - lo[i]!) * 3;
-      const nextE = (j: number) => (t + 1 <= hi[i]! ? emit[i]![(t + 1 - lo[i]!) * 3 + j]! : -Infinity);
-      const stay = (j: number) => B(i, t + 1, j) + nextE(j);
-      let leave: number;
-      if (i === n - 1) leave = t === nFrames - 1 ? 0 : -Infinity;
-      else if (t + 1 >= lo[i + 1]! && t + 1 <= hi[i + 1]!)
-        leave = B(i + 1, t + 1, 0) + emit[i + 1]![(t + 1 - lo[i + 1]!) * 3]!;
-      else leave = -Infinity;
-      beta[i]![o] = lse(lse(x[0]! + stay(0), x[1]! + stay(1)), lse(x[2]! + stay(2), x[3]! + leave));
-      beta[i]![o + 1] = lse(lse(x[5]! + stay(1), x[6]! + stay(2)), x[7]! + leave);
-      beta[i]![o + 2] = lse(x[10]! + stay(2), x[11]! + leave);
+      const bt = beta[i]!;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      if (t + 1 <= hi[i]!) {
+        const e = emit[i]!;
+        s0 = bt[o + 3]! * e[o + 3]!;
+        s1 = bt[o + 4]! * e[o + 4]!;
+        s2 = bt[o + 5]! * e[o + 5]!;
+      }
+      let leave = 0;
+      if (i === n - 1) leave = t === nFrames - 1 ? 1 : 0;
+      else if (t + 1 >= lo[i + 1]! && t + 1 <= hi[i + 1]!) {
+        const q = (t + 1 - lo[i + 1]!) * 3;
+        leave = beta[i + 1]![q]! * emit[i + 1]![q]!;
+      }
+      bt[o] = (xi[0]! * s0 + xi[1]! * s1 + xi[2]! * s2 + xi[3]! * leave) / s;
+      bt[o + 1] = (xi[5]! * s1 + xi[6]! * s2 + xi[7]! * leave) / s;
+      bt[o + 2] = (xi[10]! * s2 + xi[11]! * leave) / s;
     }
   }
   // start posteriors: leave phone i-1 at the end of frame t-1, enter phone i at frame t
   const out: BoundaryPosterior[] = [{ mean: 0, sd: 0 }];
   for (let i = 1; i < n; i++) {
-    const ws: number[] = [];
-    const ts: number[] = [];
-    for (let t = Math.max(lo[i]!, lo[i - 1]! + 1); t <= Math.min(hi[i]!, hi[i - 1]! + 1); t++) {
-      const v = exitAt(i - 1, t - 1) + emit[i]![(t - lo[i]!) * 3]! + B(i, t, 0);
-      if (v === -Infinity) continue;
-      ws.push(v);
-      ts.push(t);
-    }
-    if (ws.length === 0) {
-      out.push({ mean: phones[i]!.start, sd: 0 });
-      continue;
-    }
-    const max = Math.max(...ws);
     let z = 0;
     let s1 = 0;
     let s2 = 0;
-    ws.forEach((v, q) => {
-      const p = Math.exp(v - max);
+    const xp = x[i - 1]!;
+    const ap = alpha[i - 1]!;
+    for (let t = Math.max(lo[i]!, lo[i - 1]! + 1); t <= Math.min(hi[i]!, hi[i - 1]! + 1); t++) {
+      const q = (t - 1 - lo[i - 1]!) * 3;
+      const leave = ap[q]! * xp[3]! + ap[q + 1]! * xp[7]! + ap[q + 2]! * xp[11]!;
+      const o = (t - lo[i]!) * 3;
+      const p = (leave * emit[i]![o]! * beta[i]![o]!) / frameSum[t]!;
       z += p;
-      s1 += p * ts[q]!;
-      s2 += p * ts[q]! * ts[q]!;
-    });
+      s1 += p * t;
+      s2 += p * t * t;
+    }
+    if (!(z > 0)) {
+      out.push({ mean: phones[i]!.start, sd: 0 });
+      continue;
+    }
     const mean = s1 / z;
     out.push({ mean, sd: Math.sqrt(Math.max(0, s2 / z - mean * mean)) });
   }
