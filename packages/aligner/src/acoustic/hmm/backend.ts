@@ -274,7 +274,8 @@ export class HmmBackend implements AcousticBackend {
     const base = settings(req.precision);
     // the first search's path gives the speaker-adaptation statistics (not when emulating pocketsphinx)
     // (a window shorter than the speech adaptation needs collects nothing)
-    const adaptable = !emulatingPocketsphinx() && req.samples.length >= (ADAPT_MIN_FRAMES / FRAME_RATE) * 16000;
+    const adaptable =
+      !emulatingPocketsphinx() && req.samples.length >= (ADAPT_MIN_FRAMES / FRAME_RATE) * 16000;
     const stats = adaptable ? this.decoder.adaptationStats?.() : undefined;
     let chosen: DecodeSettings = base;
     let spans = await this.searchWindow(req, base, stats);

@@ -51,7 +51,10 @@ export class AdaptationStats {
     this.k = m.streamLengths.map((d) => new Float64Array(d * (d + 1)));
     let pre = PRECISIONS.get(m);
     if (!pre) {
-      pre = { invVar: new Float64Array(m.variances.length), meanOverVar: new Float64Array(m.variances.length) };
+      pre = {
+        invVar: new Float64Array(m.variances.length),
+        meanOverVar: new Float64Array(m.variances.length),
+      };
       for (let i = 0; i < m.variances.length; i++) {
         pre.invVar[i] = 1 / m.variances[i]!;
         pre.meanOverVar[i] = m.means[i]! / m.variances[i]!;
