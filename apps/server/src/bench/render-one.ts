@@ -1,0 +1,87 @@
+// One karaoke render for `npm run bench:platform` (bench/platform.ts starts it pinned to one core with
+// taskset): reads {result, audio, options} from the JSON file named on the command line, renders the MP4
+// with the server's own renderer, and prints one JSON line with the wall time and the peak resident
+// memory of the ffmpeg processes it started (read from /proc while they run: VmHWM, the high-water mark).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import { VideoRequest } from '@tazamun/contracts/exports';
+import { renderKaraokeVideo } from '../media/render-video.ts';
+
+interface RenderJob {
+  result: string;
+  audio: string;
+  options: Record<string, unknown>;
+  fontsDir: string;
+}
+
+/** Children of this process and theirs, by pid (the renderer may start ffmpeg more than once). */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const task of tasks) {
+    let children = '';
+    try {
+      children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const c of children.split(/\s+/).filter(Boolean)) out.push(Number(c), ...descendants(Number(c)));
+  }
+  return out;
+}
+
+function highWaterKb(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as RenderJob;
+const result = JSON.parse(readFileSync(job.result, 'utf8')) as AlignmentResult;
+const workDir = mkdtempSync(join(tmpdir(), 'tazamun-render-bench-'));
+const peaks = new Map<number, number>();
+const sample = (): void => {
+  for (const pid of descendants(process.pid)) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, highWaterKb(pid)));
+};
+const poll = setInterval(sample, 20);
+const t0 = process.hrtime.bigint();
+try {
+  await renderKaraokeVideo({
+    result,
+    audioPath: job.audio,
+    workDir,
+    output: 'bench.mp4',
+    options: VideoRequest.parse(job.options),
+    fontsDir: job.fontsDir,
+    signal: new AbortController().signal,
+    onProgress: sample,
+  });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  clearInterval(poll);
+  const size = statSync(join(workDir, 'bench.mp4')).size;
+  console.log(
+    JSON.stringify({
+      seconds,
+      audio_seconds: result.audio.duration,
+      peak_ffmpeg_kb: Math.max(0, ...peaks.values()),
+      processes: peaks.size,
+      bytes: size,
+    }),
+  );
+} finally {
+  clearInterval(poll);
+  if (process.env.KEEP_RENDER) execFileSync("cp", [join(workDir, "bench.mp4"), process.env.KEEP_RENDER]);
+  rmSync(workDir, { recursive: true, force: true });
+}
