@@ -82,6 +82,6 @@ try {
   );
 } finally {
   clearInterval(poll);
-  if (process.env.KEEP_RENDER) execFileSync("cp", [join(workDir, "bench.mp4"), process.env.KEEP_RENDER]);
+  if (process.env.KEEP_RENDER) execFileSync('cp', [join(workDir, 'bench.mp4'), process.env.KEEP_RENDER]);
   rmSync(workDir, { recursive: true, force: true });
 }
