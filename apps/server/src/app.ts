@@ -6,7 +6,6 @@ import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController } from 'fastify';
@@ -200,9 +199,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   acceptEmptyJsonBodies(app);
   rejectNulBytes(app);
   refuseWritesWhenDiskLow(app, config.dataDir, () => config.minFreeDiskBytes);
-  // REDIS_URL: rate-limit counters shared by every API process (per IP and per e-mail address)
+  // REDIS_URL: rate-limit counters shared by every API process (per IP and per e-mail address); ioredis
+  // is loaded only then
   const limitRedis = redisUrl
-    ? new Redis(redisUrl, {
+    ? new (await import('ioredis')).Redis(redisUrl, {
         maxRetriesPerRequest: 1,
         // a request waits at most this long for a counter before the limiter lets it through
         commandTimeout: 1000,

@@ -17,7 +17,6 @@ import { UserFiles, createFileStore } from '../storage/user-files.ts';
 import { ADMIN_JOB_STATUSES } from '@tazamun/contracts/admin-jobs';
 import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
 import { findJob, listJobs, retryJob } from '../jobs/job-admin.ts';
-import { createJobsRuntime } from '../jobs/jobs-runtime.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   create --email E --password P [--first-name F] [--last-name L] [--role admin|user]
@@ -143,6 +142,8 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
       const db = deps.db;
       const before = await findJob(db, positionals[0]);
       // the queue's own cancel: the quota unit of a job that never ran comes back, as from the API
+      // (loaded here only: the other commands start without the job runtime and its engine)
+      const { createJobsRuntime } = await import('../jobs/jobs-runtime.ts');
       const runtime = createJobsRuntime(
         db,
         deps.files,

@@ -7,9 +7,10 @@
 // refund quota once.
 // Redis may lose its data (an outage without persistence): every process reconciles, adding a BullMQ
 // job for each queued row, or processing row whose lease ran out, that BullMQ no longer holds.
-import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
-import type { Job } from 'bullmq';
-import { Redis } from 'ioredis';
+// BullMQ and ioredis are imported by start(): a process without REDIS_URL never loads them.
+import type * as BullMq from 'bullmq';
+import type { Job, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobConfig } from './job-config.ts';
 import { insertJobRow, iso } from './job-rows.ts';
@@ -57,6 +58,7 @@ export class BullJobQueue implements JobQueue {
   private timers: NodeJS.Timeout[] = [];
   private started = false;
   private reconciling = false;
+  private bull: typeof BullMq | null = null;
 
   constructor(
     private readonly db: Db,
@@ -121,6 +123,8 @@ export class BullJobQueue implements JobQueue {
     if (this.started) return;
     this.started = true;
     const { redisUrl } = this.options;
+    const [bull, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
+    this.bull = bull;
     // The producer fails fast while Redis is away (the reconciler covers it) instead of queueing
     // commands in memory; the worker's connection must wait forever (BullMQ's blocking reads).
     this.producer = new Redis(redisUrl, {
@@ -129,12 +133,12 @@ export class BullJobQueue implements JobQueue {
       retryStrategy: retry,
     });
     this.producer.on('error', (err: Error) => this.log.warn({ err: err.message }, 'redis (queue)'));
-    this.queue = new Queue<BullData>(BULL_QUEUE_NAME, { connection: this.producer, prefix: this.prefix });
+    this.queue = new bull.Queue<BullData>(BULL_QUEUE_NAME, { connection: this.producer, prefix: this.prefix });
     this.queue.on('error', (err: Error) => this.log.warn({ err: err.message }, 'BullMQ queue'));
     if (this.config.concurrency > 0) {
       this.consumer = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy: retry });
       this.consumer.on('error', (err: Error) => this.log.warn({ err: err.message }, 'redis (worker)'));
-      this.worker = new Worker<BullData>(BULL_QUEUE_NAME, (job, token) => this.process(job, token), {
+      this.worker = new bull.Worker<BullData>(BULL_QUEUE_NAME, (job, token) => this.process(job, token), {
         connection: this.consumer,
         prefix: this.prefix,
         concurrency: this.config.concurrency,
@@ -215,6 +219,7 @@ export class BullJobQueue implements JobQueue {
   /** BullMQ's processor: the row says whether this delivery may run; the runner does the rest. */
   private async process(bull: Job<BullData>, token?: string): Promise<void> {
     const id = bull.id!;
+    const { DelayedError, WaitingError } = this.bull!;
     const delay = async (until: number): Promise<never> => {
       await bull.moveToDelayed(until, token);
       throw new DelayedError();
