@@ -1,7 +1,7 @@
 // `npm run bench:platform`: the platform's own speed (issue 29, items 11-13), measured the same way before
 // and after a change, for docs/benchmarks.md.
 //
-//   npm run bench:platform -- [--only=video,web,startup] [--repeat=3] [--tiles=30,120] [--out=f.json]
+//   npm run bench:platform -- [--only=video,web,startup,ready] [--repeat=3] [--tiles=30,120] [--out=f.json]
 //
 // video   karaoke MP4 renders at Full HD with the waveform (the export's defaults), each in a child
 //         process pinned to one core (taskset -c 0): wall time against the audio's duration and the peak
@@ -12,6 +12,8 @@
 //         cache headers of a hashed asset.
 // startup `npm run admin -- list`, `tazamun --help` (bin, and through npx), the API's start to a 200 from
 //         /api/health/, and whether it loaded BullMQ or the S3 SDK without REDIS_URL / S3_BUCKET.
+// ready   GET /api/ready/ of an API process (in this process, SQLite, a real redis-server) while Redis is
+//         frozen (SIGSTOP): how long the probe takes to answer `degraded` (issue 29, item 4).
 //
 // Every figure is a median of --repeat runs (min and max beside it); the load average is printed with
 // each section, since the machine is shared.
@@ -30,7 +32,7 @@ import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
 const { values: args } = parseArgs({
   options: {
-    only: { type: 'string', default: 'video,web,startup' },
+    only: { type: 'string', default: 'video,web,startup,ready' },
     repeat: { type: 'string', default: '3' },
     tiles: { type: 'string', default: '30,120' },
     out: { type: 'string' },
@@ -361,7 +363,48 @@ async function startupSection(): Promise<Record<string, unknown>> {
   return row;
 }
 
+async function readySection(): Promise<Record<string, unknown>> {
+  const { startRedis } = await import('@tazamun/server/testing/redis-server');
+  const { buildApp } = await import('../app.ts');
+  const { testConfig } = await import('@tazamun/server/testing/test-app');
+  const redis = await startRedis();
+  const dir = mkdtempSync(join(work, 'ready-'));
+  const app = await buildApp(testConfig(dir, { redisUrl: redis.url }), { logger: false, jobs: undefined });
+  try {
+    await app.ready();
+    const probe = async () => {
+      const t0 = process.hrtime.bigint();
+      const res = await app.inject({ url: '/api/ready/' });
+      return {
+        s: Number(process.hrtime.bigint() - t0) / 1e9,
+        status: res.statusCode,
+        body: res.json() as unknown,
+      };
+    };
+    const healthy = spread((await Promise.all([probe()])).map((p) => p.s));
+    redis.pause();
+    const frozen: { s: number; status: number; body: unknown }[] = [];
+    try {
+      for (let i = 0; i < Math.max(5, repeat); i++) frozen.push(await probe());
+    } finally {
+      redis.resume();
+    }
+    const row = {
+      load: load(),
+      healthy_s: healthy,
+      redis_frozen_s: spread(frozen.map((f) => f.s)),
+      redis_frozen_answer: { status: frozen[0]!.status, body: frozen[0]!.body },
+    };
+    console.log(JSON.stringify(row));
+    return row;
+  } finally {
+    await app.close();
+    await redis.stop();
+  }
+}
+
 try {
+  if (sections.has('ready')) report.ready = await readySection();
   if (sections.has('startup')) report.startup = await startupSection();
   if (sections.has('web')) report.web = await webSection();
   if (sections.has('video')) report.video = await videoSection();
