@@ -72,10 +72,12 @@ function ffmpeg(
     child.on('error', reject);
     child.on('close', (code) => {
       signal.removeEventListener('abort', onAbort);
-      if (signal.aborted) reject(new JobAborted(signal.reason));
-      else if (code === 0) resolve();
-      else
-        reject(new Error(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
+      if (signal.aborted) return reject(new JobAborted(signal.reason));
+      if (code === 0) return resolve();
+      const err = new Error(`ffmpeg exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+      // the disk filled while ffmpeg wrote: the job waits for space rather than failing
+      if (/No space left on device/i.test(stderr)) Object.assign(err, { code: 'ENOSPC' });
+      reject(err);
     });
   });
 }

@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobUpdate } from '../jobs/job-queue.ts';
+import { logFailure } from '../reliability/unavailable.ts';
 
 /** The part of JobQueue the relay needs. */
 export interface SignalledQueue {
@@ -46,7 +47,7 @@ export class RedisSignals {
   constructor(
     private readonly url: string,
     private readonly queue: SignalledQueue,
-    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    private readonly log: Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>,
     prefix = 'tazamun',
   ) {
     this.channel = `${prefix}:jobs`;
@@ -67,7 +68,8 @@ export class RedisSignals {
     const sub = new Redis(this.url, { ...options, enableOfflineQueue: true });
     this.pub = pub;
     this.sub = sub;
-    for (const c of [pub, sub]) c.on('error', (err: Error) => this.log.warn({ err: err.message }, 'redis'));
+    // connection errors repeat at every reconnect; the dependency watch says once that Redis is away
+    for (const c of [pub, sub]) c.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis'));
     // Redis may be away at start: the process serves at once (the queues poll or reconcile, streams
     // read the rows) and ioredis keeps reconnecting. The subscription is made on every 'ready', as a
     // subscribe that failed while Redis was away is not one ioredis renews by itself.
@@ -118,7 +120,7 @@ export class RedisSignals {
     if (!this.pub) return;
     this.pub.publish(this.channel, JSON.stringify(m)).catch((err: unknown) => {
       // Redis away: the poll paths cover it; say so once per failure, never throw into the queue
-      this.log.warn({ err: (err as Error).message }, 'redis publish failed; relying on polling');
+      logFailure(this.log, 'warn', err, 'redis publish failed; relying on polling');
     });
   }
 

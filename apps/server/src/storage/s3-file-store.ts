@@ -112,9 +112,7 @@ export class S3FileStore implements FileStore {
   async stat(key: string): Promise<StoredObject | null> {
     const { s3, client } = await this.sdk();
     try {
-      const r = await client.send(
-        new s3.HeadObjectCommand({ Bucket: this.config.bucket, Key: this.k(key) }),
-      );
+      const r = await client.send(new s3.HeadObjectCommand({ Bucket: this.config.bucket, Key: this.k(key) }));
       return { key, size: r.ContentLength ?? 0, modified: r.LastModified ?? new Date(0) };
     } catch (err) {
       const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
