@@ -32,6 +32,8 @@ export interface StartOptions {
   ready: RegExp;
   /** hang guard for start-up (default 120 s: tsx compiles on a busy 2-core machine) */
   readyWithinMs?: number;
+  /** output lines matching this are all kept, however long the child runs (see `kept()`) */
+  keep?: RegExp;
 }
 
 export interface TestChild {
@@ -43,6 +45,8 @@ export interface TestChild {
   readonly match: RegExpExecArray;
   /** the last TAIL_CHARS of stdout and stderr together */
   output(): string;
+  /** every line that matched `keep`, in order (JSON log lines parsed; others as { line }) */
+  kept(): Record<string, unknown>[];
   kill(signal: NodeJS.Signals): void;
   /** resolves when the child has exited; rejects, with its output, if it is still running after withinMs */
   exited(withinMs?: number): Promise<Exit>;
@@ -74,6 +78,21 @@ export async function startChild(t: TestContext, entry: string, options: StartOp
   });
   let out = '';
   const tail = () => out.slice(-TAIL_CHARS);
+  const keptLines: Record<string, unknown>[] = [];
+  const partial = { stdout: '', stderr: '' };
+  const keepFrom = (stream: 'stdout' | 'stderr', chunk: string): void => {
+    if (!options.keep) return;
+    const lines = (partial[stream] + chunk).split('\n');
+    partial[stream] = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!options.keep.test(line)) continue;
+      try {
+        keptLines.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        keptLines.push({ line });
+      }
+    }
+  };
   let matched = false;
   let signalled = false;
   // created at once, so an exit is never missed whenever the test comes to wait for it
@@ -124,9 +143,15 @@ export async function startChild(t: TestContext, entry: string, options: StartOp
         resolve(m);
       }
     };
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const [name, stream] of [
+      ['stdout', child.stdout!],
+      ['stderr', child.stderr!],
+    ] as const) {
       stream.setEncoding('utf8');
-      stream.on('data', onData);
+      stream.on('data', (chunk: string) => {
+        keepFrom(name, chunk);
+        onData(chunk);
+      });
     }
     void exit.then(async ({ code, signal }) => {
       await drained();
@@ -146,6 +171,7 @@ export async function startChild(t: TestContext, entry: string, options: StartOp
     process: child,
     match,
     output: tail,
+    kept: () => [...keptLines],
     kill,
     exited,
   };

@@ -107,7 +107,10 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status >= 500 && !DELIBERATE_CODES.has(error.code))
+      // a 503 while the database is not there yet (app.ts): the outage is the dependency watch's line
+      if (error.code === 'service_unavailable')
+        request.log.debug({ code: error.code }, 'service unavailable');
+      else if (error.status >= 500 && !DELIBERATE_CODES.has(error.code))
         request.log.error({ err: error }, 'application error');
       return send(request, reply, error.code, error.params, error.extra);
     }

@@ -20,7 +20,10 @@ test('readiness: Redis frozen or down is degraded (200), a stalled backlog is de
   const { app } = await createJobsTestApp(t, { concurrency: 0 }, { redisUrl: redis.url });
   const ready = async () => {
     const res = await app.inject({ url: '/api/ready/' });
-    return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+    return {
+      status: res.statusCode,
+      body: res.json() as { ready: boolean; degraded: boolean; checks: Record<string, string> },
+    };
   };
   assert.deepEqual(await ready(), {
     status: 200,
