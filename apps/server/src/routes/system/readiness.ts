@@ -10,7 +10,7 @@
 // the probe hang past a load balancer's usual one-second probe timeout.
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { pendingMigrations, pingDatabase, probeDatabaseWrite } from '../../db/database.ts';
+import { pingDatabase, probeDatabaseWrite } from '../../db/database.ts';
 import { freeBytes } from '../../reliability/disk-space.ts';
 import { isLive } from '../../jobs/worker-registry.ts';
 
@@ -40,13 +40,17 @@ async function bounded(p: Promise<CheckState>): Promise<CheckState> {
   return r === TIMED_OUT ? 'timeout' : r;
 }
 
+/**
+ * One write when all is well (a full disk answers selects and refuses every sign-in, so reads alone
+ * are not enough); the ping that tells "down" from "not writable" only when the write failed. Until
+ * this process's start-up migration is done (its API routes answer 503 meanwhile), a database that
+ * answers is `pending_migrations`.
+ */
 async function databaseState(app: FastifyInstance): Promise<CheckState> {
-  if (!(await pingDatabase(app.deps.db))) return 'down';
-  // this process's own start-up migration, or another process's, still running
-  if (!app.databaseReady.settled || (await pendingMigrations(app.deps.db)) !== 0) return 'pending_migrations';
-  // reads alone are not enough: a full disk answers selects and refuses every sign-in
-  const now = app.deps.clock.now().toISOString();
-  return (await probeDatabaseWrite(app.deps.db, now)) ? 'ok' : 'not_writable';
+  const db = app.deps.db;
+  if (!app.databaseReady.settled) return (await pingDatabase(db)) ? 'pending_migrations' : 'down';
+  if (await probeDatabaseWrite(db, app.deps.clock.now().toISOString())) return 'ok';
+  return (await pingDatabase(db)) ? 'not_writable' : 'down';
 }
 
 async function redisState(app: FastifyInstance): Promise<CheckState> {
