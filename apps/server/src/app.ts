@@ -147,8 +147,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const databaseReady: DatabaseReady = { settled: false, promise: Promise.resolve() };
   databaseReady.promise = retryWhileUnavailable('database', () => migrateToLatest(db), app.log).then(
     (applied) => {
-      if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
       databaseReady.settled = true;
+      // the API serves from here on (test-support/child-process.ts waits for this line)
+      app.log.info({ migrations: applied }, 'database ready');
     },
   );
   const waitForDatabase = options.waitForDatabase ?? true;

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_LISTENING, SERVER_SRC, startChild } from '@tazamun/server/testing/child-process';
+import { API_SERVING, SERVER_SRC, startChild } from '@tazamun/server/testing/child-process';
 import { startRedis } from '@tazamun/server/testing/redis-server';
 import { tempDir } from '@tazamun/server/testing/jobs-test-app';
 
@@ -38,7 +38,7 @@ test('without REDIS_URL and S3_BUCKET nothing of BullMQ, ioredis or the S3 SDK i
       DEMO_MEDIA_DIR: '',
       WEB_DIST: join(dir, 'no-web'),
     },
-    ready: API_LISTENING,
+    ready: API_SERVING,
     readyWithinMs: 600_000,
   });
   const url = api.match[1]!;

@@ -12,8 +12,12 @@ import type { TestContext } from 'node:test';
 /** apps/server/src: relative entries are resolved against it. */
 export const SERVER_SRC = join(dirname(fileURLToPath(import.meta.url)), '../src');
 
-/** server.ts's ready line on loopback; the match's group 1 is the base URL. */
+/** server.ts's listening line on loopback (it listens before its database is there); group 1 is the base URL. */
 export const API_LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+
+/** server.ts listening and its database migrated, in either order: its API serves. Group 1 is the base URL. */
+export const API_SERVING =
+  /^(?=[\s\S]*"msg":"database ready")[\s\S]*Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
 
 // Enough for the last few hundred log lines; older output is dropped so a chatty child cannot grow the
 // test process without bound.

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { API_LISTENING, API_SERVING, startChild } from '@tazamun/server/testing/child-process';
 import type { TestChild } from '@tazamun/server/testing/child-process';
 import { freePort, startPostgres } from '@tazamun/server/testing/postgres-server';
 import { startRedis } from '@tazamun/server/testing/redis-server';
@@ -93,7 +93,7 @@ test(
     const api = async () => {
       const child = await startChild(t, 'server.ts', {
         env: apiEnv,
-        ready: API_LISTENING,
+        ready: API_SERVING,
         readyWithinMs: START_MS,
         keep: KEEP,
       });

@@ -10,7 +10,7 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { API_SERVING, startChild } from '@tazamun/server/testing/child-process';
 import { GOOD_PASSWORD, approvedUser, bearer } from '@tazamun/server/testing/test-app';
 import { readZip } from '@tazamun/server/testing/zip-reader';
 import {
@@ -237,7 +237,7 @@ test(
         WORKER_CONCURRENCY: '0',
         WEB_DIST: join(apiDir, 'no-web'),
       },
-      ready: API_LISTENING,
+      ready: API_SERVING,
     });
     const url = api.match[1]!;
     // the worker builds its UserFiles from DATA_DIR alone: the bucket must come from the environment
