@@ -1,7 +1,14 @@
 // `npm run bench:platform`: the platform's own speed (issue 29, items 11-13), measured the same way before
 // and after a change, for docs/benchmarks.md.
 //
-//   npm run bench:platform -- [--only=video,web,startup,ready] [--repeat=3] [--tiles=30,120] [--out=f.json]
+//   npm run bench:platform -- [--only=video,web,startup,ready] [--repeat=3] [--tiles=30,120]
+//                             [--compare=DIR] [--out=f.json]
+//
+// --compare=DIR measures another checkout too (e.g. the commit before a change, unpacked with
+// `git archive <commit> | tar -x -C DIR` and `ln -s $PWD/node_modules DIR/node_modules`), run by run
+// alternately with this one, so both meet the same load on a shared machine: each figure then has a
+// `before` (DIR) and an `after` (this checkout). Its renders use DIR's renderer, its starts DIR's
+// scripts and sources.
 //
 // video   karaoke MP4 renders at Full HD with the waveform (the export's defaults), each in a child
 //         process pinned to one core (taskset -c 0): wall time against the audio's duration and the peak
@@ -10,8 +17,9 @@
 // web     the built web app as the server serves it: the landing page's bytes (index.html, its scripts,
 //         preloads and styles) over the wire without compression, with gzip and with brotli, and the
 //         cache headers of a hashed asset.
-// startup `npm run admin -- list`, `tazamun --help` (bin, and through npx), the API's start to a 200 from
-//         /api/health/, and whether it loaded BullMQ or the S3 SDK without REDIS_URL / S3_BUCKET.
+// startup `npm run admin -- list`, `tazamun --help` (bin, its sources, and through npx), the API's start to a
+//         200 from /api/health/ and from /api/ready/, and whether it loaded BullMQ or the S3 SDK without
+//         REDIS_URL / S3_BUCKET.
 // ready   GET /api/ready/ of an API process (in this process, SQLite, a real redis-server) while Redis is
 //         frozen (SIGSTOP): how long the probe takes to answer `degraded` (issue 29, item 4).
 //
@@ -35,6 +43,7 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: 'video,web,startup,ready' },
     repeat: { type: 'string', default: '3' },
     tiles: { type: 'string', default: '30,120' },
+    compare: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -43,6 +52,20 @@ const repeat = Math.max(1, Number(args.repeat));
 const work = mkdtempSync(join(tmpdir(), 'tazamun-bench-platform-'));
 const report: Record<string, unknown> = { date: new Date().toISOString(), repeat };
 const load = () => loadavg().map((l) => Number(l.toFixed(1)));
+/** The checkouts measured, in the order each run visits them. */
+const trees: { name: string; root: string }[] = args.compare
+  ? [
+      { name: 'before', root: args.compare },
+      { name: 'after', root: PROJECT_ROOT },
+    ]
+  : [{ name: 'this', root: PROJECT_ROOT }];
+
+/** Runs `measure` `times` times on every tree, alternating; returns each tree's values. */
+async function alternate<T>(times: number, measure: (root: string) => Promise<T> | T) {
+  const out = new Map<string, T[]>(trees.map((t) => [t.name, []]));
+  for (let i = 0; i < times; i++) for (const t of trees) out.get(t.name)!.push(await measure(t.root));
+  return out;
+}
 
 interface Spread {
   median: number;
@@ -150,11 +173,17 @@ async function videoSection(): Promise<Record<string, unknown>> {
     renders.push({ name: `ar arsyn_03 × ${times}`, result: file, audio: t.audio, options: {}, once: true });
   }
   const rows = [];
+  type Run = {
+    seconds: number;
+    cpu_seconds: number;
+    audio_seconds: number;
+    peak_ffmpeg_kb: number;
+    bytes: number;
+  };
   for (const r of renders) {
     const job = join(work, 'render-job.json');
     writeFileSync(job, JSON.stringify({ ...r, options: { resolution: 'fullhd', ...r.options }, fontsDir }));
-    const runs: { seconds: number; audio_seconds: number; peak_ffmpeg_kb: number; bytes: number }[] = [];
-    for (let i = 0; i < (r.once ? 1 : repeat); i++) {
+    const runs = await alternate(r.once ? 1 : repeat, (root) => {
       const out = execFileSync(
         'taskset',
         [
@@ -166,19 +195,26 @@ async function videoSection(): Promise<Record<string, unknown>> {
           join(PROJECT_ROOT, 'apps/server/src/bench/render-one.ts'),
           job,
         ],
-        { cwd: PROJECT_ROOT, encoding: 'utf8' },
+        {
+          cwd: PROJECT_ROOT,
+          encoding: 'utf8',
+          env: { ...process.env, TAZAMUN_RENDERER: join(root, 'apps/server/src/media/render-video.ts') },
+        },
       );
-      runs.push(JSON.parse(out.trim().split('\n').at(-1)!) as (typeof runs)[number]);
+      return JSON.parse(out.trim().split('\n').at(-1)!) as Run;
+    });
+    const row: Record<string, unknown> = { clip: r.name };
+    for (const [tree, list] of runs) {
+      const audio = list[0]!.audio_seconds;
+      row.audio_s = Number(audio.toFixed(2));
+      row[tree] = {
+        render_s: spread(list.map((x) => x.seconds)),
+        ratio: Number((spread(list.map((x) => x.seconds)).median / audio).toFixed(2)),
+        ffmpeg_cpu_s: spread(list.map((x) => x.cpu_seconds)),
+        peak_ffmpeg_mb: Math.round(Math.max(...list.map((x) => x.peak_ffmpeg_kb)) / 1024),
+        mp4_kb: Math.round(list[0]!.bytes / 1024),
+      };
     }
-    const audio = runs[0]!.audio_seconds;
-    const row = {
-      clip: r.name,
-      audio_s: Number(audio.toFixed(2)),
-      render_s: spread(runs.map((x) => x.seconds)),
-      ratio: Number((spread(runs.map((x) => x.seconds)).median / audio).toFixed(2)),
-      peak_ffmpeg_mb: Math.round(Math.max(...runs.map((x) => x.peak_ffmpeg_kb)) / 1024),
-      mp4_kb: Math.round(runs[0]!.bytes / 1024),
-    };
     console.log(JSON.stringify(row));
     rows.push(row);
   }
@@ -189,19 +225,21 @@ async function videoSection(): Promise<Record<string, unknown>> {
 
 interface RunningApi {
   url: string;
+  /** spawn to the first 200 from /api/health/ (listening), and from /api/ready/ (serving) */
   startedInS: number;
+  readyInS: number;
   traced: string[];
   stop(): Promise<void>;
 }
 
-async function startApi(extraEnv: Record<string, string> = {}): Promise<RunningApi> {
+async function startApi(extraEnv: Record<string, string> = {}, root = PROJECT_ROOT): Promise<RunningApi> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(work, 'data-'));
   const trace = join(dataDir, 'modules.txt');
   writeFileSync(trace, '');
   const t0 = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'scripts/start.mjs'), '--role=api'], {
-    cwd: PROJECT_ROOT,
+  const child = spawn(process.execPath, [join(root, 'scripts/start.mjs'), '--role=api'], {
+    cwd: root,
     env: {
       ...process.env,
       PORT: String(port),
@@ -229,9 +267,18 @@ async function startApi(extraEnv: Record<string, string> = {}): Promise<RunningA
     await new Promise((r) => setTimeout(r, 20));
   }
   const startedInS = Number(process.hrtime.bigint() - t0) / 1e9;
+  for (;;) {
+    const ok = await fetch(`${url}/api/ready/`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const readyInS = Number(process.hrtime.bigint() - t0) / 1e9;
   return {
     url,
     startedInS,
+    readyInS,
     traced: readFileSync(trace, 'utf8').split('\n').filter(Boolean),
     stop: () =>
       new Promise<void>((resolve) => {
@@ -260,10 +307,16 @@ function rawGet(url: string, encoding: string | null) {
 }
 
 async function webSection(): Promise<Record<string, unknown>> {
-  const dist = join(PROJECT_ROOT, 'apps/web/dist');
+  const out: Record<string, unknown> = {};
+  for (const t of trees) out[t.name] = await webOf(t.root);
+  return out;
+}
+
+async function webOf(root: string): Promise<Record<string, unknown>> {
+  const dist = join(root, 'apps/web/dist');
   if (!existsSync(join(dist, 'index.html')))
-    execFileSync('npm', ['run', 'build'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-  const api = await startApi();
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const api = await startApi({}, root);
   try {
     const index = (await rawGet(`${api.url}/`, null)).body.toString();
     const assets = [...index.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="(\/[^"]+\.(?:js|css))"/g)].map(
@@ -315,25 +368,45 @@ async function webSection(): Promise<Record<string, unknown>> {
 async function startupSection(): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(work, 'admin-'));
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', S3_BUCKET: '' };
-  // the first call migrates the fresh database: not what is measured
-  timed('npm', ['run', 'admin', '--', 'list'], { env });
-  const admin = spread(
-    Array.from({ length: repeat }, () => timed('npm', ['run', 'admin', '--', 'list'], { env })),
-  );
-  const bin = join(PROJECT_ROOT, 'packages/aligner/bin/tazamun.mjs');
-  timed(process.execPath, [bin, '--help']);
-  const help = spread(Array.from({ length: repeat }, () => timed(process.execPath, [bin, '--help'])));
-  const npx = spread(Array.from({ length: repeat }, () => timed('npx', ['tazamun', '--help'])));
-  // the API: the first start may compile; the next ones are what a restart costs
-  await (await startApi()).stop();
-  const starts: number[] = [];
-  let traced: string[] = [];
-  for (let i = 0; i < repeat; i++) {
-    const api = await startApi();
-    starts.push(api.startedInS);
-    traced = api.traced;
-    await api.stop();
+  const admin = (root: string) => timed('npm', ['run', 'admin', '--', 'list'], { env, cwd: root });
+  const help = (root: string) =>
+    timed(process.execPath, [join(root, 'packages/aligner/bin/tazamun.mjs'), '--help']);
+  // the first call migrates the fresh database and may compile: not what is measured
+  for (const t of trees) {
+    admin(t.root);
+    help(t.root);
   }
+  const admins = await alternate(repeat, admin);
+  const helps = await alternate(repeat, help);
+  // the CLI where its bundle cannot be built (a read-only tree without one): its sources under tsx
+  const sources = await alternate(repeat, (root) =>
+    timed(process.execPath, [join(root, 'packages/aligner/bin/tazamun.mjs'), '--help'], {
+      env: { ...process.env, TAZAMUN_CLI_SOURCES: '1' },
+    }),
+  );
+  const npx = await alternate(repeat, (root) => timed('npx', ['tazamun', '--help'], { cwd: root }));
+  // the API: the first start may build; the next ones are what a restart costs
+  for (const t of trees) await (await startApi({}, t.root)).stop();
+  const traced = new Map<string, string[]>();
+  const readies = new Map<string, number[]>(trees.map((t) => [t.root, []]));
+  const starts = await alternate(repeat, async (root) => {
+    const api = await startApi({}, root);
+    traced.set(root, api.traced);
+    readies.get(root)!.push(api.readyInS);
+    await api.stop();
+    return api.startedInS;
+  });
+  const row: Record<string, unknown> = { load: load() };
+  for (const t of trees)
+    row[t.name] = {
+      npm_run_admin_list_s: spread(admins.get(t.name)!),
+      tazamun_help_s: spread(helps.get(t.name)!),
+      tazamun_help_from_sources_s: spread(sources.get(t.name)!),
+      npx_tazamun_help_s: spread(npx.get(t.name)!),
+      api_start_to_health_s: spread(starts.get(t.name)!),
+      api_start_to_ready_s: spread(readies.get(t.root)!),
+      api_loaded_without_redis_or_s3: traced.get(t.root),
+    };
   const importCost = (what: string) =>
     spread(
       Array.from({ length: repeat }, () => {
@@ -349,16 +422,10 @@ async function startupSection(): Promise<Record<string, unknown>> {
         return Number(out.trim()) / 1000;
       }),
     );
-  const row = {
-    load: load(),
-    npm_run_admin_list_s: admin,
-    tazamun_help_s: help,
-    npx_tazamun_help_s: npx,
-    api_start_to_health_s: spread(starts),
-    api_loaded_without_redis_or_s3: traced,
-    import_bullmq_s: importCost("await import('bullmq')"),
-    import_s3_sdk_s: importCost("await import('@aws-sdk/client-s3'); await import('@aws-sdk/lib-storage')"),
-  };
+  row.import_bullmq_s = importCost("await import('bullmq')");
+  row.import_s3_sdk_s = importCost(
+    "await import('@aws-sdk/client-s3'); await import('@aws-sdk/lib-storage')",
+  );
   console.log(JSON.stringify(row));
   return row;
 }

@@ -1,7 +1,8 @@
 // One karaoke render for `npm run bench:platform` (bench/platform.ts starts it pinned to one core with
 // taskset): reads {result, audio, options} from the JSON file named on the command line, renders the MP4
-// with the server's own renderer, and prints one JSON line with the wall time and the peak resident
-// memory of the ffmpeg processes it started (read from /proc while they run: VmHWM, the high-water mark).
+// with the server's own renderer (or TAZAMUN_RENDERER's, another checkout's), and prints one JSON line with the wall time and the peak resident
+// memory of the ffmpeg processes it started (read from /proc while they run: VmHWM, the high-water mark),
+// and their CPU time (what a busy shared machine changes least).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { VideoRequest } from '@tazamun/contracts/exports';
-import { renderKaraokeVideo } from '../media/render-video.ts';
+import type { renderKaraokeVideo as Render } from '../media/render-video.ts';
 
 interface RenderJob {
   result: string;
@@ -39,6 +40,13 @@ function descendants(pid: number): number[] {
   return out;
 }
 
+/** CPU seconds (user + system) of this process's children that have ended: /proc/self/stat cutime, cstime. */
+function childCpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  // after the command name: state is field 3, so cutime (16) and cstime (17) are at 13 and 14 here
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
 function highWaterKb(pid: number): number {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -48,6 +56,10 @@ function highWaterKb(pid: number): number {
   }
 }
 
+// TAZAMUN_RENDERER: another checkout's renderer (bench:platform --compare)
+const { renderKaraokeVideo } = (await import(process.env.TAZAMUN_RENDERER ?? '../media/render-video.ts')) as {
+  renderKaraokeVideo: typeof Render;
+};
 const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as RenderJob;
 const result = JSON.parse(readFileSync(job.result, 'utf8')) as AlignmentResult;
 const workDir = mkdtempSync(join(tmpdir(), 'tazamun-render-bench-'));
@@ -56,6 +68,7 @@ const sample = (): void => {
   for (const pid of descendants(process.pid)) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, highWaterKb(pid)));
 };
 const poll = setInterval(sample, 20);
+const cpu0 = childCpuSeconds();
 const t0 = process.hrtime.bigint();
 try {
   await renderKaraokeVideo({
@@ -69,11 +82,13 @@ try {
     onProgress: sample,
   });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = childCpuSeconds() - cpu0;
   clearInterval(poll);
   const size = statSync(join(workDir, 'bench.mp4')).size;
   console.log(
     JSON.stringify({
       seconds,
+      cpu_seconds: Number(cpu.toFixed(2)),
       audio_seconds: result.audio.duration,
       peak_ffmpeg_kb: Math.max(0, ...peaks.values()),
       processes: peaks.size,
