@@ -18,6 +18,7 @@ import { ADMIN_JOB_STATUSES } from '@tazamun/contracts/admin-jobs';
 import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
 import { findJob, listJobs, retryJob } from '../jobs/job-admin.ts';
 import { listWorkers } from '../jobs/worker-registry.ts';
+import { isUnavailable } from '../reliability/unavailable.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   create --email E --password P [--first-name F] [--last-name L] [--role admin|user]
@@ -226,6 +227,10 @@ async function main(): Promise<number> {
         .map(([k, v]) => `  ${k}: ${Array.isArray(v) ? v.join(' ') : String(v)}`)
         .join('\n');
       console.error(`error: ${err.code}${fields ? `\n${fields}` : ''}`);
+      return 1;
+    }
+    if (isUnavailable(err)) {
+      console.error(`error: the database is unavailable (${(err as Error).message}); nothing was changed`);
       return 1;
     }
     throw err;
