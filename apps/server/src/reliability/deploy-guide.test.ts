@@ -194,12 +194,15 @@ test(
     // every line the services wrote is a JSON log line (no npm banner, no build output)
     const journal = join(root, 'journal');
     const units = readdirSync(journal).filter((f) => f.startsWith('tazamun-'));
-    assert.deepEqual(units.sort(), [
-      `tazamun-api@${ports['8081']}.log`,
-      `tazamun-api@${ports['8082']}.log`,
-      `tazamun-worker@${ports['9101']}.log`,
-      `tazamun-worker@${ports['9102']}.log`,
-    ]);
+    assert.deepEqual(
+      units.sort(),
+      [
+        `tazamun-api@${ports['8081']}.log`,
+        `tazamun-api@${ports['8082']}.log`,
+        `tazamun-worker@${ports['9101']}.log`,
+        `tazamun-worker@${ports['9102']}.log`,
+      ].sort(),
+    );
     for (const unit of units)
       for (const line of readFileSync(join(journal, unit), 'utf8').split('\n').filter(Boolean))
         assert.doesNotThrow(() => JSON.parse(line), `${unit}: not a JSON line: ${line}`);
