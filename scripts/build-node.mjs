@@ -34,9 +34,21 @@ function dependencies(dir) {
  * A program: `dist` receives `<entry>.mjs` for every entry (name -> source file), built from `sources`
  * (folders and files whose change makes the build stale), with the npm dependencies of `packages`
  * (package folders) left external; `copy` files are put beside the bundles (data read at run time).
+ * `selfContained` entries carry their npm dependencies inside the bundle too, except `keepExternal`
+ * (native addons, packages that find files beside themselves, optional back ends loaded on demand):
+ * a short-lived command (the admin CLI) then resolves a handful of modules instead of hundreds.
  */
-export function program({ dist, entries, sources, packages, copy = [] }) {
-  const outputs = [...Object.keys(entries).map((e) => `${e}.mjs`), ...copy.map((c) => basename(c))];
+export function program({
+  dist,
+  entries,
+  selfContained = {},
+  keepExternal = [],
+  sources,
+  packages,
+  copy = [],
+}) {
+  const all = { ...entries, ...selfContained };
+  const outputs = [...Object.keys(all).map((e) => `${e}.mjs`), ...copy.map((c) => basename(c))];
   return {
     dist,
     entry: (name) => join(dist, `${name}.mjs`),
@@ -50,19 +62,32 @@ export function program({ dist, entries, sources, packages, copy = [] }) {
       const { build } = await import('esbuild');
       mkdirSync(dist, { recursive: true });
       const tmp = mkdtempSync(join(dist, '.build-'));
+      const common = {
+        outdir: tmp,
+        outExtension: { '.js': '.mjs' },
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        sourcemap: 'linked',
+        logLevel: 'error',
+      };
       try {
         await build({
+          ...common,
           entryPoints: entries,
-          outdir: tmp,
-          outExtension: { '.js': '.mjs' },
-          bundle: true,
-          platform: 'node',
-          format: 'esm',
-          target: 'node20',
-          sourcemap: 'linked',
-          logLevel: 'error',
           external: [...new Set(packages.flatMap(dependencies)), 'tsx', 'esbuild'],
         });
+        if (Object.keys(selfContained).length > 0)
+          await build({
+            ...common,
+            entryPoints: selfContained,
+            external: [...keepExternal, 'tsx', 'esbuild'],
+            // CommonJS packages inside an ES module bundle call require() for node's own modules
+            banner: {
+              js: "import { createRequire as __tazamunRequire } from 'node:module'; const require = __tazamunRequire(import.meta.url);",
+            },
+          });
         for (const file of copy) copyFileSync(file, join(tmp, basename(file)));
         for (const name of readdirSync(tmp)) renameSync(join(tmp, name), join(dist, name));
       } finally {

@@ -2,19 +2,27 @@
 // `npm start`: build the web app and compile the server when their builds are missing or older than their
 // sources, then run the server (API + web + worker threads) as JavaScript; the TypeScript sources under tsx
 // are the fallback when it cannot be compiled. `--role=api` / `--role=worker` start one part only.
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { server } from '../apps/server/scripts/build-server.mjs';
+import { buildWeb, server } from './build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const role = (process.argv.find((a) => a.startsWith('--role=')) ?? '--role=all').slice('--role='.length);
 
+// stdout carries JSON lines only, as the server's own (pino's shape); the build tools write to stderr
+function log(level, msg, extra = {}) {
+  const levels = { info: 30, warn: 40, error: 50 };
+  const line = { level: levels[level], time: Date.now(), pid: process.pid, hostname: hostname() };
+  console.log(JSON.stringify({ ...line, name: 'start', ...extra, msg }));
+}
+
 function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === '.build-lock') continue;
     const p = join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
   }
@@ -28,10 +36,11 @@ const isStale = () =>
   newestMtime(webDir) > statSync(built).mtimeMs ||
   newestMtime(join(root, 'packages/contracts/src')) > statSync(built).mtimeMs;
 
-// Several API processes started together on one checkout (a systemd template, a compose file) must
-// not each rebuild the web app into the same dist/: one builds under a lock directory (mkdir is
-// atomic), the others wait for it and then find the bundle fresh. A lock older than LOCK_STALE_MS
-// was left by a build that died, and is taken over.
+// Several processes started together on one checkout (a systemd template, a compose file) must not each
+// rebuild into the same dist/: one builds under a lock directory (mkdir is atomic), the others wait for
+// it and then find the builds fresh. A lock older than LOCK_STALE_MS was left by a build that died, and
+// is taken over. A tree that cannot be written (ProtectSystem=strict, a checkout owned by another user)
+// is not built into: false, and the process starts with what is there.
 const lockDir = join(webDir, '.build-lock');
 const LOCK_STALE_MS = 10 * 60_000;
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -40,8 +49,9 @@ function takeLock() {
   for (;;) {
     try {
       mkdirSync(lockDir);
-      return;
+      return true;
     } catch (err) {
+      if (['EROFS', 'EACCES', 'EPERM'].includes(err.code)) return false;
       if (err.code !== 'EEXIST') throw err;
       let age = 0;
       try {
@@ -61,28 +71,38 @@ function takeLock() {
 const webStale = () => role !== 'worker' && isStale();
 let compiled = server.isFresh();
 if (webStale() || !compiled) {
-  takeLock();
-  try {
-    // another process may have built them while this one waited
-    if (webStale()) {
-      console.log('[tazamun] building the web app…');
-      const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-      // The API is useful without the web app: serve it (and any older bundle) rather than refuse to start.
-      if (r.status !== 0) console.warn('[tazamun] the web build failed; starting the API anyway');
+  if (!takeLock()) {
+    // nothing is built here: `npm run build` at install does it (docs/deploy.md, step 1)
+    log(
+      'warn',
+      'the checkout is read-only and its build is missing or older than the sources: run `npm run build`',
+      {
+        web_stale: webStale(),
+        server_stale: !compiled,
+      },
+    );
+  } else {
+    try {
+      // another process may have built them while this one waited
+      if (webStale()) {
+        log('info', 'building the web app (its output on stderr)');
+        // The API is useful without the web app: serve it (and any older bundle) rather than refuse to start.
+        if (!(await buildWeb(['ignore', 2, 2]))) log('warn', 'the web build failed; starting the API anyway');
+      }
+      compiled = server.isFresh();
+      if (!compiled) {
+        log('info', 'compiling the server');
+        compiled = await server.build().then(
+          () => true,
+          (err) => {
+            log('warn', 'the server could not be compiled; running its sources', { err: err.message });
+            return false;
+          },
+        );
+      }
+    } finally {
+      rmSync(lockDir, { recursive: true, force: true });
     }
-    compiled = server.isFresh();
-    if (!compiled) {
-      console.log('[tazamun] compiling the server…');
-      compiled = await server.build().then(
-        () => true,
-        (err) => {
-          console.warn(`[tazamun] the server could not be compiled (${err.message}); running its sources`);
-          return false;
-        },
-      );
-    }
-  } finally {
-    rmSync(lockDir, { recursive: true, force: true });
   }
 }
 

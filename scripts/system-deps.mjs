@@ -32,6 +32,16 @@ export const SYSTEM_DEPS = [
     pkg: 'redis-server',
     why: 'the job signals over Redis (REDIS_URL) and the scaled-out shape are tested on a real Redis',
   },
+  {
+    probe: '/usr/bin/curl',
+    pkg: 'curl',
+    why: "the deploy guide's own commands (step 7 checks readiness with curl) run in reliability/deploy-guide.test.ts",
+  },
+  {
+    probe: '/usr/bin/openssl',
+    pkg: 'openssl',
+    why: 'the deploy guide test makes the secrets of its env file as the guide says, with openssl rand',
+  },
 ];
 
 /** existsSync with one `*` path segment allowed (versioned directories). */

@@ -55,18 +55,19 @@ function freePort(): Promise<number> {
 }
 
 async function waitForHealth(url: string, child: ChildProcess, logs: () => string): Promise<void> {
-  // Readiness, not timing: poll until the server answers, fail if it exits or never comes up.
+  // Readiness, not timing: poll until the server serves (it listens before its database is migrated, and
+  // answers /api/ready/ 200 once it is), fail if it exits or never comes up.
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${logs()}`);
     try {
-      const res = await fetch(`${url}/api/health/`);
+      const res = await fetch(`${url}/api/ready/`);
       if (res.ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`server did not answer /api/health/ within 120 s:\n${logs()}`);
+  throw new Error(`server did not answer /api/ready/ within 120 s:\n${logs()}`);
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {

@@ -18,12 +18,28 @@ export const server = program({
   entries: {
     server: join(SERVER, 'src/server.ts'),
     worker: join(SERVER, 'src/worker.ts'),
-    admin: join(SERVER, 'src/cli/admin.ts'),
     'align-thread': join(SERVER, 'src/jobs/align-thread.ts'),
     // the engine's piece threads for one long recording (align/window-pool.ts), started beside the bundle
     'window-worker': join(ALIGNER, 'src/align/window-worker.ts'),
     'transcript-thread': join(SERVER, 'src/corpus/transcript-thread.ts'),
   },
+  // `npm run admin` starts, answers and exits: its pure-JavaScript dependencies travel in its bundle
+  // (0.47 s -> 0.23 s for `list`); these stay imports
+  selfContained: { admin: join(SERVER, 'src/cli/admin.ts') },
+  keepExternal: [
+    'better-sqlite3',
+    '@node-rs/argon2',
+    'sharp',
+    'pg-native',
+    'bullmq',
+    'ioredis',
+    '@aws-sdk/*',
+    'onnxruntime-node',
+    'soundswallower',
+    '@echogarden/*',
+    '@ffmpeg-installer/*',
+    '@ffprobe-installer/*',
+  ],
   sources: [
     join(SERVER, 'src'),
     join(SERVER, 'package.json'),

@@ -6,7 +6,6 @@ import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController } from 'fastify';
@@ -33,7 +32,10 @@ import {
 import { refuseWritesWhenDiskLow } from './reliability/disk-space.ts';
 import { serializeRequest } from './reliability/log-redaction.ts';
 import { rejectNulBytes } from './reliability/input-hygiene.ts';
-import { retryWhileUnavailable } from './reliability/unavailable.ts';
+import { logFailure, retryWhileUnavailable } from './reliability/unavailable.ts';
+import { DependencyWatch } from './reliability/dependency-watch.ts';
+import { createError } from './errors.ts';
+import { sql } from 'kysely';
 import { limitAuthByEmail } from './reliability/email-rate-limit.ts';
 import { RedisSignals } from './queue/redis-signals.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -89,7 +91,23 @@ export interface BuildOptions {
    * worker entries never pass it, and no variable or request can turn it on.
    */
   engineFaultHook?: EngineFaultHook;
+  /**
+   * true (the default): buildApp resolves once the database is migrated. false (server.ts): it resolves
+   * at once, so the process listens while its database is away; until the migration is done every API
+   * route but health and readiness answers 503 with Retry-After, readiness says why, and the job queue
+   * starts afterwards. `app.databaseReady` tells when.
+   */
+  waitForDatabase?: boolean;
 }
+
+/** The start-up migration of this process: `settled` once it is done. */
+export interface DatabaseReady {
+  settled: boolean;
+  promise: Promise<void>;
+}
+
+/** Routes that answer while the database is not migrated yet (the probes, and the web app's files). */
+const ANSWERS_WITHOUT_DATABASE = new Set(['/api/health/', '/api/ready/', '/metrics']);
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   if (!config.jwtSecret) throw new Error('config.jwtSecret is missing: call resolveJwtSecret() first');
@@ -126,8 +144,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ownsDb = !options.db;
   const db = options.db ?? openDatabase(config.database);
   // a database still starting (or restarting) is waited for, not a reason to exit
-  const applied = await retryWhileUnavailable('database', () => migrateToLatest(db), app.log);
-  if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
+  const databaseReady: DatabaseReady = { settled: false, promise: Promise.resolve() };
+  databaseReady.promise = retryWhileUnavailable('database', () => migrateToLatest(db), app.log).then(
+    (applied) => {
+      databaseReady.settled = true;
+      // the API serves from here on (test-support/child-process.ts waits for this line)
+      app.log.info({ migrations: applied }, 'database ready');
+    },
+  );
+  const waitForDatabase = options.waitForDatabase ?? true;
+  if (waitForDatabase) await databaseReady.promise;
+  app.decorate('databaseReady', databaseReady);
+  app.addHook('onRequest', async (request) => {
+    if (databaseReady.settled) return;
+    const route = request.routeOptions.url ?? '';
+    if (!route.startsWith('/api/') || ANSWERS_WITHOUT_DATABASE.has(route)) return;
+    throw createError('service_unavailable');
+  });
 
   const clock = options.clock ?? systemClock;
   const deps: AppDeps = {
@@ -148,8 +181,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const metrics = new Metrics('api');
   app.decorate('metrics', metrics);
-  metrics.watchDatabase(db, () => clock.now().toISOString());
+  metrics.watchDatabase(db, config.dataDir);
   logRequests(app, metrics);
+  // one log line when the database or Redis goes, one when it is back (reliability/dependency-watch.ts)
+  const watch = new DependencyWatch(app.log);
+  watch.watch('database', () => sql`select 1`.execute(db));
+  app.addHook('onClose', async () => watch.stop());
 
   // REDIS_URL: BullMQ dispatches the jobs, and wake-ups and progress reach the other processes at once
   const redisUrl = options.redisUrl !== undefined ? options.redisUrl : config.redisUrl;
@@ -171,13 +208,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       .sweepTemp()
       .then((n) => n && app.log.info({ removed: n }, 'old temp files removed'))
       .catch((err: unknown) => app.log.warn({ err }, 'temp sweep failed'));
-    await jobs.queue.start();
+    // the queue reads and claims rows: it starts once the database is migrated
+    if (waitForDatabase) await jobs.queue.start();
+    else
+      void databaseReady.promise
+        .then(() => jobs.queue.start())
+        .catch((err: unknown) => app.log.error({ err }, 'the job queue did not start'));
     const dir = jobConfig.demoMediaDir;
     if (jobConfig.seedDemos && dir) {
       // A little after start-up, so the first requests do not compete with copying and aligning.
       seedTimer = setTimeout(() => {
         // one process seeds; the others starting with it skip (demos/seed-lock.ts)
-        void underSeedLock(db, () => seedDemos(app, dir))
+        void databaseReady.promise
+          .then(() => underSeedLock(db, () => seedDemos(app, dir)))
           .then((r) => r === null && app.log.info({ dir }, 'demo seeding left to another process'))
           .catch((err: unknown) => app.log.error({ err, dir }, 'demo seeding failed'));
       }, 3000);
@@ -190,8 +233,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const signals = redisUrl ? new RedisSignals(redisUrl, jobs.queue, app.log) : null;
   app.decorate('redisSignals', signals);
-  if (signals) metrics.addRedis(() => ({ signals: signals.status }));
   if (signals) {
+    metrics.addRedis('signals', () => signals.ping());
+    watch.watch('redis', () => signals.ping());
     app.addHook('onReady', async () => signals.start());
     app.addHook('onClose', async () => signals.close());
   }
@@ -200,9 +244,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   acceptEmptyJsonBodies(app);
   rejectNulBytes(app);
   refuseWritesWhenDiskLow(app, config.dataDir, () => config.minFreeDiskBytes);
-  // REDIS_URL: rate-limit counters shared by every API process (per IP and per e-mail address)
+  // REDIS_URL: rate-limit counters shared by every API process (per IP and per e-mail address); ioredis
+  // is loaded only then
   const limitRedis = redisUrl
-    ? new Redis(redisUrl, {
+    ? new (await import('ioredis')).Redis(redisUrl, {
         maxRetriesPerRequest: 1,
         // a request waits at most this long for a counter before the limiter lets it through
         commandTimeout: 1000,
@@ -211,8 +256,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       })
     : null;
   if (limitRedis) {
-    metrics.addRedis(() => ({ rate_limits: limitRedis.status }));
-    limitRedis.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis (rate limits)'));
+    metrics.addRedis('rate_limits', async () => (await limitRedis.ping()) === 'PONG');
+    // connection errors repeat at every reconnect; the dependency watch says once that Redis is away
+    limitRedis.on('error', (err: Error) => logFailure(app.log, 'warn', err, 'redis (rate limits)'));
     // counters have nothing to flush, and QUIT would wait for a Redis that may be gone
     app.addHook('onClose', async () => limitRedis.disconnect());
   }
@@ -300,6 +346,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sourceRoutes, { prefix: '/api/source' });
   await app.register(metricsRoute);
   await registerWebApp(app, config.webDist ?? DEFAULT_WEB_DIST);
+  // last: Redis has had its chance to connect (signals.start) before its first probe
+  app.addHook('onReady', async () => watch.start());
 
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    databaseReady: DatabaseReady;
+  }
 }

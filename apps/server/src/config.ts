@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { BATCH_LIMITS } from '@tazamun/contracts/projects';
@@ -69,6 +70,41 @@ const optionalText = z
   .optional()
   .transform((v) => (v && v.trim() !== '' ? v.trim() : null));
 
+/** An address (IPv4 or IPv6) or a network in CIDR notation, e.g. 10.0.0.5 or 10.0.0.0/8. */
+function isAddressOrNetwork(text: string): boolean {
+  const [address, bits, ...rest] = text.split('/');
+  if (rest.length > 0 || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+// TRUST_PROXY: false (the client's own address), the addresses of the reverse proxies in front
+// (comma-separated addresses or CIDR networks: X-Forwarded-For is believed only from them), or true
+// (believed from anyone: only when nothing but the proxy can reach the port).
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((v, ctx): boolean | string[] => {
+    const t = v.trim().toLowerCase();
+    if (['true', '1', 'yes'].includes(t)) return true;
+    if (['false', '0', 'no', ''].includes(t)) return false;
+    const list = v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+    const bad = list.filter((x) => !isAddressOrNetwork(x));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected true, false or the proxies' addresses (e.g. 127.0.0.1,10.0.0.0/8); not an address: ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
+
 const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -108,7 +144,7 @@ const EnvSchema = z.object({
   PUBLIC_URL: optionalText,
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   WEB_DIST: optionalText,
-  TRUST_PROXY: bool(false),
+  TRUST_PROXY: trustProxy,
   // sign-in and reset attempts per e-mail address per minute (reliability/email-rate-limit.ts)
   AUTH_EMAIL_RATE_LIMIT: positiveInt(20),
   // each process's PostgreSQL pool (db/postgres.ts)
@@ -198,7 +234,8 @@ export interface Config {
   publicUrl: string;
   authRateLimitPerMinute: number;
   webDist: string | null;
-  trustProxy: boolean;
+  /** false, the proxies' addresses and networks (X-Forwarded-For believed from them only), or true */
+  trustProxy: boolean | string[];
   /** S3_BUCKET and friends: files in an S3-compatible bucket; null: DATA_DIR/files */
   s3: S3StoreConfig | null;
   /** REDIS_URL; null: the queue and the rate limits run on the database and in this process */

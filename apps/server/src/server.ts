@@ -1,4 +1,5 @@
-// Entry point: parse the environment, open the app, listen, and close cleanly on SIGTERM/SIGINT.
+// Entry point: parse the environment, open the app, listen (at once, whether or not the database is there
+// yet), and close cleanly on SIGTERM/SIGINT.
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, resolveJwtSecret } from './config.ts';
@@ -21,7 +22,13 @@ async function main(): Promise<void> {
   }
   const { secret, source } = resolveJwtSecret(config);
   config.jwtSecret = secret;
-  const app = await buildApp(config, { jobs: { ...config.jobs, seedDemos: true } });
+  // listen at once, also while the database is away: health answers 200, readiness 503 until it is there
+  const app = await buildApp(config, { jobs: { ...config.jobs, seedDemos: true }, waitForDatabase: false });
+  app.databaseReady.promise.catch((err: unknown) => {
+    // not an outage (those are waited for): a migration that cannot run on this database
+    app.log.fatal({ err }, 'database migration failed');
+    process.exit(1);
+  });
   if (source === 'generated')
     app.log.warn({ file: `${config.dataDir}/secret` }, 'JWT_SECRET not set: generated one and saved it');
   else if (source === 'file')

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalClip, longClip, tempDir } from '@tazamun/server/testing/jobs-test-app';
-import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { API_SERVING, startChild } from '@tazamun/server/testing/child-process';
 import { GOOD_PASSWORD } from '@tazamun/server/testing/test-app';
 
 test(
@@ -31,7 +31,7 @@ test(
         WORKER_CONCURRENCY: '0',
         WEB_DIST: join(dataDir, 'no-web'),
       },
-      ready: API_LISTENING,
+      ready: API_SERVING,
     });
     const url = api.match[1]!;
     await startChild(t, 'worker.ts', { env: { ...env, WORKER_CONCURRENCY: '1' }, ready: /worker started/ });

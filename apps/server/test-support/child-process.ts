@@ -12,8 +12,12 @@ import type { TestContext } from 'node:test';
 /** apps/server/src: relative entries are resolved against it. */
 export const SERVER_SRC = join(dirname(fileURLToPath(import.meta.url)), '../src');
 
-/** server.ts's ready line on loopback; the match's group 1 is the base URL. */
+/** server.ts's listening line on loopback (it listens before its database is there); group 1 is the base URL. */
 export const API_LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+
+/** server.ts listening and its database migrated, in either order: its API serves. Group 1 is the base URL. */
+export const API_SERVING =
+  /^(?=[\s\S]*"msg":"database ready")[\s\S]*Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
 
 // Enough for the last few hundred log lines; older output is dropped so a chatty child cannot grow the
 // test process without bound.
@@ -32,6 +36,8 @@ export interface StartOptions {
   ready: RegExp;
   /** hang guard for start-up (default 120 s: tsx compiles on a busy 2-core machine) */
   readyWithinMs?: number;
+  /** output lines matching this are all kept, however long the child runs (see `kept()`) */
+  keep?: RegExp;
 }
 
 export interface TestChild {
@@ -43,6 +49,8 @@ export interface TestChild {
   readonly match: RegExpExecArray;
   /** the last TAIL_CHARS of stdout and stderr together */
   output(): string;
+  /** every line that matched `keep`, in order (JSON log lines parsed; others as { line }) */
+  kept(): Record<string, unknown>[];
   kill(signal: NodeJS.Signals): void;
   /** resolves when the child has exited; rejects, with its output, if it is still running after withinMs */
   exited(withinMs?: number): Promise<Exit>;
@@ -74,6 +82,21 @@ export async function startChild(t: TestContext, entry: string, options: StartOp
   });
   let out = '';
   const tail = () => out.slice(-TAIL_CHARS);
+  const keptLines: Record<string, unknown>[] = [];
+  const partial = { stdout: '', stderr: '' };
+  const keepFrom = (stream: 'stdout' | 'stderr', chunk: string): void => {
+    if (!options.keep) return;
+    const lines = (partial[stream] + chunk).split('\n');
+    partial[stream] = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!options.keep.test(line)) continue;
+      try {
+        keptLines.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        keptLines.push({ line });
+      }
+    }
+  };
   let matched = false;
   let signalled = false;
   // created at once, so an exit is never missed whenever the test comes to wait for it
@@ -124,9 +147,15 @@ export async function startChild(t: TestContext, entry: string, options: StartOp
         resolve(m);
       }
     };
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const [name, stream] of [
+      ['stdout', child.stdout!],
+      ['stderr', child.stderr!],
+    ] as const) {
       stream.setEncoding('utf8');
-      stream.on('data', onData);
+      stream.on('data', (chunk: string) => {
+        keepFrom(name, chunk);
+        onData(chunk);
+      });
     }
     void exit.then(async ({ code, signal }) => {
       await drained();
@@ -146,6 +175,7 @@ export async function startChild(t: TestContext, entry: string, options: StartOp
     process: child,
     match,
     output: tail,
+    kept: () => [...keptLines],
     kill,
     exited,
   };

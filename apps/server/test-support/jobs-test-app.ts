@@ -133,9 +133,9 @@ export function tempDir(t: TestContext): string {
   return d;
 }
 
-/** About 15 s of speech (five TIMIT sentences joined), for jobs that must still be running when the
- *  test acts on them. */
-export function longClip(dir: string): { wav: string; text: string } {
+/** About 15 s of speech (five TIMIT sentences joined) per `times`, for jobs that must still be running
+ *  when the test acts on them. */
+export function longClip(dir: string, times = 1): { wav: string; text: string } {
   const clips = ['dr1-fvmh0_sa1', 'dr1-fvmh0_sa2', 'dr1-mcpm0_sa1', 'dr1-mcpm0_sa2', 'dr2-faem0_sa1'];
   const texts: string[] = [];
   const lines: string[] = [];
@@ -146,10 +146,10 @@ export function longClip(dir: string): { wav: string; text: string } {
     texts.push((JSON.parse(readFileSync(`${base}.json`, 'utf8')) as { text: string }).text);
   }
   const list = join(dir, 'list.txt');
-  writeFileSync(list, `${lines.join('\n')}\n`);
-  const wav = join(dir, 'long.wav');
+  writeFileSync(list, `${Array.from({ length: times }, () => lines.join('\n')).join('\n')}\n`);
+  const wav = join(dir, `long-${times}.wav`);
   ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', wav]);
-  return { wav, text: texts.join('\n') };
+  return { wav, text: Array.from({ length: times }, () => texts.join('\n')).join('\n') };
 }
 
 /**

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 export interface PostgresServer {
-  /** connection URL of the `postgres` database as superuser `tazamun` */
+  /** connection URL of the `postgres` database as the superuser (`tazamun` unless asked otherwise) */
   url: string;
   port: number;
   dir: string;
@@ -82,7 +82,18 @@ export async function waitForPostgres(url: string, timeoutMs = 30_000): Promise<
   throw new Error(`PostgreSQL did not accept connections at ${url}: ${String(last)}`);
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface PostgresOptions {
+  /** the cluster's superuser (initdb -U); `tazamun` by default */
+  superuser?: string;
+  /**
+   * true: TCP connections must give a password (scram-sha-256), as on a real server; the superuser
+   * then connects through the cluster's Unix socket (in `dir`), and `url` says so.
+   */
+  passwords?: boolean;
+}
+
+export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresServer> {
+  const superuser = options.superuser ?? 'tazamun';
   const bin = postgresBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'tazamun-pg-'));
   const user = owner();
@@ -92,8 +103,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     '-D',
     data,
     '-U',
-    'tazamun',
-    '--auth=trust',
+    superuser,
+    ...(options.passwords ? ['--auth-local=trust', '--auth-host=scram-sha-256'] : ['--auth=trust']),
     '-E',
     'UTF8',
     // C collation: byte order, the same as SQLite's default, so ORDER BY on text agrees.
@@ -122,7 +133,9 @@ export async function startPostgres(): Promise<PostgresServer> {
   ];
   let log = '';
   let child: ChildProcess;
-  const url = `postgres://tazamun@127.0.0.1:${port}/postgres`;
+  const url = options.passwords
+    ? `postgres://${superuser}@localhost:${port}/postgres?host=${encodeURIComponent(dir)}`
+    : `postgres://${superuser}@127.0.0.1:${port}/postgres`;
   const launch = async (): Promise<void> => {
     child = spawn(join(bin, 'postgres'), args, {
       stdio: ['ignore', 'ignore', 'pipe'],

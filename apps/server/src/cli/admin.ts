@@ -17,7 +17,8 @@ import { UserFiles, createFileStore } from '../storage/user-files.ts';
 import { ADMIN_JOB_STATUSES } from '@tazamun/contracts/admin-jobs';
 import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
 import { findJob, listJobs, retryJob } from '../jobs/job-admin.ts';
-import { createJobsRuntime } from '../jobs/jobs-runtime.ts';
+import { listWorkers } from '../jobs/worker-registry.ts';
+import { isUnavailable } from '../reliability/unavailable.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   create --email E --password P [--first-name F] [--last-name L] [--role admin|user]
@@ -30,7 +31,9 @@ const USAGE = `usage: npm run admin -- <command>
   jobs [--status S]           list jobs (waiting, running and failed unless S is given:
                               queued, processing, completed, failed, cancelled)
   retry-job ID                run a failed job again (attempts start over, no quota charged)
-  cancel-job ID               cancel a queued job, or ask the worker running it to stop`;
+  cancel-job ID               cancel a queued job, or ask the worker running it to stop
+  workers                     the processes running jobs: live or dead (heartbeat older than three
+                              beats), jobs running, runs completed and failed, last heartbeat`;
 
 class UsageError extends Error {}
 
@@ -143,6 +146,8 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
       const db = deps.db;
       const before = await findJob(db, positionals[0]);
       // the queue's own cancel: the quota unit of a job that never ran comes back, as from the API
+      // (loaded here only: the other commands start without the job runtime and its engine)
+      const { createJobsRuntime } = await import('../jobs/jobs-runtime.ts');
       const runtime = createJobsRuntime(
         db,
         deps.files,
@@ -160,6 +165,25 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
       } finally {
         await runtime.close();
       }
+    }
+    case 'workers': {
+      const now = deps.clock.now();
+      const { live, workers } = await listWorkers(deps.db, now);
+      const age = (at: string) => `${Math.max(0, Math.round((now.getTime() - Date.parse(at)) / 1000))}s ago`;
+      const lines = workers.map((w) =>
+        [
+          w.id,
+          w.live ? (w.stopping ? 'stopping' : 'live') : 'dead',
+          w.transport,
+          `${w.running}/${w.concurrency}`,
+          w.completed,
+          w.failed,
+          w.started_at,
+          age(w.heartbeat_at),
+        ].join('\t'),
+      );
+      const header = 'id\tstate\ttransport\trunning\tcompleted\tfailed\tstarted\theartbeat';
+      return [`${live} live of ${workers.length}`, header, ...lines].join('\n');
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
@@ -203,6 +227,10 @@ async function main(): Promise<number> {
         .map(([k, v]) => `  ${k}: ${Array.isArray(v) ? v.join(' ') : String(v)}`)
         .join('\n');
       console.error(`error: ${err.code}${fields ? `\n${fields}` : ''}`);
+      return 1;
+    }
+    if (isUnavailable(err)) {
+      console.error(`error: the database is unavailable (${(err as Error).message}); nothing was changed`);
       return 1;
     }
     throw err;

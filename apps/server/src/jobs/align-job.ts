@@ -111,42 +111,48 @@ export class AlignJobHandler implements JobHandler {
         );
     }
 
-    await this.setStep(row.id, 'finalisation', 92, ctx);
     const result = JSON.parse(outcome.json) as AlignmentResult;
     // Deleted while the engine ran: writing the result would recreate the alignment's folder.
     if (ctx.signal.aborted) throw new JobAborted(ctx.signal.reason);
+    // The work is done. What is left is recording it: held in memory and written once the database and
+    // the disk take it (ctx.persist), never thrown away for an outage or a full disk.
+    await this.setStep(row.id, 'finalisation', 92, ctx).catch(() => undefined);
     const rel = alignmentFile(row.id, 'result.json');
     // whole or nothing: a reader never sees half a result
-    await this.files.store.put(this.files.key(row.user_id, rel), Buffer.from(outcome.json), {
-      contentType: 'application/json',
-    });
+    await ctx.persist('the result file', () =>
+      this.files.store.put(this.files.key(row.user_id, rel), Buffer.from(outcome.json), {
+        contentType: 'application/json',
+      }),
+    );
     const m = result.metrics;
     const nowIso = this.now().toISOString();
-    await this.db
-      .updateTable('alignments')
-      .set({
-        status: 'completed',
-        step: 'finalisation',
-        progress: 100,
-        result_file: rel,
-        processed_text: result.text.processed,
-        engine: `${result.engine.backend}/${result.engine.model}`,
-        duration: result.audio.duration,
-        confidence: m.mean_confidence,
-        wer: m.wer,
-        cer: m.cer,
-        words: m.words_total,
-        coverage: m.coverage,
-        processing_time: m.processing_time,
-        verdict: result.quality.verdict,
-        detected_language: result.detected_language,
-        error_code: null,
-        error_params: null,
-        updated_at: nowIso,
-        completed_at: nowIso,
-      })
-      .where('id', '=', row.id)
-      .execute();
+    await ctx.persist('the completed alignment', () =>
+      this.db
+        .updateTable('alignments')
+        .set({
+          status: 'completed',
+          step: 'finalisation',
+          progress: 100,
+          result_file: rel,
+          processed_text: result.text.processed,
+          engine: `${result.engine.backend}/${result.engine.model}`,
+          duration: result.audio.duration,
+          confidence: m.mean_confidence,
+          wer: m.wer,
+          cer: m.cer,
+          words: m.words_total,
+          coverage: m.coverage,
+          processing_time: m.processing_time,
+          verdict: result.quality.verdict,
+          detected_language: result.detected_language,
+          error_code: null,
+          error_params: null,
+          updated_at: nowIso,
+          completed_at: nowIso,
+        })
+        .where('id', '=', row.id)
+        .execute(),
+    );
     await ctx.progress('finalisation', 100);
   }
 

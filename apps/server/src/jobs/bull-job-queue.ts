@@ -7,15 +7,17 @@
 // refund quota once.
 // Redis may lose its data (an outage without persistence): every process reconciles, adding a BullMQ
 // job for each queued row, or processing row whose lease ran out, that BullMQ no longer holds.
-import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
-import type { Job } from 'bullmq';
-import { Redis } from 'ioredis';
+// BullMQ and ioredis are imported by start(): a process without REDIS_URL never loads them.
+import type * as BullMq from 'bullmq';
+import type { Job, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobConfig } from './job-config.ts';
 import { insertJobRow, iso } from './job-rows.ts';
 import { dispatchPriorities } from './fair-share.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 import { JobRunner } from './job-runner.ts';
+import { logFailure } from '../reliability/unavailable.ts';
 import type { Db } from '../db/database.ts';
 
 interface BullData {
@@ -60,6 +62,7 @@ export class BullJobQueue implements JobQueue {
   private timers: NodeJS.Timeout[] = [];
   private started = false;
   private reconciling = false;
+  private bull: typeof BullMq | null = null;
 
   constructor(
     private readonly db: Db,
@@ -101,10 +104,9 @@ export class BullJobQueue implements JobQueue {
     // Redis away: the rows are queued, and the reconciler adds them once Redis answers again.
     if (batch.length > 0)
       void this.addAll(batch).catch((err: unknown) =>
-        this.log.warn(
-          { err: (err as Error).message, jobs: batch.map((p) => p.id) },
-          'BullMQ add failed; reconciler will retry',
-        ),
+        logFailure(this.log, 'warn', err, 'BullMQ add failed; reconciler will retry', {
+          jobs: batch.map((p) => p.id),
+        }),
       );
     if (this.runner.size > 0) void this.runner.heartbeat();
   }
@@ -143,6 +145,8 @@ export class BullJobQueue implements JobQueue {
     if (this.started) return;
     this.started = true;
     const { redisUrl } = this.options;
+    const [bull, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
+    this.bull = bull;
     // The producer fails fast while Redis is away (the reconciler covers it) instead of queueing
     // commands in memory; the worker's connection must wait forever (BullMQ's blocking reads).
     this.producer = new Redis(redisUrl, {
@@ -150,13 +154,17 @@ export class BullJobQueue implements JobQueue {
       maxRetriesPerRequest: 1,
       retryStrategy: retry,
     });
-    this.producer.on('error', (err: Error) => this.log.warn({ err: err.message }, 'redis (queue)'));
-    this.queue = new Queue<BullData>(BULL_QUEUE_NAME, { connection: this.producer, prefix: this.prefix });
-    this.queue.on('error', (err: Error) => this.log.warn({ err: err.message }, 'BullMQ queue'));
+    // connection errors repeat every reconnect; the dependency watch says once that Redis is away
+    this.producer.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis (queue)'));
+    this.queue = new bull.Queue<BullData>(BULL_QUEUE_NAME, {
+      connection: this.producer,
+      prefix: this.prefix,
+    });
+    this.queue.on('error', (err: Error) => logFailure(this.log, 'warn', err, 'BullMQ queue'));
     if (this.config.concurrency > 0) {
       this.consumer = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy: retry });
-      this.consumer.on('error', (err: Error) => this.log.warn({ err: err.message }, 'redis (worker)'));
-      this.worker = new Worker<BullData>(BULL_QUEUE_NAME, (job, token) => this.process(job, token), {
+      this.consumer.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis (worker)'));
+      this.worker = new bull.Worker<BullData>(BULL_QUEUE_NAME, (job, token) => this.process(job, token), {
         connection: this.consumer,
         prefix: this.prefix,
         concurrency: this.config.concurrency,
@@ -166,12 +174,18 @@ export class BullJobQueue implements JobQueue {
         // the row's attempts decide when a job has run too often, not BullMQ's stall count
         maxStalledCount: this.config.maxAttempts + 1,
       });
-      this.worker.on('error', (err: Error) => this.log.warn({ err: err.message }, 'BullMQ worker'));
+      this.worker.on('error', (err: Error) => logFailure(this.log, 'warn', err, 'BullMQ worker'));
       this.runner.startHeartbeat();
     }
     this.timers.push(setInterval(() => void this.reconcile(), this.reconcileMs));
     for (const t of this.timers) t.unref();
     void this.reconcile();
+  }
+
+  /** The Redis connections of this queue by name, each a PING for the metrics (false when it is not up). */
+  redisPings(): Record<'queue' | 'worker', () => Promise<boolean>> {
+    const ping = async (c: Redis | null) => c !== null && (await c.ping()) === 'PONG';
+    return { queue: () => ping(this.producer), worker: () => ping(this.consumer) };
   }
 
   /** Running jobs go back to the queue without using up an attempt: a deploy is not the job's fault. */
@@ -227,7 +241,7 @@ export class BullJobQueue implements JobQueue {
         this.log.warn({ job: row.id, status: row.status }, 'job row had no BullMQ job: added');
       }
     } catch (err) {
-      this.log.warn({ err: (err as Error).message }, 'reconciling rows with BullMQ failed');
+      logFailure(this.log, 'warn', err, 'reconciling rows with BullMQ failed');
     } finally {
       this.reconciling = false;
     }
@@ -237,6 +251,7 @@ export class BullJobQueue implements JobQueue {
   /** BullMQ's processor: the row says whether this delivery may run; the runner does the rest. */
   private async process(bull: Job<BullData>, token?: string): Promise<void> {
     const id = bull.id!;
+    const { DelayedError, WaitingError } = this.bull!;
     const delay = async (until: number): Promise<never> => {
       await bull.moveToDelayed(until, token);
       throw new DelayedError();
@@ -254,7 +269,10 @@ export class BullJobQueue implements JobQueue {
       // Its runner renewed the lease lately: it may still live (Redis was away, not the worker).
       // Look again once the lease is over; if the runner finishes first, the row is final by then.
       if (left > 0) await delay(Date.now() + left + 250);
-      if ((await this.runner.recoverExpired(row)) !== 'requeued') return;
+      const recovered = await this.runner.recoverExpired(row);
+      // just after a database outage: its holder may still renew it; look again a lease later
+      if (recovered === 'wait') await delay(Date.now() + this.config.leaseMs);
+      if (recovered !== 'requeued') return;
       row = { ...row, status: 'queued' };
     }
     // a retry waits out its backoff, however BullMQ came to deliver it

@@ -6,6 +6,7 @@ import type { JobConfig } from './job-config.ts';
 import { insertJobRow } from './job-rows.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 import { JobRunner } from './job-runner.ts';
+import { logFailure } from '../reliability/unavailable.ts';
 import type { Db } from '../db/database.ts';
 
 export class DbJobQueue implements JobQueue {
@@ -70,7 +71,7 @@ export class DbJobQueue implements JobQueue {
       await this.recoverExpired();
       await this.pump();
     } catch (err) {
-      this.log.error({ err }, 'job queue tick failed');
+      logFailure(this.log, 'error', err, 'job queue tick failed');
     }
   }
 
@@ -95,7 +96,7 @@ export class DbJobQueue implements JobQueue {
         });
       }
     } catch (err) {
-      this.log.error({ err }, 'claiming a job failed');
+      logFailure(this.log, 'error', err, 'claiming a job failed');
     } finally {
       this.pumping = false;
     }

@@ -25,6 +25,11 @@ export interface JobConfig {
   drainMs: number;
   /** how often idle workers look for queued jobs that another process enqueued */
   pollMs: number;
+  /**
+   * how often a process running jobs renews its `workers` row (and its jobs' leases, at least every
+   * leaseMs/3): a worker whose row is three beats old is shown dead (jobs/worker-registry.ts)
+   */
+  heartbeatMs: number;
   /** folder of demo recordings to seed the gallery from, or null */
   demoMediaDir: string | null;
   /** seed demos at start-up (the server and worker entries; tests call seeding themselves) */
@@ -71,6 +76,7 @@ export function jobConfigOf(
     maxAudioSeconds: e.MAX_AUDIO_DURATION / 1000,
     drainMs: e.JOB_DRAIN_TIMEOUT,
     pollMs: 1000,
+    heartbeatMs: 2000,
     demoMediaDir,
     seedDemos: false,
     fontsDir: e.FONTS_DIR ?? (existsSync(NOTO) ? NOTO : join(PROJECT_ROOT, 'fonts')),

@@ -62,6 +62,13 @@ export class JobAborted extends Error {
 export interface JobContext {
   signal: AbortSignal;
   progress(step: ProcessingStep | null, percent: number): Promise<void>;
+  /**
+   * Records what the finished work produced (the result file, the final row). From the first call the
+   * work is done: the job's time limit no longer applies, and a write that meets the database, the file
+   * store or the disk away or full is kept in memory and tried again until it lands, rather than
+   * throwing the work away (a cancel, a shutdown or a takeover still ends the wait).
+   */
+  persist<T>(what: string, write: () => Promise<T>): Promise<T>;
 }
 
 /** What a kind of job does, and how its domain row follows the job's end. */
@@ -70,4 +77,7 @@ export interface JobHandler {
   failed(job: JobRow, failure: JobFailure): Promise<void>;
   cancelled(job: JobRow): Promise<void>;
   requeued(job: JobRow): Promise<void>;
+  /** The run's end could not be recorded (the database stayed away through a shutdown): the row is left
+   * as it is for a later recovery. For logs and metrics only; nothing may be written. */
+  abandoned?(job: JobRow, err: unknown): void;
 }

@@ -1,17 +1,24 @@
 // The runner's ownership rule (ADR 0019): every write after the claim is keyed by the runner's worker
 // id. A runner that stalled past its lease while another took the job over must not complete, fail,
 // hand back or renew that job: the row belongs to the new holder. Two runners share one real database
-// (SQLite, or PostgreSQL with TAZAMUN_TEST_DB=postgres), as two worker processes would.
+// (SQLite, or PostgreSQL with TAZAMUN_TEST_DB=postgres), as two worker processes would. And a run whose
+// end cannot be recorded at all (the database refusing every write through a shutdown) still gets its
+// `job ended` line and its metric (issue 29, item 7).
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
-import { approvedUser, createTestApp } from '@tazamun/server/testing/test-app';
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { TEST_DB, approvedUser, createTestApp } from '@tazamun/server/testing/test-app';
+import { sqliteFileOf } from '../db/database.ts';
+import { Metrics } from '../metrics/metrics.ts';
+import { observeHandlers } from './observed-handler.ts';
 import { JobRunner } from './job-runner.ts';
 import { insertJobRow, iso } from './job-rows.ts';
 import type { JobConfig } from './job-config.ts';
-import { JobFailure } from './job-queue.ts';
+import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler, JobKind } from './job-queue.ts';
 import type { Db } from '../db/database.ts';
 import type { JobRow } from '../db/schema.ts';
@@ -228,4 +235,73 @@ test("a stale runner's heartbeat renews nothing of the new holder's and stops it
   handlerB.end('ok');
   assert.deepEqual(await doneB, { end: 'done' });
   assert.equal((await row()).status, 'completed');
+});
+
+test('a run whose end cannot be recorded through a shutdown is abandoned: one job ended line, one metric', async (t) => {
+  const { db, jobs, jobId, row } = await setup(t);
+  const lines: Record<string, unknown>[] = [];
+  const log = pino(
+    { level: 'info' },
+    {
+      write: (l: string) => {
+        lines.push(JSON.parse(l) as Record<string, unknown>);
+      },
+    },
+  );
+  // a run that lasts until it is told to stop
+  const started = signalled();
+  const waiting: JobHandler = {
+    async run(_job, ctx) {
+      started.resolve();
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      throw new JobAborted(ctx.signal.reason);
+    },
+    failed: async () => undefined,
+    cancelled: async () => undefined,
+    requeued: async () => undefined,
+  };
+  const metrics = new Metrics('worker');
+  const handlers = observeHandlers({ align: waiting, video: waiting, realign: waiting }, db, log, metrics);
+  const a = new JobRunner(db, { ...jobs, drainMs: 0 }, handlers, log);
+  const claimed = await a.claim(jobId);
+  assert.ok(claimed && claimed !== 'deferred');
+  const done = a.run(claimed);
+  await started.promise;
+
+  // from now on the database refuses to write the job, as one that is going away does
+  let release = async (): Promise<void> => undefined;
+  if (TEST_DB === 'postgres') {
+    await sql`create function tazamun_test_gone() returns trigger language plpgsql as $$
+      begin raise exception 'the database system is shutting down' using errcode = '57P03'; end $$`.execute(
+      db,
+    );
+    await sql`create trigger tazamun_test_gone before update on jobs
+      for each row execute function tazamun_test_gone()`.execute(db);
+    release = async () => void (await sql`drop trigger tazamun_test_gone on jobs`.execute(db));
+  } else {
+    const other = new Database(sqliteFileOf(db)!);
+    other.exec('BEGIN IMMEDIATE');
+    release = async () => {
+      other.exec('ROLLBACK');
+      other.close();
+    };
+  }
+  try {
+    // the shutdown hands the job back; the write waits for the database, then gives up
+    await a.stop();
+    assert.deepEqual(await done, { end: 'done' });
+  } finally {
+    await release();
+  }
+  const ended = lines.filter((l) => l.msg === 'job ended');
+  assert.deepEqual(
+    ended.map((l) => [l.job, l.outcome]),
+    [[jobId, 'abandoned']],
+  );
+  assert.ok(lines.some((l) => l.level === 50 && String(l.msg).startsWith('abandoned')));
+  assert.match(await metrics.scrape(), /^tazamun_job_runs_total\{[^}]*outcome="abandoned"[^}]*\} 1$/m);
+  // nothing was recorded: the row waits for its lease to run out, and a recovery
+  const left = await row();
+  assert.equal(left.status, 'processing');
+  assert.equal(left.worker_id, a.workerId);
 });

@@ -5,6 +5,11 @@
 // wins. A failure the handler marks `retry` (an engine fault) is run once more after a backoff.
 // db-job-queue.ts polls the rows for ids, bull-job-queue.ts receives them from BullMQ; neither writes
 // a job row itself.
+// A database outage costs no work (ADR 0051): a finished run keeps its result in memory and records it
+// once the database is back (JobContext.persist), the runner's own settling writes wait the same way,
+// a run the outage interrupted goes back to the queue without using an attempt, the time limit does
+// not run while this runner cannot reach the database, and leases that ran out during an outage are not
+// taken over until the database has been back for a whole lease, so their holders can renew them.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -12,6 +17,12 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { diskFullIn } from '../reliability/disk-space.ts';
 import { fairClass, fairRank, mayStart } from './fair-share.ts';
+import {
+  isTransientWriteError,
+  isUnavailable,
+  logFailure,
+  untilWritten,
+} from '../reliability/unavailable.ts';
 import type { JobConfig } from './job-config.ts';
 import { failureOf, iso } from './job-rows.ts';
 import type { AbortReason } from './job-rows.ts';
@@ -31,11 +42,21 @@ export type RunEnd = { end: 'done' } | { end: 'handed_back'; runAfter: number | 
 
 export type CancelOutcome = 'cancelled_queued' | 'cancelled' | 'requested' | 'not_cancellable';
 
+/** Beats a `workers` row may miss before the process is shown dead. */
+export const REGISTRY_MISSED_BEATS = 3;
+/** How long settling writes may still wait for the database once stop() handed the jobs back. */
+const STOP_WRITE_GRACE_MS = 5000;
+
 interface Running {
   job: JobRow;
   controller: AbortController;
   reason: AbortReason | null;
   done: Promise<RunEnd>;
+  timer: NodeJS.Timeout | null;
+  /** the work is done (persist was called): the time limit no longer applies */
+  workDone: boolean;
+  /** the "waiting to record" line was logged */
+  waiting: boolean;
 }
 
 export class JobRunner {
@@ -47,6 +68,11 @@ export class JobRunner {
   /** runs of this process, for its workers row: an engine failing every job shows there */
   private readonly runs = { completed: 0, failed: 0 };
   private stopping = false;
+  /** when this runner's heartbeats started failing (null: they succeed) and when they came back */
+  private dbTroubleSince: number | null = null;
+  private dbBackAt = 0;
+  /** aborted a little after stop(): settling writes stop waiting for a database that is not back */
+  private readonly giveUp = new AbortController();
 
   constructor(
     private readonly db: Db,
@@ -75,27 +101,46 @@ export class JobRunner {
     this.notify({ alignmentId: job.alignment_id, videoId: job.video_id });
   }
 
+  /** How often this process beats: its `workers` row, and its jobs' leases at least every lease/3. */
+  private get beatMs(): number {
+    return Math.max(200, Math.min(this.config.heartbeatMs, Math.floor(this.config.leaseMs / 3)));
+  }
+
   /**
-   * Registers this process in `workers` and, every lease/3, renews that row and the leases of the jobs
+   * Registers this process in `workers` and, every beat, renews that row and the leases of the jobs
    * running here. Called by a transport that runs jobs (concurrency > 0).
    */
   startHeartbeat(): void {
     if (this.heartbeatTimer) return;
-    this.heartbeatTimer = setInterval(
-      () => void this.beat(),
-      Math.max(200, Math.floor(this.config.leaseMs / 3)),
-    );
+    this.heartbeatTimer = setInterval(() => void this.beat(), this.beatMs);
     this.heartbeatTimer.unref();
     void this.beat();
   }
 
   private async beat(): Promise<void> {
-    await this.register();
-    await this.heartbeat();
+    const registered = await this.register();
+    const renewed = await this.heartbeat();
+    this.noteDatabase(registered && renewed);
+  }
+
+  private noteDatabase(ok: boolean): void {
+    if (!ok) this.dbTroubleSince ??= Date.now();
+    else if (this.dbTroubleSince !== null) {
+      this.dbTroubleSince = null;
+      this.dbBackAt = Date.now();
+    }
+  }
+
+  /**
+   * False during an outage this runner saw and for one lease after it: a lease that ran out meanwhile
+   * belongs to a runner that could not renew it, which its next heartbeat does.
+   */
+  private databaseSettled(): boolean {
+    return this.dbTroubleSince === null && Date.now() - this.dbBackAt >= this.config.leaseMs;
   }
 
   /** This process's row in `workers`: live while heartbeat_at + lease_ms is ahead of the clock. */
-  private async register(): Promise<void> {
+  private async register(): Promise<boolean> {
     const now = iso();
     const figures = {
       running: this.running.size,
@@ -103,6 +148,8 @@ export class JobRunner {
       failed: this.runs.failed,
       stopping: this.stopping ? 1 : 0,
       heartbeat_at: now,
+      // the row's own lease: a few beats, not the jobs' lease, so a dead process shows at once
+      lease_ms: this.beatMs * REGISTRY_MISSED_BEATS,
     };
     try {
       await this.db
@@ -113,14 +160,15 @@ export class JobRunner {
           pid: process.pid,
           transport: this.transport,
           concurrency: this.config.concurrency,
-          lease_ms: this.config.leaseMs,
           started_at: this.startedAt,
           ...figures,
         })
         .onConflict((oc) => oc.column('id').doUpdateSet(figures))
         .execute();
+      return true;
     } catch (err) {
-      this.log.error({ err }, 'worker heartbeat failed');
+      logFailure(this.log, 'error', err, 'worker heartbeat failed');
+      return false;
     }
   }
 
@@ -149,7 +197,10 @@ export class JobRunner {
     const all = [...this.running.values()];
     if (all.length > 0) this.log.info({ jobs: all.map((r) => r.job.id) }, 'stopping: jobs handed back');
     for (const r of all) this.abort(r, 'shutdown');
+    // handing back waits for a database that is away, but not past the process's own stop deadline
+    const giveUp = setTimeout(() => this.giveUp.abort(), STOP_WRITE_GRACE_MS);
     await Promise.allSettled(all.map((r) => r.done));
+    clearTimeout(giveUp);
     if (registered)
       await this.db
         .deleteFrom('workers')
@@ -243,9 +294,11 @@ export class JobRunner {
   /**
    * A row whose runner died: queued again, or failed with `job_interrupted` after max_attempts runs.
    * Keyed by the expired lease, so of several processes finding it only one acts; `lost` when another did.
+   * `wait` while this runner's database is not settled after an outage (its holder may renew it).
    */
-  async recoverExpired(row: JobRow): Promise<'requeued' | 'failed' | 'lost'> {
+  async recoverExpired(row: JobRow): Promise<'requeued' | 'failed' | 'lost' | 'wait'> {
     if (this.running.has(row.id)) return 'lost';
+    if (!this.databaseSettled()) return 'wait';
     const handler = this.handlers[row.kind];
     if (row.attempts >= row.max_attempts) {
       if (!(await this.finishExpired(row))) return 'lost';
@@ -287,16 +340,67 @@ export class JobRunner {
   /** Runs a job this runner claimed; resolves once its row is settled. */
   run(job: JobRow): Promise<RunEnd> {
     const controller = new AbortController();
-    const entry: Running = { job, controller, reason: null, done: Promise.resolve({ end: 'done' }) };
+    const entry: Running = {
+      job,
+      controller,
+      reason: null,
+      done: Promise.resolve({ end: 'done' }),
+      timer: null,
+      workDone: false,
+      waiting: false,
+    };
     this.running.set(job.id, entry);
-    const timer = setTimeout(() => this.abort(entry, 'timeout'), job.timeout_ms);
+    // the time limit does not run while the database is away: the job could not record anything anyway
+    const onTimeout = (): void => {
+      if (this.dbTroubleSince !== null) entry.timer = setTimeout(onTimeout, this.beatMs);
+      else this.abort(entry, 'timeout');
+    };
+    entry.timer = setTimeout(onTimeout, job.timeout_ms);
     // a cancel that reached the row while no runner held it (handed back at a shutdown)
     if (job.cancel_requested === 1) this.abort(entry, 'cancel');
     entry.done = this.execute(entry).finally(() => {
-      clearTimeout(timer);
+      if (entry.timer) clearTimeout(entry.timer);
       this.running.delete(job.id);
     });
     return entry.done;
+  }
+
+  /**
+   * JobContext.persist: the first call ends the time limit; a write meeting an outage or a full disk is
+   * retried until it lands or the run is aborted (cancel, shutdown, takeover).
+   */
+  private async persist<T>(entry: Running, what: string, write: () => Promise<T>): Promise<T> {
+    if (!entry.workDone) {
+      entry.workDone = true;
+      if (entry.timer) clearTimeout(entry.timer);
+      entry.timer = null;
+    }
+    try {
+      return await write();
+    } catch (err) {
+      if (!isTransientWriteError(err) || entry.controller.signal.aborted) throw err;
+      const { job } = entry;
+      if (!entry.waiting) {
+        entry.waiting = true;
+        this.log.info(
+          { job: job.id, alignment: job.alignment_id, what, err: (err as Error).message },
+          'job work done: its result waits for the database or the disk',
+        );
+      }
+      const r = await untilWritten(write, {
+        log: this.log,
+        what,
+        signal: entry.controller.signal,
+        context: { job: job.id },
+      });
+      this.log.info({ job: job.id, alignment: job.alignment_id, what }, 'job result recorded after waiting');
+      return r;
+    }
+  }
+
+  /** A settling write (the job row, the handler's domain row): waits out an outage, until stop() gives up. */
+  private write<T>(what: string, job: JobRow, fn: () => Promise<T>): Promise<T> {
+    return untilWritten(fn, { log: this.log, what, signal: this.giveUp.signal, context: { job: job.id } });
   }
 
   private abort(entry: Running, reason: AbortReason): void {
@@ -310,17 +414,18 @@ export class JobRunner {
     const ctx = {
       signal: entry.controller.signal,
       progress: async () => this.notifyJob(job),
+      persist: <T>(what: string, write: () => Promise<T>) => this.persist(entry, what, write),
     };
     let end: RunEnd = { end: 'done' };
     try {
       if (entry.reason) throw new JobAborted(entry.reason);
       await this.handlers[job.kind].run(job, ctx);
       if (entry.reason) throw new JobAborted(entry.reason);
-      await this.finish(job, 'completed');
+      await this.write('recording a completed job', job, () => this.finish(job, 'completed'));
       this.runs.completed += 1;
     } catch (err) {
       end = await this.settleFailure(entry, err).catch((e: unknown) => {
-        this.log.error({ err: e, job: job.id }, 'recording a job failure failed');
+        this.abandon(job, e);
         return { end: 'done' } as const;
       });
     }
@@ -328,16 +433,39 @@ export class JobRunner {
     return end;
   }
 
+  /** Nothing could record the run's end: the row waits for a recovery; say so, once, in logs and metrics. */
+  private abandon(job: JobRow, err: unknown): void {
+    this.log.error(
+      { job: job.id, alignment: job.alignment_id, err },
+      "abandoned: the job's end could not be recorded; its lease will run out and it runs again",
+    );
+    try {
+      this.handlers[job.kind].abandoned?.(job, err);
+    } catch {
+      // a log line or a metric never fails a job
+    }
+  }
+
   private async settleFailure(entry: Running, err: unknown): Promise<RunEnd> {
     const { job } = entry;
     const handler = this.handlers[job.kind];
     if (entry.reason === 'cancel') {
-      if (await this.finish(job, 'cancelled')) await handler.cancelled(job);
+      if (await this.write('recording a cancel', job, () => this.finish(job, 'cancelled')))
+        await this.write('recording a cancel', job, () => handler.cancelled(job));
       return { end: 'done' };
     }
     // taken over by another runner: the row is not ours to write
     if (entry.reason === 'lost') return { end: 'done' };
     if (entry.reason === 'shutdown') return this.handBack(job, { giveAttemptBack: true, runAfter: null });
+    if (entry.reason === null && isUnavailable(err)) {
+      // the database (or the file store) went away under the run: not the job's fault. It goes back to
+      // the queue with its attempt, once the database takes the write.
+      this.log.info(
+        { job: job.id, alignment: job.alignment_id, err: (err as Error).message },
+        'job interrupted by a dependency outage: handed back',
+      );
+      return this.handBack(job, { giveAttemptBack: true, runAfter: null });
+    }
     if (entry.reason === null && diskFullIn(err)) {
       // the disk (or the database's) is full: not the job's fault nor the engine's. The job waits in
       // the queue, its attempt given back, and runs again once space returns (readiness says why).
@@ -355,8 +483,12 @@ export class JobRunner {
     }
     if (failure.options.refund) this.log.error(ctx, 'job failed');
     else this.log.info({ ...ctx, err: undefined, params: failure.params }, 'job refused by its input');
-    if (await this.finish(job, 'failed', { failed: failure.options.retry === true }))
-      await handler.failed(job, failure);
+    if (
+      await this.write('recording a failed job', job, () =>
+        this.finish(job, 'failed', { failed: failure.options.retry === true }),
+      )
+    )
+      await this.write('recording a failed job', job, () => handler.failed(job, failure));
     return { end: 'done' };
   }
 
@@ -368,24 +500,26 @@ export class JobRunner {
     job: JobRow,
     how: { giveAttemptBack: boolean; runAfter: number | null },
   ): Promise<RunEnd> {
-    const r = await this.db
-      .updateTable('jobs')
-      .set({
-        status: 'queued',
-        ...(how.giveAttemptBack
-          ? { attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end` }
-          : { failures: sql<number>`failures + 1` }),
-        worker_id: null,
-        lease_until: null,
-        run_after: how.runAfter === null ? null : iso(how.runAfter),
-        updated_at: iso(),
-      })
-      .where('id', '=', job.id)
-      .where('status', '=', 'processing')
-      .where('worker_id', '=', this.workerId)
-      .executeTakeFirst();
+    const r = await this.write('handing a job back', job, () =>
+      this.db
+        .updateTable('jobs')
+        .set({
+          status: 'queued',
+          ...(how.giveAttemptBack
+            ? { attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end` }
+            : { failures: sql<number>`failures + 1` }),
+          worker_id: null,
+          lease_until: null,
+          run_after: how.runAfter === null ? null : iso(how.runAfter),
+          updated_at: iso(),
+        })
+        .where('id', '=', job.id)
+        .where('status', '=', 'processing')
+        .where('worker_id', '=', this.workerId)
+        .executeTakeFirst(),
+    );
     if (Number(r.numUpdatedRows) !== 1) return { end: 'done' };
-    await this.handlers[job.kind].requeued(job);
+    await this.write('handing a job back', job, () => this.handlers[job.kind].requeued(job));
     return { end: 'handed_back', runAfter: how.runAfter };
   }
 
@@ -403,6 +537,8 @@ export class JobRunner {
         finished_at: now,
         updated_at: now,
         lease_until: null,
+        // the errors of earlier runs (a full disk, a fault retried) are no longer this job's story
+        ...(status === 'completed' ? { last_error: null } : {}),
         ...(opts.failed ? { failures: sql<number>`failures + 1` } : {}),
       })
       .where('id', '=', job.id)
@@ -412,9 +548,12 @@ export class JobRunner {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Renews the leases of the jobs running here and aborts those cancelled, deleted or taken over. */
-  async heartbeat(): Promise<void> {
-    if (this.running.size === 0) return;
+  /**
+   * Renews the leases of the jobs running here and aborts those cancelled, deleted or taken over. False
+   * when the database did not answer.
+   */
+  async heartbeat(): Promise<boolean> {
+    if (this.running.size === 0) return true;
     try {
       const ids = [...this.running.keys()];
       await this.db
@@ -438,8 +577,10 @@ export class JobRunner {
         if (!row || row.cancel_requested === 1) this.abort(entry, 'cancel');
         else if (row.worker_id !== this.workerId) this.abort(entry, 'lost');
       }
+      return true;
     } catch (err) {
-      this.log.error({ err }, 'job heartbeat failed');
+      logFailure(this.log, 'error', err, 'job heartbeat failed');
+      return false;
     }
   }
 

@@ -50,6 +50,11 @@ export function createJobsRuntime(
   const queue = redisUrl
     ? new BullJobQueue(db, config, handlers, log, { redisUrl })
     : new DbJobQueue(db, config, handlers, log);
+  if (queue instanceof BullJobQueue && metrics) {
+    const pings = queue.redisPings();
+    metrics.addRedis('queue', pings.queue);
+    if (config.concurrency > 0) metrics.addRedis('worker', pings.worker);
+  }
   return {
     queue,
     kind: redisUrl ? 'bullmq' : 'database',

@@ -70,7 +70,7 @@ class ObservedHandler implements JobHandler {
       language,
       ...extra,
     };
-    if (outcome === 'failed') this.log.warn(line, 'job ended');
+    if (outcome === 'failed' || outcome === 'abandoned') this.log.warn(line, 'job ended');
     else this.log.info(line, 'job ended');
     this.metrics?.jobEnded({ kind: job.kind, outcome, engine: engine ?? 'none', language }, seconds);
   }
@@ -136,6 +136,12 @@ class ObservedHandler implements JobHandler {
   async requeued(job: JobRow): Promise<void> {
     await this.inner.requeued(job);
     this.ended(job, 'requeued', { error: this.runs.get(job.id)?.error ?? null });
+  }
+
+  /** The runner could not record the run's end: still one `job ended` line and one counted run. */
+  abandoned(job: JobRow, err: unknown): void {
+    this.inner.abandoned?.(job, err);
+    this.ended(job, 'abandoned', { error: (err as Error)?.message ?? String(err) });
   }
 }
 

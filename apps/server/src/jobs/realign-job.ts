@@ -91,14 +91,19 @@ export class RealignJobHandler implements JobHandler {
       const st = latest === first.revision!.number ? stretch : findStretch(base, stretch.start, stretch.end);
       const { result, changed } = spliceStretch(base, st, part, text, textGiven);
       try {
-        const saved = await saveRevision(deps, row, latest, 'realign', result, changed);
+        // the work is done: the revision is kept in memory and written once the database takes it
+        const saved = await ctx.persist('the re-aligned revision', () =>
+          saveRevision(deps, row, latest, 'realign', result, changed),
+        );
         const nowIso = this.now().toISOString();
-        await updateRealignment(this.db, request.id, {
-          status: 'completed',
-          revision: saved.revision,
-          updated_at: nowIso,
-          completed_at: nowIso,
-        });
+        await ctx.persist('the completed re-alignment', () =>
+          updateRealignment(this.db, request.id, {
+            status: 'completed',
+            revision: saved.revision,
+            updated_at: nowIso,
+            completed_at: nowIso,
+          }),
+        );
         break;
       } catch (err) {
         // saves reached the limit while the engine ran: the stretch has nowhere to go

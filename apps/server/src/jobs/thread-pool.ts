@@ -42,15 +42,26 @@ export interface ThreadPoolStats {
   retired: number;
 }
 
+/** Engine runs handed to a thread, and those that have ended (whatever their outcome). */
+export interface ThreadPoolRuns {
+  runs: number;
+  ended: number;
+}
+
 export class AlignThreadPool {
   private idle: Worker[] = [];
   private all = new Set<Worker>();
   private readonly counts: ThreadPoolStats = { started: 0, retired: 0 };
+  private readonly work: ThreadPoolRuns = { runs: 0, ended: 0 };
 
   constructor(private readonly faultHook: EngineFaultHook | null = null) {}
 
   get stats(): ThreadPoolStats {
     return { ...this.counts };
+  }
+
+  get runs(): ThreadPoolRuns {
+    return { ...this.work };
   }
 
   private take(): Worker {
@@ -87,6 +98,7 @@ export class AlignThreadPool {
       const settle = (o: ThreadOutcome, keep: boolean): void => {
         if (settled) return;
         settled = true;
+        this.work.ended += 1;
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
@@ -111,6 +123,7 @@ export class AlignThreadPool {
       worker.on('error', onError);
       worker.on('exit', onExit);
       signal.addEventListener('abort', onAbort, { once: true });
+      this.work.runs += 1;
       worker.postMessage(req);
     });
   }

@@ -8,6 +8,7 @@ import type { UserFiles } from '../storage/user-files.ts';
 import { renderKaraokeVideo } from '../media/render-video.ts';
 import { alignmentFile, readResult } from './alignment-files.ts';
 import { JobAborted, JobFailure } from './job-queue.ts';
+import { isTransientWriteError } from '../reliability/unavailable.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { Db } from '../db/database.ts';
 import type { JobRow } from '../db/schema.ts';
@@ -81,30 +82,38 @@ export class VideoJobHandler implements JobHandler {
           }),
       );
       if (ctx.signal.aborted) throw new JobAborted(ctx.signal.reason);
+      // rendered: the MP4 waits in the work folder until the store takes it
       size = (
-        await moveIntoStore(this.files.store, this.files.key(row.user_id, rel), join(workDir, output), {
-          contentType: 'video/mp4',
-        })
+        await ctx.persist('the video file', () =>
+          moveIntoStore(this.files.store, this.files.key(row.user_id, rel), join(workDir, output), {
+            contentType: 'video/mp4',
+            keepOnFailure: true,
+          }),
+        )
       ).size;
     } catch (err) {
-      if (ctx.signal.aborted) throw err;
+      // an abort, or a full disk or a store away while rendering: the runner hands the job back
+      if (ctx.signal.aborted || isTransientWriteError(err)) throw err;
       throw new JobFailure('video_failed', { reason: (err as Error).message }, { refund: false });
     } finally {
       await progressWrites;
       await rm(workDir, { recursive: true, force: true });
     }
-    await this.db
-      .updateTable('videos')
-      .set({
-        status: 'completed',
-        progress: 100,
-        file: rel,
-        file_size: size,
-        render_time: (Date.now() - t0) / 1000,
-        completed_at: this.now().toISOString(),
-      })
-      .where('id', '=', video.id)
-      .execute();
+    const renderTime = (Date.now() - t0) / 1000;
+    await ctx.persist('the completed video', () =>
+      this.db
+        .updateTable('videos')
+        .set({
+          status: 'completed',
+          progress: 100,
+          file: rel,
+          file_size: size,
+          render_time: renderTime,
+          completed_at: this.now().toISOString(),
+        })
+        .where('id', '=', video.id)
+        .execute(),
+    );
   }
 
   async failed(job: JobRow, failure: JobFailure): Promise<void> {

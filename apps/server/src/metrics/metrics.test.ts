@@ -2,7 +2,11 @@
 // the queue depth rise and fall (read from the database), the process that runs the jobs counts their
 // outcomes, durations and real-time factors by engine and language, and HTTP requests are counted by
 // route template. Without METRICS_TOKEN the endpoint does not exist; with it, only the token opens it.
+// Faulted (issue 29, item 7): a frozen Redis reads 0 on every connection, an idle pool has nobody
+// waiting, event streams stay out of the latency histogram. The database down, a dead worker and a full
+// disk are faulted in reliability/dependency-restart, scaled-shape and disk-space tests.
 import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +14,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { alignmentFile } from '../jobs/alignment-files.ts';
-import { approvedUser, expectError } from '@tazamun/server/testing/test-app';
+import { TEST_DB, approvedUser, expectError } from '@tazamun/server/testing/test-app';
+import { startRedis } from '@tazamun/server/testing/redis-server';
+import { until } from '@tazamun/server/testing/until';
 import {
   createJobsTestApp,
   evalClip,
@@ -132,4 +138,82 @@ test('queue depth and job outcomes move as jobs run', { timeout: 300_000 }, asyn
   assert.equal(value(ran, 'tazamun_alignment_real_time_factor_count', { engine, language: 'eng' }), 2);
   assert.ok((value(ran, 'tazamun_alignment_real_time_factor_sum', { engine, language: 'eng' }) ?? 0) > 0);
   assert.equal(value(ran, 'tazamun_queue_jobs', { kind: 'align', state: 'failed' }), 1);
+});
+
+test('Redis frozen: every connection reads down, one log line each way; idle pool; streams apart', async (t) => {
+  const redis = await startRedis();
+  t.after(() => redis.stop());
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  const { app } = await createJobsTestApp(
+    t,
+    { concurrency: 0 },
+    { metricsToken: TOKEN, redisUrl: redis.url },
+    { logger: { level: 'info', stream: sink } },
+  );
+  const connections = ['signals', 'rate_limits', 'queue'];
+  const up = (body: string) => connections.map((c) => value(body, 'tazamun_redis_up', { connection: c }));
+  assert.deepEqual(up(await scrape(app)), [1, 1, 1]);
+
+  // frozen: connected, answering nothing. The socket state says "ready"; the PING the scrape sends
+  // does not come back, so each connection reads 0, and the watch says so once
+  const redisLines = (msg: string) => lines.filter((l) => l.msg === msg && l.dependency === 'redis');
+  redis.pause();
+  try {
+    await until('the watch to see Redis gone', () => redisLines('dependency unavailable').length > 0);
+    assert.deepEqual(up(await scrape(app)), [0, 0, 0]);
+  } finally {
+    redis.resume();
+  }
+  await until('the watch to see Redis back', () => redisLines('dependency back').length > 0);
+  assert.deepEqual(up(await scrape(app)), [1, 1, 1]);
+  assert.equal(redisLines('dependency unavailable').length, 1);
+  assert.equal(redisLines('dependency back').length, 1);
+  assert.ok(Number(redisLines('dependency back')[0]!.down_ms) > 0);
+
+  // an idle PostgreSQL pool has nobody waiting: the scrape's own queries are not counted
+  if (TEST_DB === 'postgres') {
+    for (let i = 0; i < 3; i++)
+      assert.equal(value(await scrape(app), 'tazamun_db_pool_connections', { state: 'waiting' }), 0);
+  }
+
+  // an event stream lasts as long as its job: not a request latency
+  const user = await approvedUser(app);
+  const clip = evalClip();
+  const res = await upload(app, user.access, [
+    { name: 'language', value: 'eng' },
+    { name: 'text', value: clip.text },
+    { name: 'audio', filename: 'a.wav', content: readFileSync(clip.wav) },
+  ]);
+  assert.equal(res.statusCode, 202, res.body);
+  const id = res.json().id as string;
+  const cancel = await app.inject({
+    method: 'POST',
+    url: `/api/alignments/${id}/cancel/`,
+    headers: { authorization: `Bearer ${user.access}` },
+  });
+  assert.equal(cancel.statusCode, 200, cancel.body);
+  const stream = await app.inject({
+    url: `/api/alignments/${id}/events/`,
+    headers: { authorization: `Bearer ${user.access}` },
+  });
+  assert.match(stream.body, /event: end\ndata: .*"status":"cancelled"/);
+  const body = await scrape(app);
+  assert.equal(
+    value(body, 'tazamun_http_request_duration_seconds_count', { route: '/api/alignments/:id/events/' }),
+    null,
+  );
+  assert.equal(
+    value(body, 'tazamun_http_request_duration_seconds_count', {
+      route: '/api/alignments/:id/cancel/',
+      status_code: '200',
+    }),
+    1,
+  );
 });

@@ -27,7 +27,8 @@ test('a worker process serves its job metrics on METRICS_PORT behind METRICS_TOK
       DEMO_MEDIA_DIR: '',
       REDIS_URL: '',
     },
-    ready: /"msg":"worker started"/,
+    // its metrics port listens on its own (at once, or after a retry if the port was taken meanwhile)
+    ready: /^(?=[\s\S]*"msg":"metrics served")[\s\S]*"msg":"worker started"/,
     readyWithinMs: 600_000,
   });
   const url = `http://127.0.0.1:${port}/metrics`;

@@ -8,7 +8,17 @@ import { AppError, FIELD_MESSAGES } from '../errors.ts';
 import type { FieldErrors } from '../errors.ts';
 import { requestLanguage } from './language.ts';
 import { isUnavailable, RETRY_AFTER_SECONDS } from '../reliability/unavailable.ts';
-import { isDiskFull } from '../reliability/disk-space.ts';
+import { diskFullIn } from '../reliability/disk-space.ts';
+
+/**
+ * 5xx answers given on purpose: the disk is low (507) or the upload queue is full (503 server_busy).
+ * The server is doing its job; they are logged where they are decided, at warn, and are not counted
+ * as HTTP errors (plugins/request-log.ts).
+ */
+export const DELIBERATE_CODES: ReadonlySet<ErrorCode> = new Set(['insufficient_storage', 'server_busy']);
+
+/** The catalogue code each request was answered with, when it was an error (for the request log). */
+export const answeredCode = new WeakMap<FastifyRequest, ErrorCode>();
 
 interface ZodIssueLike {
   keyword: string;
@@ -66,6 +76,7 @@ function send(
   extra: Record<string, unknown> = {},
 ): FastifyReply {
   const status = ERRORS[code].status;
+  answeredCode.set(request, code);
   const body: Record<string, unknown> = {
     code,
     detail: errorMessage(code, requestLanguage(request), params),
@@ -96,7 +107,11 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status >= 500) request.log.error({ err: error }, 'application error');
+      // a 503 while the database is not there yet (app.ts): the outage is the dependency watch's line
+      if (error.code === 'service_unavailable')
+        request.log.debug({ code: error.code }, 'service unavailable');
+      else if (error.status >= 500 && !DELIBERATE_CODES.has(error.code))
+        request.log.error({ err: error }, 'application error');
       return send(request, reply, error.code, error.params, error.extra);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -105,8 +120,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (nonField.length) extra.non_field_errors = nonField;
       return send(request, reply, 'validation_error', {}, extra);
     }
-    if (isDiskFull(error)) {
-      request.log.error({ err: error }, 'disk full');
+    if (diskFullIn(error)) {
+      // not a bug: the disk (or the database's) is full; readiness and the disk gauge say so too
+      request.log.warn({ err: error.message, code: error.code }, 'disk full');
       return send(request, reply, 'insufficient_storage');
     }
     const status = error.statusCode ?? 500;
@@ -123,8 +139,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return send(request, reply, 'bad_request', {}, { non_field_errors: [error.message] });
     }
     if (isUnavailable(error)) {
-      // the database or Redis is away (restarting): the client retries; one line, no stack per request
-      request.log.warn({ err: error.message, code: error.code }, 'dependency unavailable');
+      // the database or Redis is away (restarting): the client retries. The outage itself is logged once
+      // by the dependency watch; the request's own line (request-log.ts) shows the 503.
+      request.log.debug({ err: error.message, code: error.code }, 'dependency unavailable');
       return send(request, reply, 'service_unavailable');
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -9,7 +9,12 @@ import { startRedis } from '@tazamun/server/testing/redis-server';
 import { RedisSignals } from './redis-signals.ts';
 import { until } from '@tazamun/server/testing/until';
 
-const quiet = { warn: () => undefined, error: () => undefined };
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 function fakeProcess() {
   const queue = {

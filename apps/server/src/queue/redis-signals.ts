@@ -5,9 +5,10 @@
 // loses no signal that matters: the queues poll or reconcile, event streams read the row every second.
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobUpdate } from '../jobs/job-queue.ts';
+import { logFailure } from '../reliability/unavailable.ts';
 
 /** The part of JobQueue the relay needs. */
 export interface SignalledQueue {
@@ -29,8 +30,9 @@ const RELAYED = Symbol('relayed');
 
 export class RedisSignals {
   readonly id = randomUUID();
-  private readonly pub: Redis;
-  private readonly sub: Redis;
+  // made by start(), which imports ioredis: a process without REDIS_URL never loads it
+  private pub: Redis | null = null;
+  private sub: Redis | null = null;
   private readonly channel: string;
   private readonly localWake: () => void;
   private readonly onUpdate = (u: JobUpdate & { [RELAYED]?: true }): void => {
@@ -43,43 +45,46 @@ export class RedisSignals {
   };
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly queue: SignalledQueue,
-    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    private readonly log: Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>,
     prefix = 'tazamun',
   ) {
     this.channel = `${prefix}:jobs`;
-    const options = {
+    this.localWake = queue.wake.bind(queue);
+  }
+
+  /** Connects, subscribes, and makes the queue's wake() and updates travel to every process. */
+  async start(): Promise<void> {
+    const { Redis } = await import('ioredis');
+    const options: RedisOptions = {
       // a command issued while Redis is away fails at once instead of piling up in memory
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
       lazyConnect: true,
     };
-    this.pub = new Redis(url, options);
-    this.sub = new Redis(url, { ...options, enableOfflineQueue: true });
-    for (const c of [this.pub, this.sub])
-      c.on('error', (err: Error) => this.log.warn({ err: err.message }, 'redis'));
-    this.localWake = queue.wake.bind(queue);
-  }
-
-  /** Connects, subscribes, and makes the queue's wake() and updates travel to every process. */
-  async start(): Promise<void> {
+    const pub = new Redis(this.url, options);
+    const sub = new Redis(this.url, { ...options, enableOfflineQueue: true });
+    this.pub = pub;
+    this.sub = sub;
+    // connection errors repeat at every reconnect; the dependency watch says once that Redis is away
+    for (const c of [pub, sub]) c.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis'));
     // Redis may be away at start: the process serves at once (the queues poll or reconcile, streams
     // read the rows) and ioredis keeps reconnecting. The subscription is made on every 'ready', as a
     // subscribe that failed while Redis was away is not one ioredis renews by itself.
     let subscribed: () => void = () => undefined;
     const firstSubscription = new Promise<void>((resolve) => (subscribed = resolve));
-    this.sub.on('ready', () => {
-      this.sub.subscribe(this.channel).then(subscribed, (err: unknown) => {
+    sub.on('ready', () => {
+      sub.subscribe(this.channel).then(subscribed, (err: unknown) => {
         this.log.warn({ err: (err as Error).message }, 'redis subscribe failed; retrying on reconnect');
       });
     });
-    this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
+    sub.on('message', (_channel: string, raw: string) => this.receive(raw));
     // The publisher queues nothing while it is not ready (enableOfflineQueue false): a wake sent before
     // its 'ready' would be dropped, so start() waits for it as well as for the subscription.
-    const published = new Promise<void>((resolve) => this.pub.once('ready', () => resolve()));
-    for (const c of [this.pub, this.sub])
+    const published = new Promise<void>((resolve) => pub.once('ready', () => resolve()));
+    for (const c of [pub, sub])
       c.connect().catch((err: unknown) => {
         this.log.warn({ err: (err as Error).message }, 'redis unavailable at start; reconnecting');
       });
@@ -112,21 +117,22 @@ export class RedisSignals {
   }
 
   private publish(m: Message): void {
+    if (!this.pub) return;
     this.pub.publish(this.channel, JSON.stringify(m)).catch((err: unknown) => {
       // Redis away: the poll paths cover it; say so once per failure, never throw into the queue
-      this.log.warn({ err: (err as Error).message }, 'redis publish failed; relying on polling');
+      logFailure(this.log, 'warn', err, 'redis publish failed; relying on polling');
     });
   }
 
   /** 'ready' while connected; ioredis' state otherwise (connecting, reconnecting, end…), for metrics. */
   get status(): string {
-    return this.pub.status;
+    return this.pub?.status ?? 'wait';
   }
 
   /** For readiness: true when Redis answers. */
   async ping(): Promise<boolean> {
     try {
-      return (await this.pub.ping()) === 'PONG';
+      return (await this.pub?.ping()) === 'PONG';
     } catch {
       return false;
     }
@@ -135,9 +141,9 @@ export class RedisSignals {
   async close(): Promise<void> {
     this.queue.events.off('update', this.onUpdate);
     (this.queue as { wake: () => void }).wake = this.localWake;
-    await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
-    this.pub.disconnect();
-    this.sub.disconnect();
+    const connections = [this.pub, this.sub].filter((c) => c !== null);
+    await Promise.allSettled(connections.map((c) => c.quit()));
+    for (const c of connections) c.disconnect();
   }
 }
 

@@ -1,8 +1,11 @@
 // The hostile-request catalogue (issue 12), item 2: the disk fills up for real. DATA_DIR (and, on
 // SQLite, the database) sits on a small tmpfs that a filler file fills to the last byte while an
-// alignment job runs. Uploads are refused with 507 before their body is read, readiness turns false
-// while the database cannot write, nothing answers a bare 500, no promise rejection goes unhandled
-// (it used to end the process), and everything works again once the filler is deleted.
+// alignment job's engine runs. Uploads are refused with 507 before their body is read, readiness turns
+// false while the database cannot write and says the disk is low (degraded where the database has its
+// own disk), nothing answers a bare 500, no promise rejection goes unhandled (it used to end the
+// process), and everything works again once the filler is deleted. The job whose engine finished on
+// the full disk keeps its result in memory and records it when space is back: its engine ran once
+// (issue 29, item 5; it used to be handed back and aligned again).
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +26,7 @@ import {
   testConfig,
 } from '@tazamun/server/testing/test-app';
 import { evalClip, multipart, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
+import { until } from '@tazamun/server/testing/until';
 import { freeBytes } from './disk-space.ts';
 import { loadConfig } from '../config.ts';
 
@@ -136,10 +140,12 @@ test(
       .png()
       .toBuffer();
 
-    // an alignment is queued and starts while the disk fills: its progress writes fail on SQLite
+    // an alignment is queued, and the disk fills while its engine runs: its progress writes fail on
+    // SQLite, its result cannot be written
     const first = await send(app, u.access, audio, clip.text);
     assert.equal(first.statusCode, 202, first.body);
     const firstId = first.json().id as string;
+    await until('the engine aligning', () => app.jobs.pool.runs.runs === 1);
 
     const filler = join(data, 'filler.bin');
     const filled = fillDisk(filler);
@@ -173,24 +179,31 @@ test(
       .executeTakeFirstOrThrow();
     assert.equal(quota.used_today, 1);
 
-    // the job keeps trying to write progress; give it a few seconds on the full disk
-    for (let i = 0; i < 20; i++) {
+    // the engine finishes on the full disk; its result cannot be written, and the job stays on
+    await until('the engine done', async () => {
       notA500(
         await app.inject({ url: `/api/alignments/${firstId}/`, headers: bearer(u.access) }),
         'job status',
       );
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      return app.jobs.pool.runs.ended === 1;
+    });
 
     const ready = await app.inject({ url: '/api/ready/' });
     const signIn = await login(app, u.email, u.password);
     if (TEST_DB === 'sqlite') {
       // reads work, writes do not: not ready, and a sign-in (it writes a session) is a 507, not a 500
       expectError(ready, 503, 'service_unavailable');
+      assert.deepEqual(ready.json().checks, { database: 'not_writable', disk: 'low_space' });
       expectError(signIn, 507, 'insufficient_storage');
     } else {
-      // the database has its own disk: it stays ready and sign-ins work; only files are refused
+      // the database has its own disk: it stays ready and sign-ins work; only files are refused, and
+      // readiness says so (degraded)
       assert.equal(ready.statusCode, 200, ready.body);
+      assert.deepEqual(ready.json(), {
+        ready: true,
+        degraded: true,
+        checks: { database: 'ok', workers: 'ok', disk: 'low_space' },
+      });
       assert.equal(signIn.statusCode, 200, signIn.body);
     }
     notA500(await app.inject({ url: '/api/health/' }), 'health');
@@ -204,11 +217,21 @@ test(
     assert.equal(again.statusCode, 200, again.body);
     const second = await send(app, u.access, audio, clip.text);
     assert.equal(second.statusCode, 202, second.body);
-    // both jobs finish: the first after its lease ran out (its runner could not record anything)
+    // both jobs finish; the first with the result it held through the full disk: its engine ran once
     const end1 = await waitForStatus(app, u.access, firstId);
     const end2 = await waitForStatus(app, u.access, second.json().id as string);
     assert.equal(end1.status, 'completed', JSON.stringify(end1));
     assert.equal(end2.status, 'completed', JSON.stringify(end2));
+    assert.deepEqual(app.jobs.pool.runs, { runs: 2, ended: 2 }, 'no alignment was computed twice');
+    const row = await app.deps.db
+      .selectFrom('jobs')
+      .select(['attempts', 'failures', 'last_error'])
+      .where('alignment_id', '=', firstId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      { attempts: Number(row.attempts), failures: Number(row.failures), last_error: row.last_error },
+      { attempts: 1, failures: 0, last_error: null },
+    );
     assert.deepEqual(unhandled, [], 'no promise rejection went unhandled');
   },
 );

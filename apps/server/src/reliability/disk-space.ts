@@ -1,8 +1,11 @@
 // A full disk is refused at the door: routes that write files answer 507 insufficient_storage while the
 // free space of DATA_DIR's file system is under MIN_FREE_DISK_MB, before a byte of the body is read, so
 // an upload never half-fills the disk and the database keeps room for sign-ins and job progress. The
-// check reads the file system each time, so uploads resume by themselves once space is freed.
+// check reads the file system each time, so uploads resume by themselves once space is freed. It fails
+// closed: a DATA_DIR not created yet is measured on the disk it will be created on, and a file system
+// that cannot be read refuses the write (507) rather than letting it through unchecked.
 import { statfs } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { createError } from '../errors.ts';
 
@@ -38,10 +41,19 @@ export function diskFullIn(err: unknown): boolean {
   return false;
 }
 
-/** Bytes an unprivileged process may still write on the file system holding `dir`. */
+/**
+ * Bytes an unprivileged process may still write on the file system holding `dir`, or that will hold it
+ * (the nearest folder above it that exists, when it does not exist yet).
+ */
 export async function freeBytes(dir: string): Promise<number> {
-  const s = await statfs(dir);
-  return Number(s.bavail) * Number(s.bsize);
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      const s = await statfs(d);
+      return Number(s.bavail) * Number(s.bsize);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) throw err;
+    }
+  }
 }
 
 export function refuseWritesWhenDiskLow(
@@ -57,9 +69,9 @@ export function refuseWritesWhenDiskLow(
     try {
       free = await freeBytes(dir);
     } catch (err) {
-      // DATA_DIR unreadable is its own failure; the route reports it, this check does not guess
-      request.log.warn({ err }, 'free space check failed');
-      return;
+      // an unknown amount of space is not enough space: refused, and said why
+      request.log.warn({ err }, 'upload refused: the free space of DATA_DIR could not be read');
+      throw createError('insufficient_storage');
     }
     if (free < margin) {
       request.log.warn({ free, margin }, 'upload refused: disk almost full');

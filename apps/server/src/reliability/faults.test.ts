@@ -128,12 +128,12 @@ test('the upload disk fills up: a clean error, no quota used, nothing half-store
 
   const beforeFiles = files();
   const res = await send(wav(120)); // 3.8 MB of PCM: more than the disk holds
-  // the server's own failure (500 upload_failed with a request id), not a client error
-  assert.equal(res.statusCode, 500, res.body);
+  // a full disk, said as such (507 insufficient_storage, with a request id), not a bare 500 (issue 29)
+  assert.equal(res.statusCode, 507, res.body);
   const body = ErrorBody.parse(res.json());
-  assert.equal(body.code, 'upload_failed');
+  assert.equal(body.code, 'insufficient_storage');
   assert.ok(body.request_id);
-  assert.equal(body.detail, errorMessage('upload_failed', 'en'));
+  assert.equal(body.detail, errorMessage('insufficient_storage', 'en'));
   assert.ok(!/ENOSPC|no space/i.test(res.body), 'the internal error is not leaked');
   assert.equal(await rows(), 0);
   assert.equal(await quota(), 0, 'no quota used');

@@ -12,7 +12,7 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { API_SERVING, startChild } from '@tazamun/server/testing/child-process';
 import { startPostgres } from '@tazamun/server/testing/postgres-server';
 import { startRedis } from '@tazamun/server/testing/redis-server';
 import { GOOD_PASSWORD, TEST_DB } from '@tazamun/server/testing/test-app';
@@ -88,7 +88,7 @@ test(`two API processes and two BullMQ workers on ${TEST_DB} and Redis`, { timeo
     (
       await startChild(t, 'server.ts', {
         env: { ...env, PORT: '0', HOST: '127.0.0.1', WORKER_CONCURRENCY: '0' },
-        ready: API_LISTENING,
+        ready: API_SERVING,
       })
     ).match[1]!;
   const worker = () =>

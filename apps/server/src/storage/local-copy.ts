@@ -48,14 +48,17 @@ export async function withLocalFile<T>(
 
 /**
  * Moves a finished local file into the store: a rename on the same disk (as before the store existed),
- * a copy across disks, an upload to an object store. The local file is gone afterwards either way.
+ * a copy across disks, an upload to an object store. The local file is gone afterwards either way,
+ * unless `keepOnFailure`: then a failed move leaves it for the caller to try again (a rendered video
+ * waiting for a full disk or a store that is away).
  */
 export async function moveIntoStore(
   store: FileStore,
   key: string,
   path: string,
-  options: { contentType?: string } = {},
+  options: { contentType?: string; keepOnFailure?: boolean } = {},
 ): Promise<StoredObject> {
+  let moved = false;
   try {
     if (store instanceof LocalFileStore) {
       const target = store.path(key);
@@ -74,13 +77,16 @@ export async function moveIntoStore(
           throw copyErr;
         }
       }
+      moved = true;
       const s = await store.stat(key);
       if (!s) throw new Error(`${key} vanished after it was moved into the store`);
       return s;
     }
-    return await store.put(key, createReadStream(path), options);
+    const stored = await store.put(key, createReadStream(path), { contentType: options.contentType });
+    moved = true;
+    return stored;
   } finally {
-    await rm(path, { force: true });
+    if (moved || !options.keepOnFailure) await rm(path, { force: true });
   }
 }
 

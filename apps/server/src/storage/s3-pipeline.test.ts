@@ -10,7 +10,7 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { API_SERVING, startChild } from '@tazamun/server/testing/child-process';
 import { GOOD_PASSWORD, approvedUser, bearer } from '@tazamun/server/testing/test-app';
 import { readZip } from '@tazamun/server/testing/zip-reader';
 import {
@@ -67,7 +67,7 @@ test(
     const { app, dir } = await createJobsTestApp(t, {}, { s3 });
     // an independent client on the same bucket, to see what the server stored
     const bucket = new S3FileStore(s3);
-    t.after(() => bucket.client.destroy());
+    t.after(() => bucket.destroy());
     const keys = async (prefix: string) => (await bucket.list(prefix)).map((o) => o.key);
 
     const u = await approvedUser(app);
@@ -194,7 +194,7 @@ test('a refused upload leaves nothing in the bucket or in the temp folder', asyn
   const s3 = await s3rver(t);
   const { app, dir } = await createJobsTestApp(t, {}, { s3 });
   const bucket = new S3FileStore(s3);
-  t.after(() => bucket.client.destroy());
+  t.after(() => bucket.destroy());
   const u = await approvedUser(app);
   const res = await upload(app, u.access, [
     { name: 'language', value: 'eng' },
@@ -237,7 +237,7 @@ test(
         WORKER_CONCURRENCY: '0',
         WEB_DIST: join(apiDir, 'no-web'),
       },
-      ready: API_LISTENING,
+      ready: API_SERVING,
     });
     const url = api.match[1]!;
     // the worker builds its UserFiles from DATA_DIR alone: the bucket must come from the environment
@@ -281,7 +281,7 @@ test(
     assert.deepEqual(walkFiles(join(apiDir, 'tmp')), []);
     assert.deepEqual(walkFiles(join(workerDir, 'tmp')), []);
     const bucket = new S3FileStore(s3);
-    t.after(() => bucket.client.destroy());
+    t.after(() => bucket.destroy());
     const keys = (await bucket.list('users/')).map((o) => o.key.split('/').slice(-1)[0]).sort();
     assert.deepEqual(keys, ['audio.wav', 'result.json', 'text.txt']);
   },

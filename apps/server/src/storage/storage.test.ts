@@ -46,7 +46,7 @@ async function s3Store(t: TestContext, prefix = ''): Promise<S3FileStore> {
   }).s3;
   assert.ok(config);
   const store = new S3FileStore(config);
-  t.after(() => store.client.destroy());
+  t.after(() => store.destroy());
   return store;
 }
 

@@ -29,6 +29,7 @@ import { findSessionUser } from '../../db/sessions.ts';
 import { deleteAlignment } from '../../commands/delete-alignment.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
 import { readUserText } from '../../jobs/alignment-files.ts';
+import { logFailure } from '../../reliability/unavailable.ts';
 import type { JobUpdate } from '../../jobs/job-queue.ts';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
@@ -355,7 +356,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       // a failed read (the database restarting) skips one update; the next tick tries again
       const pushCaught = (): void => {
-        push().catch((err: unknown) => request.log.warn({ err }, 'progress stream: read failed'));
+        push().catch((err: unknown) => logFailure(request.log, 'warn', err, 'progress stream: read failed'));
       };
       const onUpdate = (u: JobUpdate): void => {
         if (u.alignmentId === first.id) pushCaught();

@@ -3,6 +3,7 @@
 // moved into the file store (a rename on the local disk, an upload to S3), and only then are the quota
 // unit, the row and the job written in one transaction. Any failure removes the temp file and the
 // alignment's stored files, so a refused upload leaves nothing behind.
+import { isTransientWriteError } from '../../reliability/unavailable.ts';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
@@ -293,6 +294,8 @@ export async function acceptUpload(
         {},
         { non_field_errors: ['The multipart body is incomplete or malformed.'] },
       );
+    // a dependency away (503 with Retry-After) or a full disk (507): the error handler answers them
+    if (isTransientWriteError(err)) throw err;
     request.log.error({ err }, 'upload failed');
     throw createError('upload_failed');
   }

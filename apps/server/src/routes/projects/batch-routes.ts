@@ -3,6 +3,7 @@
 // recording is checked as a single upload is (by content, then by ffprobe) and its transcript read;
 // the ones that fail are listed in `skipped` with the reason, the others become one alignment each,
 // queued together by the createAlignments command (one quota unit each, all or nothing).
+import { isTransientWriteError } from '../../reliability/unavailable.ts';
 import { open, rm } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorMessage } from '@tazamun/contracts/errors';
@@ -191,6 +192,8 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
             {},
             { non_field_errors: ['The multipart body is incomplete or malformed.'] },
           );
+        // a dependency away (503 with Retry-After) or a full disk (507): the error handler answers them
+        if (isTransientWriteError(err)) throw err;
         request.log.error({ err }, 'batch upload failed');
         throw createError('upload_failed');
       } finally {

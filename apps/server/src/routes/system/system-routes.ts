@@ -57,17 +57,19 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Readiness for a load balancer: 503 when this instance cannot serve, 200 (maybe degraded) otherwise',
         description:
-          'Answers within about a second. 503 service_unavailable (with Retry-After) when the database does ' +
-          'not answer or a migration is pending. 200 with degraded: true when it serves but Redis is away ' +
-          'or waiting jobs find no worker; `checks` says which.',
+          'Answers within half a second. 503 service_unavailable (with Retry-After) when the database does ' +
+          'not answer or take writes, or a migration is pending (also while the process still waits for ' +
+          'its database at start). 200 with degraded: true when it serves but Redis is away, waiting jobs ' +
+          'find no live worker or the files disk is below MIN_FREE_DISK_MB; `checks` says which.',
         response: { 200: ReadyBody, 503: NotReadyBody },
       },
     },
     async (request, reply) => {
       const r = await checkReadiness(app);
       if (r.ready) return { ready: true as const, degraded: r.degraded, checks: r.checks };
-      // An expected state, probed every few seconds: one warn line without a stack, not an error.
-      request.log.warn({ checks: r.checks }, 'not ready');
+      // An expected state, probed every few seconds: the outage itself is logged once by the dependency
+      // watch, each probe's answer only at debug.
+      request.log.debug({ checks: r.checks }, 'not ready');
       return reply
         .code(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
