@@ -31,4 +31,6 @@ export type AlignThreadMessage =
 /** Whether a thread was started with the fault hook (its workerData). */
 export interface AlignThreadData {
   testHooks: boolean;
+  /** the thread's native-call guard chain (@tazamun/aligner/native-guard) */
+  tazamunNativeGuard: SharedArrayBuffer[];
 }

@@ -4,6 +4,8 @@
 // fault can leave the WASM decoder's memory broken, and a broken thread kept idle received every next
 // job (issue 11). The next job gets a fresh thread.
 import { Worker } from 'node:worker_threads';
+import { NATIVE_GUARD_KEY, newThreadGuard, stopThread } from '@tazamun/aligner/native-guard';
+import type { ThreadGuard } from '@tazamun/aligner/native-guard';
 import type { AlignThreadData, AlignThreadMessage, AlignThreadRequest } from './align-protocol.ts';
 
 // Compiled (apps/server/scripts/build-server.mjs), the thread is the bundle beside this one; from the
@@ -51,6 +53,8 @@ export interface ThreadPoolRuns {
 export class AlignThreadPool {
   private idle: Worker[] = [];
   private all = new Set<Worker>();
+  /** each thread's guard: it is terminated only outside onnxruntime's calls (native-guard.ts) */
+  private readonly guards = new WeakMap<Worker, ThreadGuard>();
   private readonly counts: ThreadPoolStats = { started: 0, retired: 0 };
   private readonly work: ThreadPoolRuns = { runs: 0, ended: 0 };
 
@@ -67,10 +71,17 @@ export class AlignThreadPool {
   private take(): Worker {
     const w = this.idle.pop();
     if (w) return w;
-    const workerData: AlignThreadData = { testHooks: this.faultHook !== null };
+    const guard = newThreadGuard();
+    const workerData: AlignThreadData = {
+      testHooks: this.faultHook !== null,
+      [NATIVE_GUARD_KEY]: guard.chain,
+    };
     const worker = new Worker(BOOT, { eval: true, workerData });
+    this.guards.set(worker, guard);
     this.counts.started += 1;
     this.all.add(worker);
+    // a thread being stopped may still throw (its next native call refuses to start): nothing to do
+    worker.on('error', () => undefined);
     worker.once('exit', () => {
       this.all.delete(worker);
       this.idle = this.idle.filter((x) => x !== worker);
@@ -107,7 +118,7 @@ export class AlignThreadPool {
         else {
           if (o.type === 'engine_fault' || o.type === 'crash') this.counts.retired += 1;
           // a thread that cannot be stopped cleanly is gone either way
-          worker.terminate().catch(() => undefined);
+          this.stop(worker).catch(() => undefined);
         }
         resolve(o);
       };
@@ -128,9 +139,14 @@ export class AlignThreadPool {
     });
   }
 
+  private stop(worker: Worker): Promise<number> {
+    const guard = this.guards.get(worker);
+    return guard ? stopThread(worker, guard) : worker.terminate();
+  }
+
   async close(): Promise<void> {
     const all = [...this.all];
     this.idle = [];
-    await Promise.allSettled(all.map((w) => w.terminate()));
+    await Promise.allSettled(all.map((w) => this.stop(w)));
   }
 }

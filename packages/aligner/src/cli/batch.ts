@@ -2,6 +2,7 @@
 // across items. A thread whose item failed with an engine fault (not the user's input) is retired and
 // the item is aligned once more on a fresh thread; a second failure reports its own cause.
 import { Worker } from 'node:worker_threads';
+import { NATIVE_GUARD_KEY, newThreadGuard, stopThread } from '../native-guard.ts';
 import type { ManifestItem } from './align.ts';
 
 export type WorkerReply =
@@ -14,15 +15,18 @@ export class BatchThread {
   private readonly worker: Worker;
   private pending: { resolve: (r: WorkerReply) => void } | null = null;
   private dead: string | null = null;
+  /** terminated only outside onnxruntime's calls (native-guard.ts) */
+  private readonly guard = newThreadGuard();
 
   constructor(args: string[]) {
+    const workerData = { args, [NATIVE_GUARD_KEY]: this.guard.chain };
     if (import.meta.url.endsWith('.mjs')) {
       // the compiled CLI (dist/main.mjs): its worker was compiled beside it
-      this.worker = new Worker(new URL('./align-worker.mjs', import.meta.url), { workerData: { args } });
+      this.worker = new Worker(new URL('./align-worker.mjs', import.meta.url), { workerData });
     } else {
       // Workers do not inherit tsx's loader: the bootstrap registers it, then imports the worker module.
       const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./align-worker.ts', import.meta.url).href)}); });`;
-      this.worker = new Worker(boot, { eval: true, workerData: { args } });
+      this.worker = new Worker(boot, { eval: true, workerData });
     }
     this.worker.on('message', (r: WorkerReply) => this.settle(r));
     // A thread that throws outside an item or exits has died: what it was doing is an engine fault.
@@ -51,7 +55,7 @@ export class BatchThread {
 
   async terminate(): Promise<void> {
     this.dead ??= 'terminated';
-    await this.worker.terminate();
+    await stopThread(this.worker, this.guard);
   }
 }
 
