@@ -1,4 +1,5 @@
 // Shared option parsing for the align command and its batch workers.
+import { resolve } from 'node:path';
 import type { AlignOptions } from '../engine.ts';
 import type { Precision } from '../acoustic/backend.ts';
 
@@ -21,6 +22,8 @@ const VALUED = new Set([
   'threads',
   'corpus',
   'title',
+  'model',
+  'iterations',
 ]);
 
 export function parseArgs(args: string[]): ParsedArgs {
@@ -57,6 +60,8 @@ export function alignOptions(p: ParsedArgs, lang: string): AlignOptions {
     removeFillers: p.flags.has('remove-fillers'),
     recognition: !p.flags.has('no-recognition'),
     ...(p.values.has('threads') ? { threads: threadCount(p.values.get('threads')!) } : {}),
+    // an adapted model's folder (tazamun adapt)
+    ...(p.values.has('model') ? { model: resolve(p.values.get('model')!) } : {}),
   };
 }
 
