@@ -108,27 +108,22 @@ export function addPhones(p: ModelParams, extra: readonly ExtraPhone[]): ModelPa
       throw new EngineError('engine_fault', `the new phone label ${e.phone} is taken or not plain ASCII`);
     return ci;
   });
-  // the text mdef, rows rewritten: CD senones moved up, the new CI rows after the base's
+  // The text mdef, rows rewritten: CD senones moved up past the new CI senones; the new CI rows after
+  // the base's; then each new phone's triphones, copies of its parent's with senones of their own (each
+  // parent senone copied once per new phone, numbered after every base senone). Before re-estimation the
+  // model therefore scores exactly as its base; the corpus then moves the copies apart.
   const text = writeTextMdef(m).split('\n');
-  const out: string[] = [];
-  let row = 0;
+  const head: string[] = [];
+  const ciRows: string[] = [];
+  const triRows: string[] = [];
+  const clones: string[] = [];
+  /** [new senone, base senone] for the copied CD senones, in order */
+  const copies: [number, number][] = [];
+  let next = m.nSenones + shift;
+  const copyOf = extra.map(() => new Map<number, number>());
   for (const line of text) {
-    const counts = /^(\d+) (n_base|n_tri|n_state_map|n_tied_state|n_tied_ci_state|n_tied_tmat)$/.exec(line);
-    if (counts) {
-      const n = Number(counts[1]);
-      const add = {
-        n_base: k,
-        n_tri: 0,
-        n_state_map: k * (ne + 1),
-        n_tied_state: shift,
-        n_tied_ci_state: shift,
-        n_tied_tmat: k,
-      }[counts[2] as 'n_base'];
-      out.push(`${n + add} ${counts[2]}`);
-      continue;
-    }
-    if (line === '' || line.startsWith('#') || line === '0.3') {
-      out.push(line);
+    if (line === '' || line.startsWith('#') || line === '0.3' || /^\d+ n_/.test(line)) {
+      if (ciRows.length === 0) head.push(line);
       continue;
     }
     const f = line.split(' ');
@@ -136,15 +131,49 @@ export function addPhones(p: ModelParams, extra: readonly ExtraPhone[]): ModelPa
       const s = Number(f[j]);
       if (s >= m.nCiSenones) f[j] = String(s + shift);
     }
-    out.push(f.join(' '));
-    row++;
-    if (row === nCi)
-      extra.forEach((e, i) => {
-        const states = Array.from({ length: ne }, (_, j) => m.nCiSenones + i * ne + j).join(' ');
-        out.push(`${e.phone} - - - n/a ${m.nTmat + i} ${states} N`);
-      });
+    if (f[1] === '-') {
+      ciRows.push(f.join(' '));
+      continue;
+    }
+    triRows.push(f.join(' '));
+    parents.forEach((ci, i) => {
+      if (f[0] !== m.ciPhones[ci]) return;
+      const g = [...f];
+      g[0] = extra[i]!.phone;
+      g[5] = String(m.nTmat + i);
+      for (let j = 6; j < 6 + ne; j++) {
+        const s = Number(f[j]);
+        let c = copyOf[i]!.get(s);
+        if (c === undefined) {
+          c = next++;
+          copyOf[i]!.set(s, c);
+          copies.push([c, s - shift]);
+        }
+        g[j] = String(c);
+      }
+      clones.push(g.join(' '));
+    });
   }
-  const mdef = readMdef(Buffer.from(out.join('\n'), 'latin1'), 'mdef (with added phones)');
+  extra.forEach((e, i) => {
+    const states = Array.from({ length: ne }, (_, j) => m.nCiSenones + i * ne + j).join(' ');
+    ciRows.push(`${e.phone} - - - n/a ${m.nTmat + i} ${states} N`);
+  });
+  const nTri = triRows.length + clones.length;
+  const counts: Record<string, number> = {
+    n_base: nCi + k,
+    n_tri: nTri,
+    n_state_map: (nCi + k + nTri) * (ne + 1),
+    n_tied_state: next,
+    n_tied_ci_state: m.nCiSenones + shift,
+    n_tied_tmat: m.nTmat + k,
+  };
+  const out = head.map((l) => {
+    const c = /^(\d+) (n_\w+)$/.exec(l);
+    return c && counts[c[2]!] !== undefined ? `${counts[c[2]!]} ${c[2]}` : l;
+  });
+  // (concatenated, not spread: a model has over a hundred thousand triphones)
+  const all = out.concat(ciRows, triRows, clones, ['']);
+  const mdef = readMdef(Buffer.from(all.join('\n'), 'latin1'), 'mdef (with added phones)');
   // codebooks: the parents' copied after the base's
   const block = p.nDensities * p.streamLengths.reduce((a, b) => a + b, 0);
   const grow = (src: Float32Array) => {
@@ -153,9 +182,10 @@ export function addPhones(p: ModelParams, extra: readonly ExtraPhone[]): ModelPa
     parents.forEach((ci, i) => dst.set(src.subarray(ci * block, (ci + 1) * block), src.length + i * block));
     return dst;
   };
-  // weights: [senone][stream][density]; the new CI senones copy their parent's CI senones
+  // weights: [senone][stream][density]; the new CI senones copy their parent's CI senones, the copied
+  // CD senones their originals
   const per = p.nStreams * p.nDensities;
-  const weights = new Float32Array(p.weights.length + shift * per);
+  const weights = new Float32Array(next * per);
   weights.set(p.weights.subarray(0, m.nCiSenones * per));
   parents.forEach((ci, i) => {
     const senones = phoneSenones(m, ci);
@@ -165,7 +195,8 @@ export function addPhones(p: ModelParams, extra: readonly ExtraPhone[]): ModelPa
         (m.nCiSenones + i * ne + j) * per,
       );
   });
-  weights.set(p.weights.subarray(m.nCiSenones * per), (m.nCiSenones + shift) * per);
+  weights.set(p.weights.subarray(m.nCiSenones * per, m.nSenones * per), (m.nCiSenones + shift) * per);
+  for (const [to, from] of copies) weights.set(p.weights.subarray(from * per, (from + 1) * per), to * per);
   // transition matrices: the parents' copied after the base's
   const t = p.tmat;
   const tsize = t.nFrom * t.nTo;
