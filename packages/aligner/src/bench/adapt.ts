@@ -3,7 +3,7 @@
 // men each); adapt on one half, align the other with and without the adapted model; then the halves
 // swapped. Arabic: adapt on the generated synthetic sets (eSpeak voices +m1 +m2 +m4 +m5 +m6 +f1 +f4 +f5),
 // align ar-synthetic (voices +m3 +f3 +m7 +f2, vowelled and plain) and the VoxAngeles Tunisian words (real
-// speakers). Flags: --only en|ar, --iterations N, --tau N, --tau-weights N, --variances no.
+// speakers). Flags: --only en|ar, --iterations N, --tau N, --tau-weights N, --variances yes.
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +101,7 @@ export async function adaptMode(): Promise<{ title: string; lines: string[] }> {
   const map = {
     tauGaussian: arg('tau') ? Number(arg('tau')) : undefined,
     tauWeights: arg('tau-weights') ? Number(arg('tau-weights')) : undefined,
-    variances: arg('variances') !== 'no',
+    variances: arg('variances') === 'yes',
   };
   const work = mkdtempSync(join(tmpdir(), 'tz-adapt-models-'));
   const lines: string[] = [];

@@ -429,7 +429,9 @@ export class HmmDecoder implements HmmSearch {
     for (const p of path.phones) {
       const h = net.hmms[p.hmm]!;
       // silences and noises say little about the speaker and much about the room's noise floor
-      if (net.graph.words[net.graph.arcs[h.arc]!.word]!.kind === 'filler') continue;
+      // (a model's re-estimation takes them: a silence model left behind while the speech models learn
+      // the corpus's noise floor lets words spread into the pauses)
+      if (!stats.fillers && net.graph.words[net.graph.arcs[h.arc]!.word]!.kind === 'filler') continue;
       const states = new Int8Array(p.end - p.start + 1);
       phonePathCosts(this.model, h.tmat, h.senones, costs, p.start, p.end, states);
       for (let t = p.start; t <= p.end; t++)

@@ -13,6 +13,8 @@ import type { GaussianTopN } from '../scoring/gaussians.ts';
 /** What a forced path's frames are handed to (speaker transforms, model re-estimation). */
 export interface FrameStats {
   add(feats: Features, topn: GaussianTopN, t: number, senone: number, gamma?: number): void;
+  /** whether the frames of silences and noises are wanted too (model re-estimation: yes) */
+  readonly fillers?: boolean;
 }
 
 /** Weight of the model's own values, in frames (the usual MAP prior for means and variances). */
@@ -34,6 +36,7 @@ export class MapStats implements FrameStats {
   /** frames added (their weights), and the summed log-likelihood of the frames in their senones (nats) */
   frames = 0;
   logLikelihood = 0;
+  readonly fillers = true;
 
   constructor(readonly m: AcousticModel) {
     this.occ = new Float64Array(m.nCodebooks * m.nStreams * m.nDensities);
@@ -108,7 +111,10 @@ export function mixtureProbabilities(m: AcousticModel): Float32Array {
 export interface MapOptions {
   tauGaussian?: number;
   tauWeights?: number;
-  /** re-estimate variances too (default true) */
+  /**
+   * re-estimate variances too (default false: with them, boundaries on held-apart voices got worse,
+   * ar-synthetic 23.9 -> 38.8 ms against 20.6 with means and weights only; docs/benchmarks.md)
+   */
   variances?: boolean;
 }
 
@@ -148,7 +154,7 @@ export function mapUpdate(
           const s0 = m.variances[at + i]!;
           const mu = (tau * mu0 + stats.sum[at + i]!) / (tau + n);
           means[at + i] = mu;
-          if (opts.variances !== false) {
+          if (opts.variances === true) {
             // the prior's second moment and the data's, about the new mean
             const second = (tau * (s0 + mu0 * mu0) + stats.sq[at + i]!) / (tau + n);
             variances[at + i] = Math.max(VAR_FLOOR, second - mu * mu);
