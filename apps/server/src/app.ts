@@ -53,7 +53,7 @@ import { UserFiles, createFileStore } from './storage/user-files.ts';
 import { probeGateFor } from './routes/alignments/probe-gate.ts';
 import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
-import type { EngineFaultHook } from './jobs/thread-pool.ts';
+import type { EngineFaultHook } from '@tazamun/aligner/host';
 import { seedDemos } from './demos/seed-demos.ts';
 import { underSeedLock } from './demos/seed-lock.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
@@ -87,7 +87,7 @@ export interface BuildOptions {
   /** config.redisUrl when absent; null to run without Redis */
   redisUrl?: string | null;
   /**
-   * Tests only (jobs/thread-pool.ts): lets a job trip an engine fault on purpose. The server and
+   * Tests only (the engine host's fault hook): lets a job trip an engine fault on purpose. The server and
    * worker entries never pass it, and no variable or request can turn it on.
    */
   engineFaultHook?: EngineFaultHook;

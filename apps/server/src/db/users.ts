@@ -53,3 +53,13 @@ export async function consumeQuota(db: Db, id: string, today: string): Promise<b
 export async function resetQuota(db: Db, id: string, today: string): Promise<void> {
   await db.updateTable('users').set({ used_today: 0, quota_day: today }).where('id', '=', id).execute();
 }
+
+/** The unit goes back only while its day is still the user's quota day (midnight UTC resets anyway). */
+export async function refundQuota(db: Db, userId: string, day: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ used_today: sql<number>`case when used_today > 0 then used_today - 1 else 0 end` })
+    .where('id', '=', userId)
+    .where('quota_day', '=', day)
+    .execute();
+}

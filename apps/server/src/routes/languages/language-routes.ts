@@ -1,8 +1,8 @@
 // Public catalogue routes: supported languages and the platform's figures for the landing page.
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listLanguages } from '@tazamun/aligner/text/languages';
-import { HMM_NATIVE_LANGUAGES, availableEngines } from '@tazamun/aligner/models/registry';
+import { listLanguages } from '@tazamun/aligner/backends';
+import { HMM_NATIVE_LANGUAGES, availableEngines } from '@tazamun/aligner/backends';
 import { LanguagesResponse, PublicStats } from '@tazamun/contracts/alignments';
 
 export function languageCatalogue() {

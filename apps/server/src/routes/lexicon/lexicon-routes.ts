@@ -16,10 +16,10 @@ import {
   PronunciationPreview,
   PronunciationPreviewRequest,
 } from '@tazamun/contracts/lexicon';
-import { previewPronunciations } from '@tazamun/aligner/text/pronunciation-preview';
-import { resolveLanguage } from '@tazamun/aligner/text/languages';
-import { ipaToPhones, pronunciationPhones, unknownIpaSymbols } from '@tazamun/aligner/text/g2p';
-import { protectFormula } from '@tazamun/aligner/formats/csv';
+import { previewPronunciations } from '@tazamun/aligner/pronunciation';
+import { resolveLanguage } from '@tazamun/aligner/backends';
+import { ipaToPhones, pronunciationPhones, unknownIpaSymbols } from '@tazamun/aligner/pronunciation';
+import { protectFormula } from '@tazamun/aligner/formats';
 import {
   countLexicon,
   deleteLexiconEntry,
