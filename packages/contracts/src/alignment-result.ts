@@ -16,6 +16,12 @@ export const PhoneTiming = z.object({
   start: z.number(),
   end: z.number(),
   confidence: z.number().min(0).max(1).optional(),
+  approximated: z
+    .boolean()
+    .optional()
+    .describe(
+      'true when the model had no phone of its own for this one: model_phone is the stand-in it scored (ʕ as HH, aː as AA), or empty when it placed nothing for it (ʔ on the English model, given the onset of the next phone)',
+    ),
 });
 export type PhoneTiming = z.infer<typeof PhoneTiming>;
 
@@ -81,6 +87,7 @@ export const QualityReasonCode = z.enum([
   'text_too_long_for_audio',
   'text_too_short_for_audio',
   'audio_clipping',
+  'phones_approximated',
 ]);
 export type QualityReasonCode = z.infer<typeof QualityReasonCode>;
 

@@ -53,10 +53,15 @@ export const WordPhones = z
             model_phone: z
               .string()
               .trim()
-              .min(1)
               .max(64)
               .optional()
-              .describe("the acoustic model's label; defaults to the IPA label"),
+              .describe(
+                "the acoustic model's label; defaults to the IPA label (empty: the model placed nothing for it, as for ʔ on the English model)",
+              ),
+            approximated: z
+              .boolean()
+              .optional()
+              .describe('the model had no phone of its own for it (as in the result)'),
             start: Seconds,
             end: Seconds,
           })

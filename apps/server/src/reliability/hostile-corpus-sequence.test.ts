@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_LISTENING, startChild } from '@tazamun/server/testing/child-process';
+import { API_SERVING, startChild } from '@tazamun/server/testing/child-process';
 import { hostileTextGrid, lowRatioText } from '@tazamun/server/testing/hostile-corpus';
 import { evalClip, tempDir } from '@tazamun/server/testing/jobs-test-app';
 import { GOOD_PASSWORD, TEST_DB, testDatabase } from '@tazamun/server/testing/test-app';
@@ -86,7 +86,7 @@ test(
         WORKER_CONCURRENCY: '1',
         WEB_DIST: join(dataDir, 'no-web'),
       },
-      ready: API_LISTENING,
+      ready: API_SERVING,
     });
     const base = server.match[1]!;
     const register = async (email: string) => {

@@ -87,6 +87,7 @@ export function applyEdits(base: AlignmentResult, body: RevisionCreate): Edited 
       model_phone: p.model_phone ?? p.phone,
       start: p.start,
       end: p.end,
+      ...(p.approximated ? { approximated: true } : {}),
     }));
     changed.add(w.index);
     rephoned.add(w.index);
@@ -101,7 +102,9 @@ export function applyEdits(base: AlignmentResult, body: RevisionCreate): Edited 
     if (e.end !== undefined) p.end = e.end;
     if (e.phone !== undefined && e.phone !== p.phone) {
       // the label the user wrote (IPA) is the one every export shows; model_phone keeps the model's
+      // (whether the model had a phone of its own for the new label is not known: no mark)
       p.phone = e.phone;
+      delete p.approximated;
     }
     changed.add(w.index);
     rephoned.add(w.index);

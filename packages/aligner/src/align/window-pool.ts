@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Precision, Recognition, Unit, UnitSpan } from '../acoustic/backend.ts';
 import type { ModelFamily } from '../acoustic/hmm/models.ts';
+import { NATIVE_GUARD_KEY, newThreadGuard, stopThread } from '../native-guard.ts';
 
 export interface PieceJob {
   family: ModelFamily;
@@ -41,15 +42,18 @@ export function pieceThreads(asked: number | undefined): number {
 class PieceThread {
   private readonly worker: Worker;
   private pending: ((r: Reply) => void) | null = null;
+  /** terminated only outside onnxruntime's calls (native-guard.ts) */
+  private readonly guard = newThreadGuard();
 
   constructor() {
+    const workerData = { [NATIVE_GUARD_KEY]: this.guard.chain };
     if (import.meta.url.endsWith('.mjs')) {
       // a compiled bundle (the CLI's or the server's): the worker was compiled beside it
-      this.worker = new Worker(new URL('./window-worker.mjs', import.meta.url));
+      this.worker = new Worker(new URL('./window-worker.mjs', import.meta.url), { workerData });
     } else {
       // Workers do not inherit tsx's loader: the bootstrap registers it, then imports the worker module.
       const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./window-worker.ts', import.meta.url).href)}); });`;
-      this.worker = new Worker(boot, { eval: true });
+      this.worker = new Worker(boot, { eval: true, workerData });
     }
     this.worker.on('message', (r: Reply) => this.settle(r));
     this.worker.on('error', (err) =>
@@ -74,7 +78,7 @@ class PieceThread {
   }
 
   terminate(): Promise<number> {
-    return this.worker.terminate();
+    return stopThread(this.worker, this.guard);
   }
 }
 

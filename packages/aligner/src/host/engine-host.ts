@@ -7,6 +7,8 @@
 // Retrying a faulted task once on a fresh thread is the caller's unit of work: runRetrying() for a CLI
 // item; for a server job, the job runner (a retry there survives a restart and waits out a backoff).
 import type { Worker } from 'node:worker_threads';
+import { NATIVE_GUARD_KEY, newThreadGuard, stopThread } from '../native-guard.ts';
+import type { ThreadGuard } from '../native-guard.ts';
 import { isFault } from './outcome.ts';
 import type { EngineOutcome, EngineProgress, EngineTask, ThreadData, ThreadMessage } from './protocol.ts';
 import { startThread } from './start-thread.ts';
@@ -51,7 +53,8 @@ export const ENGINE_THREAD_BUNDLE = 'engine-thread';
 
 export class EngineHost {
   private idle: Worker[] = [];
-  private readonly all = new Set<Worker>();
+  /** every live thread with its guard: it is terminated only outside onnxruntime's calls (native-guard.ts) */
+  private readonly all = new Map<Worker, ThreadGuard>();
   private readonly counts: EngineHostStats = { started: 0, retired: 0 };
   private readonly work: EngineHostRuns = { runs: 0, ended: 0 };
 
@@ -68,10 +71,13 @@ export class EngineHost {
   private take(fresh: boolean): Worker {
     const idle = fresh ? undefined : this.idle.pop();
     if (idle) return idle;
-    const workerData: ThreadData = { testHooks: this.faultHook !== null };
+    const guard = newThreadGuard();
+    const workerData: ThreadData = { testHooks: this.faultHook !== null, [NATIVE_GUARD_KEY]: guard.chain };
     const worker = startThread(THREAD_SOURCE, ENGINE_THREAD_BUNDLE, { workerData });
     this.counts.started += 1;
-    this.all.add(worker);
+    this.all.set(worker, guard);
+    // a thread being stopped may still throw (its next native call refuses to start): nothing to do
+    worker.on('error', () => undefined);
     worker.once('exit', () => {
       this.all.delete(worker);
       this.idle = this.idle.filter((x) => x !== worker);
@@ -107,7 +113,7 @@ export class EngineHost {
         else {
           if (isFault(o)) this.counts.retired += 1;
           // a thread that cannot be stopped cleanly is gone either way
-          worker.terminate().catch(() => undefined);
+          this.stop(worker).catch(() => undefined);
         }
         resolve(o);
       };
@@ -147,9 +153,16 @@ export class EngineHost {
     return { outcome: second, retried: true };
   }
 
+  /** Every engine thread is stopped here, never inside a native call (native-guard.ts). */
+  private stop(worker: Worker): Promise<number> {
+    const guard = this.all.get(worker);
+    // a thread that has exited has left `all`: terminating it again does nothing
+    return guard ? stopThread(worker, guard) : worker.terminate();
+  }
+
   async close(): Promise<void> {
-    const all = [...this.all];
+    const all = [...this.all.keys()];
     this.idle = [];
-    await Promise.allSettled(all.map((w) => w.terminate()));
+    await Promise.allSettled(all.map((worker) => this.stop(worker)));
   }
 }

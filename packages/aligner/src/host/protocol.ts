@@ -73,4 +73,6 @@ export type ThreadMessage =
 export interface ThreadData {
   /** started by a host with a test fault hook */
   testHooks: boolean;
+  /** the thread's native-call guard chain (native-guard.ts NATIVE_GUARD_KEY) */
+  tazamunNativeGuard: SharedArrayBuffer[];
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useTranslation } from 'react-i18next';
@@ -348,7 +348,26 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
                       title={w.phones.map((p) => p.model_phone).join(' ')}
                       data-testid="word-phones"
                     >
-                      {w.phones.map((p) => p.phone).join(' ')}
+                      {w.phones.map((p, k) => (
+                        <Fragment key={k}>
+                          {k > 0 ? ' ' : null}
+                          {p.approximated ? (
+                            <span
+                              className="underline decoration-dotted underline-offset-4"
+                              data-approximated={p.model_phone || 'none'}
+                              title={
+                                p.model_phone
+                                  ? t('viewer.approximatedAs', { model: p.model_phone })
+                                  : t('viewer.approximatedNone')
+                              }
+                            >
+                              {p.phone}
+                            </span>
+                          ) : (
+                            p.phone
+                          )}
+                        </Fragment>
+                      ))}
                     </td>
                     <td className="px-3 py-1.5 font-mono tabular-nums" dir="ltr">
                       {formatClock(w.start, true)}
@@ -382,6 +401,11 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
               </tbody>
             </table>
           </div>
+          {result.words.some((w) => w.phones.some((p) => p.approximated)) ? (
+            <p className="mt-2 text-xs text-muted" data-testid="approximated-legend">
+              {t('viewer.approximatedLegend')}
+            </p>
+          ) : null}
         </Tabs.Content>
 
         <Tabs.Content value="metrics">

@@ -803,6 +803,8 @@ export const ar: LocaleMessages = {
       text_too_long_for_audio: 'النص أطول مما يتسع له الصوت: {value} حرفًا في الثانية.',
       text_too_short_for_audio: 'الكلام أكثر بكثير من النص: {value} ث من الكلام لكل كلمة.',
       audio_clipping: 'الصوت مشبَّع: أعلى أجزائه مشوَّهة.',
+      phones_approximated:
+        '{value}٪ من الأصوات ليس لها نظير في النموذج الصوتي، فوُضعت بأقرب صوت يعرفه (مُعلَّمة في طبقة الأصوات).',
     },
     goToWord: 'إظهار «{word}» في النص وتشغيلها',
     moreWords: 'و{count} كلمة أخرى',
@@ -812,6 +814,9 @@ export const ar: LocaleMessages = {
     moreWords_many: 'و{count} كلمةً أخرى',
   },
   viewer: {
+    approximatedAs: 'لا صوت له في النموذج الصوتي: قِيس على أنه {model}',
+    approximatedNone: 'ليس في النموذج الصوتي: لم يضعه النموذج، ويظهر عند حدّ الصوت التالي',
+    approximatedLegend: 'الأصوات المنقَّطة: ليس لها نظير في النموذج (مرِّر المؤشر لترى البديل).',
     audioFailed: 'تعذّر تحميل الصوت.',
     play: 'تشغيل',
     pause: 'إيقاف مؤقت',

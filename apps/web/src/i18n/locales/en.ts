@@ -796,11 +796,16 @@ export const en = {
       text_too_long_for_audio: 'Too much text for this audio: {value} letters per second.',
       text_too_short_for_audio: 'Much more speech than text: {value} s of speech per word.',
       audio_clipping: 'The audio clips: its loudest parts are distorted.',
+      phones_approximated:
+        '{value} % of the phones have no phone of their own in the acoustic model: they were placed with the nearest one it has (marked in the phone tier).',
     },
     goToWord: 'Show “{word}” in the transcript and play it',
     moreWords: 'and {count} more',
   },
   viewer: {
+    approximatedAs: 'No phone of its own in the acoustic model: scored as {model}',
+    approximatedNone: 'No phone in the acoustic model: not placed by it, shown at the edge of the next phone',
+    approximatedLegend: 'Dotted phones: the model had no phone of its own for them (hover for the stand-in).',
     audioFailed: 'The audio could not be loaded.',
     play: 'Play',
     pause: 'Pause',

@@ -817,11 +817,17 @@ export const fr: LocaleMessages = {
       text_too_long_for_audio: 'Trop de texte pour cet audio : {value} lettres par seconde.',
       text_too_short_for_audio: 'Bien plus de parole que de texte : {value} s de parole par mot.',
       audio_clipping: 'L’audio sature : ses passages les plus forts sont distordus.',
+      phones_approximated:
+        '{value} % des phones n’ont pas d’équivalent dans le modèle acoustique : ils ont été placés avec le plus proche qu’il connaît (signalés dans la couche des phones).',
     },
     goToWord: 'Montrer « {word} » dans la transcription et l’écouter',
     moreWords: 'et {count} autres',
   },
   viewer: {
+    approximatedAs: 'Pas de phone propre dans le modèle acoustique : évalué comme {model}',
+    approximatedNone: 'Absent du modèle acoustique : non placé par lui, montré au bord du phone suivant',
+    approximatedLegend:
+      'Phones en pointillé : le modèle n’en a pas d’équivalent propre (survolez pour voir le remplaçant).',
     audioFailed: 'L’audio n’a pas pu être chargé.',
     play: 'Lecture',
     pause: 'Pause',

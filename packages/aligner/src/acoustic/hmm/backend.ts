@@ -22,7 +22,8 @@ import { UNIT_NATS } from './scoring/senones.ts';
 import type { DecodeSettings, HmmDecoder, HmmSearch, HmmSegment } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
-import { ipaToModelPhones } from './phone-map.ts';
+import { ipaToModelPhones, phoneSet } from './phone-map.ts';
+import type { PhoneSet } from './phone-map.ts';
 import { PHONE_LOOP_METHOD, recognisePhones } from './recognise.ts';
 import { scoreRecognition } from '../../metrics/recognition.ts';
 import { resolveIpaLanguage, resolveLanguage } from '../../text/languages.ts';
@@ -181,6 +182,11 @@ export class HmmBackend implements AcousticBackend {
     return 'phoneLoop' in this.decoder ? this.decoder.spec.family : null;
   }
 
+  /** The model's phones as the IPA mapping sees them (an adapted model's own phones included). */
+  get phoneSet(): PhoneSet {
+    return phoneSet(this.decoder.spec.family, this.decoder.spec.extraPhones);
+  }
+
   hasWord(word: string, lang3: string): boolean {
     return this.sameLanguage(lang3) && this.decoder.lookup(word.toLowerCase()).length > 0;
   }
@@ -199,7 +205,7 @@ export class HmmBackend implements AcousticBackend {
     lexicon: ReadonlyMap<string, string> = new Map(),
   ) {
     const info = inputKind === 'ipa' ? resolveIpaLanguage(lang) : resolveLanguage(lang);
-    const family = this.decoder.spec.family;
+    const family = this.phoneSet;
     const warnings: string[] = [];
     const routes = new Set<string>();
     const units: Unit[] = tokens.map((t, i) => ({
@@ -469,7 +475,7 @@ export class HmmBackend implements AcousticBackend {
 
   /** Model phones shown in the IPA the pronunciation was made from (align/ipa-tier.ts). */
   phoneTier(units: Unit[], spans: UnitSpan[]): PhoneTiming[] {
-    return ipaPhones(units, spans, this.decoder.spec.family);
+    return ipaPhones(units, spans, this.phoneSet);
   }
 }
 

@@ -10,12 +10,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { ExtraPhone } from './phone-map.ts';
 
 export type ModelFamily = 'en' | 'fr';
 
 export interface HmmModelSpec {
   id: string;
   family: ModelFamily;
+  /** phones an adapted model added to its family's (adapt/model-dir.ts), with the IPA they stand for */
+  extraPhones?: ExtraPhone[];
   /** Folder with mdef, means, variances, sendump, transition_matrices. */
   hmm: string;
   featParams: string;

@@ -257,31 +257,93 @@ const FR: Record<string, string[]> = {
   ɵ: ['eu'],
 };
 
-const KEYS = {
-  en: Object.keys(EN).sort((a, b) => b.length - a.length),
-  fr: Object.keys(FR).sort((a, b) => b.length - a.length),
-};
+/**
+ * A model's phone set as the IPA mapping sees it: which model phones each IPA segment becomes, and the IPA
+ * each model phone stands for natively. The English and French models' sets are built from the tables
+ * above; an adapted model (adapt/) adds phones of its own (ʕ, ħ, q, ʔ...), which replace their stand-ins.
+ */
+export interface PhoneSet {
+  family: 'en' | 'fr';
+  /** IPA segment -> model phones ([] where the model places nothing) */
+  table: Record<string, string[]>;
+  /** the table's keys, longest first */
+  keys: string[];
+  /** per model phone, the IPA it stands for natively (a phone mapped otherwise is approximated) */
+  native: Record<string, string[]>;
+}
+
+/** A phone a model gained by adaptation: its label, the IPA it stands for, the phone it was cloned from. */
+export interface ExtraPhone {
+  phone: string;
+  ipa: string;
+  from: string;
+}
+
+const sets = new Map<string, PhoneSet>();
+
+/** The phone set of a model family, with the phones an adapted model added. */
+export function phoneSet(family: 'en' | 'fr', extra: readonly ExtraPhone[] = []): PhoneSet {
+  const key = `${family}:${extra.map((e) => `${e.phone}=${e.ipa}`).join(',')}`;
+  let set = sets.get(key);
+  if (set) return set;
+  const table: Record<string, string[]> = { ...(family === 'fr' ? FR : EN) };
+  const native: Record<string, string[]> = {};
+  for (const [phone, ipa] of Object.entries(MODEL_PHONE_IPA[family])) native[phone] = [ipa];
+  for (const [phone, ipas] of Object.entries(NATIVE_VARIANTS[family]))
+    native[phone] = [...(native[phone] ?? []), ...ipas];
+  for (const e of extra) {
+    const ipa = e.ipa.normalize('NFC').replace(/ɡ/g, 'g');
+    table[ipa] = [e.phone];
+    native[e.phone] = [e.ipa.normalize('NFC')];
+  }
+  set = { family, table, keys: Object.keys(table).sort((a, b) => b.length - a.length), native };
+  sets.set(key, set);
+  return set;
+}
+
+const asSet = (s: PhoneSet | 'en' | 'fr'): PhoneSet => (typeof s === 'string' ? phoneSet(s) : s);
 
 /** A model phone and the IPA phone it stands for; `group` numbers the IPA phones of one string. */
 export interface TaggedPhone {
   model: string;
   ipa: string;
   group: number;
+  /**
+   * IPA phones just before this one that the model places nothing for (ʔ on the English model): the tier
+   * shows them at this phone's onset
+   */
+  lead?: string;
+  /** ...and after this one, at the end of the word (a final ʔ) */
+  trail?: string;
+}
+
+/** Whether the model phones placed for an IPA phone are its own (not a stand-in, not two for one). */
+export function isNative(set: PhoneSet | 'en' | 'fr', ipa: string, models: readonly string[]): boolean {
+  if (models.length !== 1) return false;
+  // stress marks and tie bars say nothing about which phone it is
+  const clean = (x: string) =>
+    x
+      .normalize('NFC')
+      .replace(/g/g, 'ɡ')
+      .replace(/ˈ|ˌ|\u0361/gu, '');
+  const own = asSet(set).native[models[0]!];
+  return own !== undefined && own.some((n) => clean(n) === clean(ipa));
 }
 
 const MODIFIER = /[\p{M}ːˑʰʷʲˠˤ˞ʼⁿˡʱ]/u;
 
 /**
  * ipaToModelPhones, keeping for each model phone the IPA it came from. An IPA phone that maps to two model
- * phones (ɲ -> N Y) gives both the same group; one that maps to none (ʔ on the English model) or that the
- * table lacks is carried by the next model phone (its IPA is prefixed), or the last one at the end.
+ * phones (ɲ -> N Y) gives both the same group; one that maps to none (ʔ on the English model) is carried
+ * by the next model phone as its `lead` (at the end: appended to the last one's IPA); a symbol the table
+ * lacks is prefixed to the next phone's IPA.
  */
-export function ipaToModelPhonesTagged(ipa: string, family: 'en' | 'fr'): TaggedPhone[] {
-  const table = family === 'fr' ? FR : EN;
-  const keys = KEYS[family];
+export function ipaToModelPhonesTagged(ipa: string, phones: PhoneSet | 'en' | 'fr'): TaggedPhone[] {
+  const { table, keys } = asSet(phones);
   const text = ipa.normalize('NFC').replace(/ɡ/g, 'g');
   const out: TaggedPhone[] = [];
   let pending = '';
+  let lead = '';
   let group = 0;
   let i = 0;
   while (i < text.length) {
@@ -290,9 +352,11 @@ export function ipaToModelPhonesTagged(ipa: string, family: 'en' | 'fr'): Tagged
       const label = pending + k.replace(/g/g, 'ɡ');
       pending = '';
       const models = table[k]!;
-      if (models.length === 0) pending = label;
+      if (models.length === 0) lead += label;
       else {
-        const tagged = models.map((m) => ({ model: m, ipa: label, group }));
+        const tagged = models.map((m): TaggedPhone => ({ model: m, ipa: label, group }));
+        if (lead) tagged[0]!.lead = lead;
+        lead = '';
         out.push(...tagged);
         group++;
       }
@@ -301,15 +365,16 @@ export function ipaToModelPhonesTagged(ipa: string, family: 'en' | 'fr'): Tagged
     }
     const ch = text[i]!;
     // Length and secondary articulations stay on the phone they modify; stress, breaks and spaces go.
-    if (MODIFIER.test(ch) && out.length > 0 && pending === '') {
+    if (MODIFIER.test(ch) && lead !== '' && pending === '') lead += ch;
+    else if (MODIFIER.test(ch) && out.length > 0 && pending === '') {
       const g = out[out.length - 1]!.group;
       for (const t of out) if (t.group === g) t.ipa += ch;
     } else if (/\p{L}/u.test(ch)) pending += ch;
     i++;
   }
-  if (pending && out.length > 0) {
+  if ((pending || lead) && out.length > 0) {
     const g = out[out.length - 1]!.group;
-    for (const t of out) if (t.group === g) t.ipa += pending;
+    for (const t of out) if (t.group === g) t.ipa += lead + pending;
   }
   // Length and gemination are absorbed by the HMM's self-loops: an immediate repeat is one model phone,
   // whose IPA is the geminate (b b -> bː) or the two phones written together.
@@ -317,7 +382,8 @@ export function ipaToModelPhonesTagged(ipa: string, family: 'en' | 'fr'): Tagged
   for (const t of out) {
     const prev = merged[merged.length - 1];
     if (prev && prev.model === t.model && prev.group !== t.group) {
-      prev.ipa = prev.ipa === t.ipa ? `${prev.ipa}ː` : prev.ipa + t.ipa;
+      // (a glottal stop between the two stays in the written IPA: a ʔ a -> aʔa)
+      prev.ipa = prev.ipa === t.ipa && !t.lead ? `${prev.ipa}ː` : prev.ipa + (t.lead ?? '') + t.ipa;
       continue;
     }
     if (prev && prev.model === t.model) continue;
@@ -326,8 +392,8 @@ export function ipaToModelPhonesTagged(ipa: string, family: 'en' | 'fr'): Tagged
   return merged;
 }
 
-export function ipaToModelPhones(ipa: string, family: 'en' | 'fr'): string[] {
-  return ipaToModelPhonesTagged(ipa, family).map((t) => t.model);
+export function ipaToModelPhones(ipa: string, phones: PhoneSet | 'en' | 'fr'): string[] {
+  return ipaToModelPhonesTagged(ipa, phones).map((t) => t.model);
 }
 
 /**
@@ -413,5 +479,32 @@ export const MODEL_PHONE_IPA: Record<'en' | 'fr', Record<string, string>> = {
     ww: 'w',
     yy: 'j',
     zz: 'z',
+  },
+};
+
+/**
+ * Other IPA for which a model phone is the language's own phone, not a stand-in: English's long vowels
+ * written with their length (eSpeak writes IY as iː), rhotic and reduced variants; French's open/close
+ * pairs the LIUM set does not split.
+ */
+const NATIVE_VARIANTS: Record<'en' | 'fr', Record<string, string[]>> = {
+  en: {
+    AA: ['ɑː'],
+    AO: ['ɔː'],
+    AH: ['ʌ'],
+    ER: ['ɚ', 'ɜ', 'ɜː'],
+    EY: ['e'],
+    IY: ['iː'],
+    OW: ['əʊ', 'o'],
+    UW: ['uː'],
+    CH: ['t͡ʃ'],
+    JH: ['d͡ʒ'],
+  },
+  fr: {
+    aa: ['ɑ'],
+    ai: ['ɛː'],
+    an: ['ã'],
+    in: ['ẽ'],
+    on: ['õ'],
   },
 };

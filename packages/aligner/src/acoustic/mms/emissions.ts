@@ -4,6 +4,7 @@
 // its core are kept: memory holds one window of samples plus the emission matrix (124 bytes per 20 ms frame,
 // about 22 MB per hour), never the model's activations for the whole file.
 import ort from 'onnxruntime-node';
+import { nativeCall } from '../../native-guard.ts';
 
 export const MMS_SAMPLE_RATE = 16000;
 /** Samples per output frame: the product of the wav2vec2 feature encoder's conv strides (5*2*2*2*2*2*2). */
@@ -79,7 +80,9 @@ export function loadMmsModel(path: string, vocab: number): Promise<MmsModel> {
   let p = sessions.get(path);
   if (!p) {
     p = (async () => {
-      const session = await ort.InferenceSession.create(path, { graphOptimizationLevel: 'all' });
+      const session = await nativeCall(() =>
+        ort.InferenceSession.create(path, { graphOptimizationLevel: 'all' }),
+      );
       if (!session.inputNames.includes('input_values') || !session.outputNames.includes('logits')) {
         throw new Error(
           `${path}: expected input "input_values" and output "logits", found [${session.inputNames.join(', ')}] -> [${session.outputNames.join(', ')}]`,
@@ -123,7 +126,7 @@ async function runWindow(
       samples.length,
     ]);
   }
-  const out = await model.session.run(feeds);
+  const out = await nativeCall(() => model.session.run(feeds));
   const t = out.logits!;
   const dims = t.dims;
   if (dims.length !== 3 || dims[2] !== model.vocab) {

@@ -161,6 +161,35 @@ describe('results verdict', () => {
     expect(phones[0]?.getAttribute('title')).toBe('SH IY');
   });
 
+  it('phones the model had no phone of its own for are dotted, say their stand-in, and the verdict notes it (ar, fr)', async () => {
+    const detail = completedAlignment({
+      verdict: 'good',
+      reasons: [{ code: 'phones_approximated', message: 'x', value: 46.2 }],
+    });
+    const first = detail.result!.words[0]!;
+    first.phones = [
+      { phone: 'ʔ', model_phone: '', start: 0, end: 0.02, approximated: true },
+      { phone: 'ʕ', model_phone: 'HH', start: 0.02, end: 0.25, confidence: 0.7, approximated: true },
+      { phone: 'i', model_phone: 'IY', start: 0.25, end: 0.5, confidence: 0.9 },
+    ];
+    api.route('GET', '/api/alignments/a1/', () => ({ status: 200, body: detail }));
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'fr' });
+    const banner = await screen.findByTestId('quality-banner');
+    expect(banner.textContent).toContain(
+      '46,2 % des phones n’ont pas d’équivalent dans le modèle acoustique',
+    );
+    screen.getByRole('tab', { name: 'Tableau des mots' }).focus();
+    screen.getByRole('tab', { name: 'Tableau des mots' }).click();
+    const phones = await screen.findAllByTestId('word-phones');
+    expect(phones[0]?.textContent).toBe('ʔ ʕ i');
+    const marked = phones[0]!.querySelectorAll('[data-approximated]');
+    expect([...marked].map((m) => m.getAttribute('data-approximated'))).toEqual(['none', 'HH']);
+    expect(marked[1]?.getAttribute('title')).toBe(
+      'Pas de phone propre dans le modèle acoustique : évalué comme HH',
+    );
+    expect(screen.getByTestId('approximated-legend').textContent).toContain('Phones en pointillé');
+  });
+
   it('a mismatch: red banner in Arabic with the reasons and what to check', async () => {
     api.route('GET', '/api/alignments/a1/', () => ({
       status: 200,

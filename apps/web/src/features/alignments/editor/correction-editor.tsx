@@ -561,6 +561,8 @@ export function CorrectionEditor({
               missing: t('editor.check.missing'),
               low: (v) => t('editor.check.low', { value: formatPercent(v) }),
               corrected: t('editor.correctedByHand'),
+              approximated: (m) =>
+                m ? t('viewer.approximatedAs', { model: m }) : t('viewer.approximatedNone'),
               between: (a, b) => t('editor.boundaryBetween', { a, b }),
               startOf: (a) => t('editor.boundaryStart', { a }),
               endOf: (a) => t('editor.boundaryEnd', { a }),

@@ -237,8 +237,10 @@ export function mergePhones(result: AlignmentResult, pos: number, k: number): Al
       ...a,
       end: b.end,
       phone: a.phone + b.phone,
-      model_phone: `${a.model_phone} ${b.model_phone}`,
+      model_phone: [a.model_phone, b.model_phone].filter(Boolean).join(' '),
     };
+    // one label for the two: a stand-in for either part is a stand-in for the whole
+    if (a.approximated || b.approximated) merged.approximated = true;
     delete merged.confidence;
     w.phones.splice(k, 2, merged);
     return w;
@@ -270,6 +272,7 @@ export function revisionBody(
           model_phone: p.model_phone,
           start: p.start,
           end: p.end,
+          ...(p.approximated ? { approximated: true } : {}),
         })),
       });
       return;

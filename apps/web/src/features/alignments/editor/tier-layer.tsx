@@ -47,6 +47,8 @@ export interface TierLabels {
   missing: string;
   low: (value: number) => string;
   corrected: string;
+  /** a phone the model had no phone of its own for, given the stand-in it scored ('' when none) */
+  approximated: (modelPhone: string) => string;
   /** a boundary's name: between two labels, or the start or end of one */
   between: (a: string, b: string) => string;
   startOf: (a: string) => string;
@@ -473,7 +475,8 @@ export function TierLayer(p: Props) {
               const selected =
                 p.selection?.tier === 'phone' && p.selection.word === i && p.selection.phone === k;
               const width = px(ph.end - ph.start);
-              const name = `${ph.phone}${ph.model_phone ? ` (${ph.model_phone})` : ''}, ${w.word}, ${r3(ph.start)}–${r3(ph.end)} s`;
+              const note = ph.approximated ? `, ${p.labels.approximated(ph.model_phone)}` : '';
+              const name = `${ph.phone}${ph.model_phone ? ` (${ph.model_phone})` : ''}${note}, ${w.word}, ${r3(ph.start)}–${r3(ph.end)} s`;
               return (
                 <div
                   key={`${i}.${k}`}
@@ -509,7 +512,18 @@ export function TierLayer(p: Props) {
                     justifyContent: 'center',
                   }}
                 >
-                  <span style={labelStyle('ltr', width < 9)}>{ph.phone}</span>
+                  <span
+                    data-approximated={ph.approximated ? ph.model_phone || 'none' : undefined}
+                    style={{
+                      ...labelStyle('ltr', width < 9),
+                      // a phone the model had no phone of its own for, as in the word table
+                      ...(ph.approximated
+                        ? { textDecoration: 'underline dotted', textUnderlineOffset: 3 }
+                        : {}),
+                    }}
+                  >
+                    {ph.phone}
+                  </span>
                   {handles(phoneBoundaries(i, k), PHONE_TIER_HEIGHT)}
                 </div>
               );

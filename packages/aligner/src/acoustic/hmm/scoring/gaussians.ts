@@ -8,6 +8,7 @@ import type { AcousticModel } from '../model/acoustic-model.ts';
 import type { Features } from '../frontend/features.ts';
 import type * as OrtModule from 'onnxruntime-node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { nativeCall } from '../../../native-guard.ts';
 import { encodeOnnxModel } from '../../../onnx/encode.ts';
 import { top4Module } from './top4-wasm.ts';
 import type { Top4Module } from './top4-wasm.ts';
@@ -240,11 +241,13 @@ export class OnnxGaussianKernel implements GaussianKernel {
       outputs: m.streamLengths.map((_, f) => ({ name: `y${f}`, shape: ['T', cols] })),
     });
     // One thread: the engine runs one job per worker thread, and the CPU a job costs is what counts.
-    const session = await ort.InferenceSession.create(model, {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-    });
+    const session = await nativeCall(() =>
+      ort.InferenceSession.create(model, {
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+      }),
+    );
     return new OnnxGaussianKernel(m, ort, session);
   }
 
@@ -290,7 +293,7 @@ export class OnnxGaussianKernel implements GaussianKernel {
           );
       });
       if (wasm) {
-        await this.session.run(feeds, fetches);
+        await nativeCall(() => this.session.run(feeds, fetches));
         const mem = wasm.memory.buffer;
         for (let f = 0; f < nStreams; f++)
           wasm.top4(
@@ -308,7 +311,7 @@ export class OnnxGaussianKernel implements GaussianKernel {
         out.cw.set(new Uint8Array(mem, cwAt, n * perFrame), t0 * perFrame);
         continue;
       }
-      const res = await this.session.run(feeds);
+      const res = await nativeCall(() => this.session.run(feeds));
       for (let f = 0; f < nStreams; f++) {
         const y = res[`y${f}`]!.data as Float32Array;
         for (let t = 0; t < n; t++)
