@@ -17,7 +17,7 @@ import type { Config } from './config.ts';
 import { systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 import type { AppDeps } from './context.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
+import { migrateToLatest, openDatabase, selectOne } from './db/database.ts';
 import type { Db } from './db/database.ts';
 import { OutboxEmailSender } from './email/email-sender.ts';
 import type { EmailSender } from './email/email-sender.ts';
@@ -35,7 +35,6 @@ import { rejectNulBytes } from './reliability/input-hygiene.ts';
 import { logFailure, retryWhileUnavailable } from './reliability/unavailable.ts';
 import { DependencyWatch } from './reliability/dependency-watch.ts';
 import { createError } from './errors.ts';
-import { sql } from 'kysely';
 import { limitAuthByEmail } from './reliability/email-rate-limit.ts';
 import { RedisSignals } from './queue/redis-signals.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -55,7 +54,7 @@ import type { JobConfig } from './jobs/job-config.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import type { EngineFaultHook } from '@tazamun/aligner/host';
 import { seedDemos } from './demos/seed-demos.ts';
-import { underSeedLock } from './demos/seed-lock.ts';
+import { underSeedLock } from './db/seed-lock.ts';
 import { alignmentRoutes } from './routes/alignments/alignment-routes.ts';
 import { exportRoutes } from './routes/exports/export-routes.ts';
 import { revisionRoutes } from './routes/revisions/revision-routes.ts';
@@ -185,7 +184,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   logRequests(app, metrics);
   // one log line when the database or Redis goes, one when it is back (reliability/dependency-watch.ts)
   const watch = new DependencyWatch(app.log);
-  watch.watch('database', () => sql`select 1`.execute(db));
+  watch.watch('database', () => selectOne(db));
   app.addHook('onClose', async () => watch.stop());
 
   // REDIS_URL: BullMQ dispatches the jobs, and wake-ups and progress reach the other processes at once

@@ -6,7 +6,7 @@ import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { ProcessingStep } from '@tazamun/contracts/alignments';
 import type { Stats } from '@tazamun/contracts/auth';
 import type { Db } from './database.ts';
-import type { AlignmentRow } from './schema.ts';
+import type { AlignmentRow, NewAlignment } from './schema.ts';
 
 export function findOwnedAlignment(db: Db, userId: string, id: string): Promise<AlignmentRow | undefined> {
   return db
@@ -283,4 +283,78 @@ export async function requeueAlignment(db: Db, id: string, nowIso: string): Prom
     .where('id', '=', id)
     .where('status', 'in', ['processing', 'queued'])
     .execute();
+}
+
+/** A failed alignment queued again by an operator: no step, no error, from the first step. */
+export async function resetAlignmentForRetry(db: Db, id: string, nowIso: string): Promise<void> {
+  await db
+    .updateTable('alignments')
+    .set({
+      status: 'queued',
+      step: null,
+      progress: 0,
+      error_code: null,
+      error_params: null,
+      updated_at: nowIso,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * A failed or cancelled alignment queued again as a new attempt (the user's retry), its quota unit taken
+ * today. The status guard makes two retries pressed at once queue one job: the second matches no row.
+ */
+export function requeueEndedAlignment(
+  db: Db,
+  id: string,
+  from: AlignmentRow['status'][],
+  today: string,
+  nowIso: string,
+): Promise<AlignmentRow | undefined> {
+  return db
+    .updateTable('alignments')
+    .set({
+      status: 'queued',
+      step: null,
+      progress: 0,
+      error_code: null,
+      error_params: null,
+      quota_day: today,
+      quota_refunded: 0,
+      completed_at: null,
+      updated_at: nowIso,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Writes a new alignment row (commands/create-alignment.ts, demos/seed-demos.ts); returns it. */
+export function insertAlignment(db: Db, row: NewAlignment): Promise<AlignmentRow> {
+  return db.insertInto('alignments').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The platform's completed alignments: how many, their seconds and their words (the landing page). */
+export async function completedTotals(db: Db): Promise<{ count: number; seconds: number; words: number }> {
+  const agg = await db
+    .selectFrom('alignments')
+    .select([
+      sql<number>`count(*)`.as('n'),
+      sql<number | null>`sum(duration)`.as('seconds'),
+      sql<number | null>`sum(words)`.as('words'),
+    ])
+    .where('status', '=', 'completed')
+    .executeTakeFirstOrThrow();
+  return { count: Number(agg.n), seconds: Number(agg.seconds ?? 0), words: Number(agg.words ?? 0) };
+}
+
+/** What the job log lines and metrics say of an alignment (jobs/observed-handler.ts). */
+export function alignmentFacts(db: Db, id: string) {
+  return db
+    .selectFrom('alignments')
+    .select(['language', 'request_id', 'engine', 'duration', 'processing_time'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

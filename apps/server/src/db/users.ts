@@ -18,6 +18,15 @@ export async function insertUser(db: Db, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
 
+/** Writes the user unless a row with its id exists (a system account made at every start). */
+export async function insertUserIfAbsent(db: Db, user: NewUser): Promise<void> {
+  await db
+    .insertInto('users')
+    .values(user)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
 export async function updateUser(db: Db, id: string, patch: UserUpdate): Promise<void> {
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }

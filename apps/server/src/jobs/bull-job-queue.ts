@@ -13,7 +13,8 @@ import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobConfig } from './job-config.ts';
-import { insertJobRow, iso } from './job-rows.ts';
+import { iso } from './job-rows.ts';
+import { findJobRow, insertJobRow, jobsToDispatch } from '../db/jobs.ts';
 import { dispatchPriorities } from './fair-share.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 import { JobRunner } from './job-runner.ts';
@@ -89,7 +90,7 @@ export class BullJobQueue implements JobQueue {
   }
 
   async enqueue(db: Db, job: NewJob): Promise<string> {
-    const id = await insertJobRow(db, job, this.config.maxAttempts);
+    const id = await insertJobRow(db, job, this.config.maxAttempts, iso());
     this.pending.push({ id, kind: job.kind });
     return id;
   }
@@ -214,18 +215,7 @@ export class BullJobQueue implements JobQueue {
     this.reconciling = true;
     let added = 0;
     try {
-      const rows = await this.db
-        .selectFrom('jobs')
-        .select(['id', 'kind', 'status'])
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'queued'),
-            eb.and([eb('status', '=', 'processing'), eb('lease_until', '<', iso())]),
-          ]),
-        )
-        .orderBy('created_at')
-        .limit(500)
-        .execute();
+      const rows = await jobsToDispatch(this.db, iso(), 500);
       const candidates = rows.filter((r) => !this.runner.has(r.id));
       if (candidates.length === 0) return 0;
       // One round trip for the common case: every row's BullMQ job is there (finished jobs are
@@ -256,7 +246,7 @@ export class BullJobQueue implements JobQueue {
       await bull.moveToDelayed(until, token);
       throw new DelayedError();
     };
-    let row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    let row = await findJobRow(this.db, id);
     // A wake() flushes every pending add of its process, possibly one whose transaction has not
     // committed yet: look again shortly instead of leaving the row to the reconciler.
     if (!row && Date.now() - bull.timestamp < YOUNG_MS) await delay(Date.now() + 500);

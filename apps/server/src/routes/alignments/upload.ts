@@ -17,6 +17,7 @@ import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignme
 import { errorMessage } from '@tazamun/contracts/errors';
 import { checkJobBounds } from '@tazamun/contracts/job-bounds';
 import { LIMITS, MB } from '@tazamun/contracts/limits';
+import { findOwnedProject } from '../../db/projects.ts';
 import { findUserById } from '../../db/users.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
 import { tempPath } from '../../storage/local-copy.ts';
@@ -270,12 +271,7 @@ export async function acceptUpload(
     const { format, duration, sampleRate } = await checkAudio(got.audio, gate);
     checkBounds(duration, sampleRate, text, app.jobs.config.maxAudioSeconds);
     if (options.project_id) {
-      const project = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', options.project_id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const project = await findOwnedProject(db, userId, options.project_id);
       if (!project) throw fieldError({ project_id: ['This value is invalid: no such project.'] });
     }
     return await createAlignment(app, userId, options, {

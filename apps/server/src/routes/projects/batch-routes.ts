@@ -20,6 +20,7 @@ import { CorpusZip } from '../../corpus/corpus-zip.ts';
 import { receiveBatch, transcriptsTooLarge } from '../../corpus/receive-batch.ts';
 import type { ReceivedBatch } from '../../corpus/receive-batch.ts';
 import { TranscriptReader } from '../../corpus/transcript-reader.ts';
+import { findOwnedProject } from '../../db/projects.ts';
 import { findUserById } from '../../db/users.ts';
 import { AppError, createError } from '../../errors.ts';
 import { SNIFF_BYTES } from '../../media/audio-sniff.ts';
@@ -107,12 +108,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         throw createError('bad_request', {}, { non_field_errors: ['Send multipart/form-data.'] });
       const userId = auth(request).user.id;
       const lang = requestLanguage(request);
-      const project = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', request.params.id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const project = await findOwnedProject(db, userId, request.params.id);
       if (!project) throw createError('not_found');
       quotaCovers((await findUserById(deps.db, userId))!, deps.clock.now(), 1);
 

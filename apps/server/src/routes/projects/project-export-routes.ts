@@ -16,6 +16,7 @@ import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
 import { buildExport, exportSource } from '../exports/export-file.ts';
 import { requestLanguage } from '../../plugins/language.ts';
+import { completedProjectAlignments, findOwnedProject } from '../../db/projects.ts';
 import type { AlignmentRow } from '../../db/schema.ts';
 
 const EXTENSIONS: Record<ExportFormat, (q: ExportQuery) => string> = {
@@ -98,22 +99,9 @@ export const projectExportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const userId = auth(request).user.id;
-      const project = await db
-        .selectFrom('projects')
-        .selectAll()
-        .where('id', '=', request.params.id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const project = await findOwnedProject(db, userId, request.params.id);
       if (!project) throw createError('not_found');
-      const rows = await db
-        .selectFrom('alignments')
-        .selectAll()
-        .where('project_id', '=', project.id)
-        .where('user_id', '=', userId)
-        .where('status', '=', 'completed')
-        .orderBy('file_name')
-        .orderBy('id')
-        .execute();
+      const rows = await completedProjectAlignments(db, userId, project.id);
       const { format } = request.params;
       const names = uniqueNames(rows, EXTENSIONS[format](request.query));
       const zip = new yazl.ZipFile();
