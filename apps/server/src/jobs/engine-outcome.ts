@@ -5,7 +5,6 @@
 import type { EngineOutcome } from '@tazamun/aligner/host';
 import { ERRORS } from '@tazamun/contracts/errors';
 import type { ErrorCode } from '@tazamun/contracts/errors';
-import { reasonOf } from './error-text.ts';
 import { JobAborted, JobFailure } from './job-queue.ts';
 
 const AUDIO_REASONS: Record<string, string> = {
@@ -15,6 +14,14 @@ const AUDIO_REASONS: Record<string, string> = {
   decode_failed: 'the audio could not be decoded (damaged or truncated file)',
   too_short: 'the audio is too short (less than 0.1 s)',
 };
+
+const MAX_REASON = 300;
+
+/** One line of the cause, short enough for the job's error message. */
+export function reasonOf(message: string): string {
+  const line = message.split('\n')[0]!.trim() || 'unknown error';
+  return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line;
+}
 
 /** The thread's error rebuilt here, with the thread's stack, for the log. */
 function threadError(o: { message: string; stack?: string | null }): Error {

@@ -27,7 +27,8 @@ import {
   waitForStatus,
 } from '@tazamun/server/testing/jobs-test-app';
 import type { Part } from '@tazamun/server/testing/jobs-test-app';
-import { pcmWav, wavHeader } from '@tazamun/server/testing/wav';
+import { wavHeader } from '@tazamun/aligner/audio';
+import { pcmWav } from '@tazamun/server/testing/wav';
 
 const TABLES = ['users', 'sessions', 'alignments', 'jobs', 'projects', 'shares', 'feedback'] as const;
 
@@ -136,7 +137,10 @@ test('broken, oversized and mislabelled uploads are refused and store nothing', 
   );
 
   // one byte over the audio limit
-  const big = Buffer.concat([wavHeader(LIMITS.audioMaxBytes), Buffer.alloc(LIMITS.audioMaxBytes - 43)]);
+  const big = Buffer.concat([
+    wavHeader(LIMITS.audioMaxBytes, 16_000),
+    Buffer.alloc(LIMITS.audioMaxBytes - 43),
+  ]);
   const tooBig = await upload(app, u.access, [
     { name: 'language', value: 'eng' },
     { name: 'text', value: 'hi' },
@@ -165,7 +169,7 @@ test('broken, oversized and mislabelled uploads are refused and store nothing', 
   }
 
   // a bomb-like WAV: its header promises 4 GB (about 37 hours) but carries 2 KB
-  const liar = Buffer.concat([wavHeader(0xffffffff - 44), Buffer.alloc(2048, 1)]);
+  const liar = Buffer.concat([wavHeader(0xffffffff - 44, 16_000), Buffer.alloc(2048, 1)]);
   const lied = await upload(app, u.access, [
     { name: 'language', value: 'eng' },
     { name: 'text', value: 'hi' },

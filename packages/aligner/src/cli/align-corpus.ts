@@ -4,7 +4,8 @@
 // relative path (spk0/utt0.wav -> OUT/spk0/utt0.TextGrid), then a summary table and OUT/summary.csv.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { pairCorpus, isTextGridPath, textGridTranscript } from '../corpus/corpus-layout.ts';
+import { pairCorpus, isTextGridPath } from '../corpus/corpus-layout.ts';
+import { textGridTranscript } from '../formats/textgrid-reader.ts';
 import type { CorpusPair } from '../corpus/corpus-layout.ts';
 import { align } from '../engine.ts';
 import { csvRows } from '../formats/csv.ts';

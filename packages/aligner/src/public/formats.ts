@@ -3,7 +3,7 @@
 export { EXPORT_FORMATS, MEDIA_FORMATS, exportResult, isExportFormat } from '../formats/export.ts';
 export type { ExportFormat, ExportOptions, ExportedFile } from '../formats/export.ts';
 export { portableMedia } from '../formats/export-media.ts';
-export { csvRows, protectFormula } from '../formats/csv.ts';
+export { csvRows, protectFormula, unprotectFormula } from '../formats/csv.ts';
 export type { Cell } from '../formats/csv.ts';
 export { stripBidiControls } from '../formats/common.ts';
 export { parseAlignmentJson, toPlatformJson } from '../formats/json.ts';

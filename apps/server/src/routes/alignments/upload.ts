@@ -3,7 +3,6 @@
 // moved into the file store (a rename on the local disk, an upload to S3), and only then are the quota
 // unit, the row and the job written in one transaction. Any failure removes the temp file and the
 // alignment's stored files, so a refused upload leaves nothing behind.
-import { isTransientWriteError } from '../../reliability/unavailable.ts';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
@@ -25,7 +24,7 @@ import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { cleanTranscriptText, decodeTranscript, holdsNul } from '../../media/text-decode.ts';
 import { presentQuota } from '../../accounts/present-user.ts';
-import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
+import { multipartFailure } from '../multipart-failure.ts';
 import { createAlignment } from '../../commands/create-alignment.ts';
 import type { ProbeGate } from './probe-gate.ts';
 import type { AlignmentRow } from '../../db/schema.ts';
@@ -285,18 +284,6 @@ export async function acceptUpload(
     });
   } catch (err) {
     await rm(tmp, { force: true });
-    if (err instanceof AppError) throw err;
-    if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
-      throw err;
-    if (isMalformedMultipart(err))
-      throw createError(
-        'bad_request',
-        {},
-        { non_field_errors: ['The multipart body is incomplete or malformed.'] },
-      );
-    // a dependency away (503 with Retry-After) or a full disk (507): the error handler answers them
-    if (isTransientWriteError(err)) throw err;
-    request.log.error({ err }, 'upload failed');
-    throw createError('upload_failed');
+    throw multipartFailure(err, request.log, 'upload failed');
   }
 }

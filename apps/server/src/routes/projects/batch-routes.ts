@@ -3,7 +3,6 @@
 // recording is checked as a single upload is (by content, then by ffprobe) and its transcript read;
 // the ones that fail are listed in `skipped` with the reason, the others become one alignment each,
 // queued together by the createAlignments command (one quota unit each, all or nothing).
-import { isTransientWriteError } from '../../reliability/unavailable.ts';
 import { open, rm } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorMessage } from '@tazamun/contracts/errors';
@@ -26,7 +25,7 @@ import { AppError, createError } from '../../errors.ts';
 import { SNIFF_BYTES } from '../../media/audio-sniff.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
-import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
+import { multipartFailure } from '../multipart-failure.ts';
 import { tempPath } from '../../storage/local-copy.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
 import { presentAlignment } from '../alignments/present-alignment.ts';
@@ -179,19 +178,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
           skipped,
         });
       } catch (err) {
-        if (err instanceof AppError) throw err;
-        if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
-          throw err;
-        if (isMalformedMultipart(err))
-          throw createError(
-            'bad_request',
-            {},
-            { non_field_errors: ['The multipart body is incomplete or malformed.'] },
-          );
-        // a dependency away (503 with Retry-After) or a full disk (507): the error handler answers them
-        if (isTransientWriteError(err)) throw err;
-        request.log.error({ err }, 'batch upload failed');
-        throw createError('upload_failed');
+        throw multipartFailure(err, request.log, 'batch upload failed');
       } finally {
         zip?.close();
         // moved into the store when accepted; everything else goes
