@@ -1,7 +1,15 @@
 import { AlignmentSummary, ShareResponse } from '@tazamun/contracts/alignments';
 import { VideoStatus } from '@tazamun/contracts/exports';
 import type { VideoRequest } from '@tazamun/contracts/exports';
+import type { QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { api } from '../../../lib/api-client.ts';
+import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
+import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
+import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
+import { videoQueryKey } from '../../../lib/api/get-video.ts';
+import { useRefreshingMutation } from '../../../lib/react-query.ts';
+import type { MutationConfig } from '../../../lib/react-query.ts';
 
 export function uploadAlignment(form: FormData) {
   return api('/api/alignments/', { method: 'POST', body: form, schema: AlignmentSummary });
@@ -40,4 +48,64 @@ export function requestVideo(id: string, body: Partial<VideoRequest>) {
 
 export function downloadVideo(id: string): Promise<Blob> {
   return api<Blob>(`/api/alignments/${encodeURIComponent(id)}/video/file/`, { responseType: 'blob' });
+}
+
+type Summary = z.infer<typeof AlignmentSummary>;
+
+const refreshDetail = (id: string) => (queryClient: QueryClient) =>
+  void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
+
+/** A job that ended while its page was open: its detail, the lists and the quota are read again. */
+export function refreshEndedAlignment(queryClient: QueryClient, id: string): void {
+  void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
+  void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
+  void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+}
+
+/** A new alignment: it joins the lists, and the profile's quota counts one more unit used. */
+export function useUploadAlignment(config?: MutationConfig<Summary, FormData>) {
+  return useRefreshingMutation(
+    uploadAlignment,
+    (queryClient) => {
+      void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
+    },
+    config,
+  );
+}
+
+export function useCancelAlignment(id: string, config?: MutationConfig<Summary>) {
+  return useRefreshingMutation(() => cancelAlignment(id), refreshDetail(id), config);
+}
+
+/** The detail says whether the alignment is shared. */
+export function useShareAlignment(id: string, config?: MutationConfig<z.infer<typeof ShareResponse>>) {
+  return useRefreshingMutation(() => shareAlignment(id), refreshDetail(id), config);
+}
+
+export function useUnshareAlignment(id: string, config?: MutationConfig<unknown>) {
+  return useRefreshingMutation(() => unshareAlignment(id), refreshDetail(id), config);
+}
+
+export function useExportFile(
+  id: string,
+  config?: MutationConfig<Blob, { format: string; options: Record<string, string> }>,
+) {
+  return useRefreshingMutation(({ format, options }) => exportFile(id, format, options), null, config);
+}
+
+/** The render's status is the answer: it becomes the video query's data, which then follows it. */
+export function useRequestVideo(
+  id: string,
+  config?: MutationConfig<z.infer<typeof VideoStatus>, Partial<VideoRequest>>,
+) {
+  return useRefreshingMutation(
+    (body: Partial<VideoRequest>) => requestVideo(id, body),
+    (queryClient, video) => queryClient.setQueryData(videoQueryKey(id), video),
+    config,
+  );
+}
+
+export function useDownloadVideo(id: string, config?: MutationConfig<Blob>) {
+  return useRefreshingMutation(() => downloadVideo(id), null, config);
 }

@@ -1,7 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { PronunciationPreview } from './pronunciation-preview.tsx';
 import type { DragEvent, FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGE_CODE } from '@tazamun/contracts/alignments';
@@ -9,9 +8,8 @@ import { ENGINES } from '@tazamun/contracts/alignment-options';
 import { LIMITS, PRECISIONS } from '@tazamun/contracts/limits';
 import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { checkLanguage } from '@tazamun/contracts/language-check';
-import { PROFILE_QUERY_KEY, useUser } from '../../../lib/api/get-user.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
 import { useLanguages } from '../../../lib/api/get-languages.ts';
 import { contentDirection } from '../../../lib/content-direction.ts';
 import { languageOptions } from '../../../lib/language-search.ts';
@@ -23,7 +21,7 @@ import { LanguagePicker } from '../../../components/alignment/language-picker.ts
 import { FileIcon, UploadIcon } from '../../../components/ui/icons.tsx';
 import { useUiStore } from '../../../stores/ui-store.ts';
 import { decodeTextBytes } from '../../../lib/decode-text-file.ts';
-import { uploadAlignment } from '../api/alignments-api.ts';
+import { useUploadAlignment } from '../api/alignments-api.ts';
 
 const AUDIO_ACCEPT = LIMITS.audioFormats.map((f) => `.${f}`).join(',');
 const FORMATS_LABEL = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
@@ -43,7 +41,6 @@ export function UploadPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const languages = useLanguages();
-  const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
   const { user } = useUser();
   const audioInput = useRef<HTMLInputElement>(null);
@@ -78,11 +75,8 @@ export function UploadPage() {
   );
   const nameOf = (code: string) => languageNames.find((o) => o.code === code)?.label ?? code;
 
-  const mutation = useMutation({
-    mutationFn: uploadAlignment,
+  const mutation = useUploadAlignment({
     onSuccess: (job) => {
-      void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
       notify({ type: 'info', title: t('upload.queued'), message: job.title });
       void navigate(`/results/${job.id}`);
     },

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { contentDirection } from '../../../lib/content-direction.ts';
@@ -17,10 +17,9 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { formatClock } from '../../../components/alignment/time.ts';
 import { CONFIDENCE_THRESHOLDS } from '../../../components/alignment/confidence-threshold.ts';
-import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
-import { realignmentQueryKey, useRealignment } from '../api/get-realignment.ts';
-import { revisionsQueryKey, useRevisions } from '../api/get-revisions.ts';
-import { requestRealign, saveRevision } from '../api/revisions-api.ts';
+import { useRealignment } from '../api/get-realignment.ts';
+import { useRevisions } from '../api/get-revisions.ts';
+import { refreshRevisions, useRequestRealign, useSaveRevision } from '../api/revisions-api.ts';
 import { AxisColumn } from './axis-column.tsx';
 import { CheckPanel } from './check-panel.tsx';
 import {
@@ -296,17 +295,12 @@ export function CorrectionEditor({
     if (selection) select(selection, true);
   };
 
-  const save = useMutation({
-    mutationFn: () => saveRevision(alignmentId, body!),
+  const save = useSaveRevision(alignmentId, {
     onSuccess: (created) => {
       setSaveError(null);
       toast.success(t('editor.saved', { n: created.revision }));
       // the keyboard goes back to where it was in the tiers (the Save button is now disabled)
       if (selection) select(selection, true);
-      queryClient.setQueryData(alignmentQueryKey(alignmentId), (old: unknown) =>
-        old && typeof old === 'object' ? { ...old, result: created.result } : old,
-      );
-      void queryClient.invalidateQueries({ queryKey: revisionsQueryKey(alignmentId) });
     },
     onError: (e) => {
       const conflict = isApiError(e) && e.code === 'revision_conflict';
@@ -321,13 +315,8 @@ export function CorrectionEditor({
 
   const revisions = useRevisions(alignmentId);
 
-  const realign = useMutation({
-    mutationFn: (s: Stretch) =>
-      requestRealign(alignmentId, { start: s.start, end: s.end, text: stretchText }),
-    onSuccess: (r) => {
-      setRealignId(r.id);
-      queryClient.setQueryData(realignmentQueryKey(alignmentId), r);
-    },
+  const realign = useRequestRealign(alignmentId, {
+    onSuccess: (r) => setRealignId(r.id),
     onError: (e) => toast.error(e.message),
   });
   const realignment = useRealignment(alignmentId, realignId !== null);
@@ -336,8 +325,7 @@ export function CorrectionEditor({
     if (realignState?.status !== 'completed') return;
     toast.success(t('editor.stretch.done', { n: realignState.revision }));
     // the new revision becomes the base of a fresh draft (see `newRevision`)
-    void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(alignmentId) });
-    void queryClient.invalidateQueries({ queryKey: revisionsQueryKey(alignmentId) });
+    refreshRevisions(queryClient, alignmentId);
   }, [realignState, queryClient, alignmentId, t]);
   const realignRunning =
     realign.isPending || realignState?.status === 'queued' || realignState?.status === 'processing';
@@ -349,7 +337,7 @@ export function CorrectionEditor({
       case 'redo':
         return history.redo();
       case 'save':
-        if (dirty && !save.isPending) save.mutate();
+        if (body !== null && !save.isPending) save.mutate(body);
         return;
       case 'playPause':
         return void ws.current?.playPause();
@@ -606,7 +594,7 @@ export function CorrectionEditor({
         </Button>
         <Button
           size="sm"
-          onClick={() => save.mutate()}
+          onClick={() => body !== null && save.mutate(body)}
           disabled={!dirty}
           loading={save.isPending}
           aria-keyshortcuts="Control+S"
@@ -627,8 +615,7 @@ export function CorrectionEditor({
               className="mt-2"
               onClick={() => {
                 setSaveError(null);
-                void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(alignmentId) });
-                void queryClient.invalidateQueries({ queryKey: revisionsQueryKey(alignmentId) });
+                refreshRevisions(queryClient, alignmentId);
               }}
             >
               {t('editor.reload')}
@@ -660,7 +647,9 @@ export function CorrectionEditor({
           dirty={dirty}
           running={realignRunning}
           state={realignState}
-          onRealign={() => stretch && realign.mutate(stretch)}
+          onRealign={() =>
+            stretch && realign.mutate({ start: stretch.start, end: stretch.end, text: stretchText })
+          }
           onClear={() => {
             regions.current?.clearRegions();
             setStretch(null);
