@@ -1,8 +1,9 @@
-import { AlignmentSummary, ShareResponse } from '@tazamun/contracts/alignments';
+import { AlignmentSummary, LANGUAGE_CODE, ShareResponse, UploadOptions } from '@tazamun/contracts/alignments';
+import { AlignmentOptions } from '@tazamun/contracts/alignment-options';
 import { VideoStatus } from '@tazamun/contracts/exports';
 import type { VideoRequest } from '@tazamun/contracts/exports';
 import type { QueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { api } from '../../../lib/api-client.ts';
 import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
 import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
@@ -10,6 +11,46 @@ import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { videoQueryKey } from '../../../lib/api/get-video.ts';
 import { useRefreshingMutation } from '../../../lib/react-query.ts';
 import type { MutationConfig } from '../../../lib/react-query.ts';
+
+/**
+ * The upload form: the contracts' options (UploadOptions, AlignmentOptions), a language code as typed
+ * (639-1 or 639-3; the server answers with 639-3), the recording and the transcript. The messages are
+ * i18n keys (lib/form-errors.ts).
+ */
+export const UploadForm = AlignmentOptions.pick({
+  precision: true,
+  engine: true,
+  normalize: true,
+  remove_fillers: true,
+  numbers_to_words: true,
+}).extend({
+  language: z.string().regex(LANGUAGE_CODE, 'upload.errors.language'),
+  title: UploadOptions.shape.title.unwrap(),
+  audio: z
+    .union([z.instanceof(File), z.null()])
+    .pipe(z.instanceof(File, { error: 'upload.errors.audioRequired' })),
+  text: z.string().refine((text) => text.trim() !== '', 'upload.errors.textRequired'),
+  /** the file the transcript came from, while the text shown is still exactly its content */
+  text_file: z.instanceof(File).nullable(),
+});
+export type UploadFormInput = z.input<typeof UploadForm>;
+export type UploadFormOutput = z.output<typeof UploadForm>;
+
+/** The multipart body: the text fields before the files, as the server streams the parts in order. */
+export function uploadFormData(v: UploadFormOutput): FormData {
+  const form = new FormData();
+  form.append('language', v.language);
+  form.append('precision', v.precision);
+  form.append('engine', v.engine);
+  form.append('normalize', String(v.normalize));
+  form.append('remove_fillers', String(v.remove_fillers));
+  form.append('numbers_to_words', String(v.numbers_to_words));
+  if (v.title.trim()) form.append('title', v.title.trim());
+  if (v.text_file) form.append('text_file', v.text_file);
+  else form.append('text', v.text);
+  form.append('audio', v.audio);
+  return form;
+}
 
 export function uploadAlignment(form: FormData) {
   return api('/api/alignments/', { method: 'POST', body: form, schema: AlignmentSummary });

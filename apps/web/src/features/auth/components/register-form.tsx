@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { Checkbox, EmailField, InputField, PasswordField } from '../../../components/ui/field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useFieldErrorText } from '../../../lib/form-errors.ts';
+import { WORDS, useFieldErrorText } from '../../../lib/form-errors.ts';
 import { RegisterForm, useRegister } from '../api/auth-api.ts';
 import type { RegisterFormInput, RegisterFormOutput } from '../api/auth-api.ts';
 import { REGISTER_FIELDS, fieldErrorKey } from '../api/field-errors.ts';
@@ -44,7 +44,7 @@ export function RegisterFormView() {
     onSuccess: (data) => signIn(data.tokens, data.user, true, data.waitlist),
     onError: (error) => {
       const formError = (message: string | null) =>
-        message && form.setError('root.server', { type: 'server', message });
+        message && form.setError('root.server', { type: WORDS, message });
       if (!(error instanceof ApiError)) return formError(t('register.errors.generic'));
       if (error.kind === 'network' || error.kind === 'timeout')
         return formError(error.kind === 'network' ? t('auth.errors.network') : t('auth.errors.timeout'));
@@ -53,7 +53,7 @@ export function RegisterFormView() {
         const message = error.fieldErrors(field)[0];
         if (!message) continue;
         const key = fieldErrorKey(field, message);
-        form.setError(field, { type: 'server', message: key ? t(key) : message });
+        form.setError(field, { type: WORDS, message: key ? t(key) : message });
         mapped += 1;
       }
       const nonField = error.body?.non_field_errors?.[0];
