@@ -14,7 +14,8 @@ import type {
   Unit,
   UnitSpan,
 } from './acoustic/backend.ts';
-import { HmmBackend, loadSearch } from './acoustic/hmm/backend.ts';
+import { HmmBackend, loadAdaptedDecoder, loadSearch } from './acoustic/hmm/backend.ts';
+import type { FrameStats } from './acoustic/hmm/adapt/map.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { EngineError, toEngineError } from './errors.ts';
@@ -74,6 +75,16 @@ export interface AlignOptions extends Partial<EngineOptions> {
    * same whatever the number.
    */
   threads?: number;
+  /**
+   * An adapted model's folder (`tazamun adapt`, acoustic/hmm/adapt/model-dir.ts) to align with instead of
+   * the language's own model (hmm engine). Its language family must be the transcript's.
+   */
+  model?: string;
+  /**
+   * Model adaptation: each closed window's path frames are added to these (adapt/corpus.ts). The pieces
+   * of a long recording then stay on this thread.
+   */
+  adaptation?: FrameStats;
 }
 
 /** A placed word's evidence; `cls` is null on a back-end without calibration tables (mms). */
@@ -84,12 +95,23 @@ function familyFor(lang3: string): ModelFamily {
 }
 
 /** The back-end for one job. MMS (and onnxruntime) is loaded only when a job needs it. */
-export async function selectBackend(engine: 'hmm' | 'mms', lang3: string): Promise<AcousticBackend> {
+export async function selectBackend(
+  engine: 'hmm' | 'mms',
+  lang3: string,
+  modelDir?: string,
+): Promise<AcousticBackend> {
   if (engine === 'mms') {
+    if (modelDir)
+      throw new EngineError(
+        'unsupported_option',
+        'an adapted model is an hmm model: it cannot align with mms',
+      );
     const { loadMmsBackend } = await import('./acoustic/mms/backend.ts');
     return loadMmsBackend();
   }
-  const decoder = await loadSearch(familyFor(lang3), 'full');
+  const decoder = modelDir
+    ? await loadAdaptedDecoder(modelDir, familyFor(lang3))
+    : await loadSearch(familyFor(lang3), 'full');
   return new HmmBackend(decoder, { espeakIpa, arabicLattice: arabicPronunciationLattice });
 }
 
@@ -135,7 +157,8 @@ async function alignUnchecked(
   const { inputKind, language: accepted } = plan;
   const lang3 = accepted.iso3;
   // Before decoding: a model that is missing or not the expected one fails before an hour of audio is read.
-  const backend = await selectBackend(plan.backend, lang3);
+  const backend = await selectBackend(plan.backend, lang3, options.model);
+  if (options.adaptation && backend instanceof HmmBackend) backend.collecting = options.adaptation;
   const warnings: string[] = [...plan.notes];
   const warn = (message: string): void => {
     if (!warnings.includes(message)) warnings.push(message);
@@ -176,7 +199,9 @@ async function alignUnchecked(
   // windows it searched: the HMM's phone loop over their scores).
   const share = recognition ? 0.85 : 1;
   const windowRecognitions: Recognition[] = [];
-  const pool = piecePool(backend, options.threads, samples.length / SAMPLE_RATE);
+  const pool = options.adaptation
+    ? null
+    : piecePool(backend, options.threads, samples.length / SAMPLE_RATE, options.model);
   let rawSpans: UnitSpan[];
   try {
     rawSpans = silent
@@ -234,7 +259,12 @@ async function alignUnchecked(
  * Threads for the pieces of one long recording on the HMM decoder (align/window-pool.ts), started only when
  * the recording takes the two-pass path and more than one thread is allowed.
  */
-function piecePool(backend: AcousticBackend, threads: number | undefined, seconds: number) {
+function piecePool(
+  backend: AcousticBackend,
+  threads: number | undefined,
+  seconds: number,
+  modelDir: string | undefined,
+) {
   const n = pieceThreads(threads);
   if (n < 2 || seconds <= SINGLE_MAX || !(backend instanceof HmmBackend) || !backend.family) return null;
   const family = backend.family;
@@ -245,6 +275,7 @@ function piecePool(backend: AcousticBackend, threads: number | undefined, second
         pool.hasIdle
           ? pool.run({
               family,
+              modelDir,
               pcm: p.samples.pcm.slice(),
               origin: p.samples.origin,
               offset: p.offset,

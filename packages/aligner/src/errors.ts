@@ -16,7 +16,9 @@ export type EngineInputErrorCode =
   /** an option or a combination of options the engine cannot honour */
   | 'unsupported_option'
   /** no word of the transcript can be pronounced or spelled by the engine */
-  | 'nothing_to_align';
+  | 'nothing_to_align'
+  /** a corpus too small for model adaptation to change anything (`tazamun adapt`) */
+  | 'corpus_too_small';
 
 /** The engine itself failed (WASM trap, decoder state, a bug): not the user's doing. */
 export type EngineFaultCode = 'engine_fault';
@@ -30,6 +32,7 @@ const INPUT_CODES: ReadonlySet<string> = new Set<EngineInputErrorCode>([
   'model_not_installed',
   'unsupported_option',
   'nothing_to_align',
+  'corpus_too_small',
 ]);
 
 export class EngineError extends Error {

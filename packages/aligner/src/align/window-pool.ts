@@ -11,6 +11,8 @@ import { NATIVE_GUARD_KEY, newThreadGuard, stopThread } from '../native-guard.ts
 
 export interface PieceJob {
   family: ModelFamily;
+  /** an adapted model's folder, when the job aligns with one (else the family's own model) */
+  modelDir?: string;
   /** the piece's samples as the recording keeps them (16-bit or float), transferred */
   pcm: Int16Array | Float32Array;
   /** where they start in the recording (samples): the dither of digital silence follows the file */

@@ -2,7 +2,7 @@
 // pieces it is given with the same code the main thread uses (alignPiece).
 import { parentPort } from 'node:worker_threads';
 import type { Recognition } from '../acoustic/backend.ts';
-import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
+import { HmmBackend, loadAdaptedDecoder, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { Samples } from '../audio/pcm.ts';
 import { describeThrown } from '../errors.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
@@ -12,10 +12,13 @@ import type { PieceJob, PieceOutcome } from './window-pool.ts';
 parentPort!.on('message', (job: PieceJob) => {
   void (async () => {
     try {
-      const backend = new HmmBackend(await loadDecoder(job.family), {
-        espeakIpa,
-        arabicLattice: arabicPronunciationLattice,
-      });
+      const backend = new HmmBackend(
+        job.modelDir ? await loadAdaptedDecoder(job.modelDir, job.family) : await loadDecoder(job.family),
+        {
+          espeakIpa,
+          arabicLattice: arabicPronunciationLattice,
+        },
+      );
       const recognitions: Recognition[] = [];
       const warnings: string[] = [];
       const samples = new Samples(job.pcm, true, job.origin);

@@ -30,7 +30,9 @@ import type {
 import { assessQuality } from '../metrics/quality.ts';
 import type { CaseRecord } from './quality.ts';
 import { seeded } from './common.ts';
-import { CALIBRATION_GROUPS, calibrationPairs, qualityReport, reliability } from './quality-report.ts';
+import { CALIBRATION_GROUPS, auc, calibrationPairs, qualityReport, reliability } from './quality-report.ts';
+
+export { auc };
 
 /** Minimum words per bin: fewer and the bin's share of hits is noise (25 overfitted Arabic held out). */
 const MIN_BIN = 40;
@@ -238,16 +240,6 @@ export function fitGopMax(cases: CaseRecord[]): Record<CalibrationClass, number>
     out[cls] = p95(xs.length >= MIN_BIN ? xs : all);
   }
   return out;
-}
-
-/** Area under the ROC curve: how well a score ranks hits above misses (0.5 = chance). */
-export function auc(samples: Sample[]): number {
-  const pos = samples.filter((x) => x.y === 1).map((x) => x.s);
-  const neg = samples.filter((x) => x.y === 0).map((x) => x.s);
-  if (!pos.length || !neg.length) return NaN;
-  let win = 0;
-  for (const p of pos) for (const n of neg) win += p > n ? 1 : p === n ? 0.5 : 0;
-  return win / (pos.length * neg.length);
 }
 
 export const CLASSES: CalibrationClass[] = ['dictionary', 'g2p', 'arabic', 'arabic_plain', 'ipa'];

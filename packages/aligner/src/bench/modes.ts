@@ -9,7 +9,7 @@ import type { AlignOptions } from '../engine.ts';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { decodeAudio, rawF32ToWav, SAMPLE_RATE } from '../audio/decode.ts';
 import type { Precision } from '../acoustic/backend.ts';
-import { evalDir, loadSet, score, seeded } from './common.ts';
+import { arg, evalDir, loadSet, score, seeded } from './common.ts';
 import type { RefUtt } from './common.ts';
 
 export interface ModeReport {
@@ -96,18 +96,23 @@ export async function hoursMode(precision: Precision, hours: number): Promise<Mo
   parts.length = 0;
   const rssBefore = process.memoryUsage().rss / 2 ** 20;
   const t0 = performance.now();
+  const threads = Number(arg('threads', '1'));
+  const cpu0 = process.cpuUsage();
   const res = await align(wav, texts.join('\n'), {
     lang: 'en',
     precision,
     recognition: false,
     engine: 'hmm',
+    threads,
   });
   const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   (await import('node:fs')).rmSync(dir, { recursive: true });
   return {
     title: `Hours: ${fmt(res.audio.duration / 3600, 2)} h WAV (eval English audio repeated), ${res.words.length} words`,
     lines: [
-      `aligned ${res.metrics.words_aligned}/${res.metrics.words_total}, wall ${fmt(wall)} s, RTF ${fmt(wall / res.audio.duration, 4)}`,
+      `aligned ${res.metrics.words_aligned}/${res.metrics.words_total} (${fmt((100 * res.metrics.words_aligned) / res.metrics.words_total, 1)} %), ${threads} thread(s): wall ${fmt(wall)} s, RTF ${fmt(wall / res.audio.duration, 4)}, CPU ${fmt(cpuSeconds)} s (${fmt(cpuSeconds / res.audio.duration, 4)} of the audio; worker threads included)`,
       `RSS before align ${fmt(rssBefore, 0)} MB, peak RSS ${fmt(process.resourceUsage().maxRSS / 1024, 0)} MB`,
     ],
   };

@@ -94,10 +94,54 @@ export function qualityReport(cases: CaseRecord[]): string[] {
     const r = reliability(pairs);
     out.push(`### Calibration: ${name}, ${pairs.length} words, ECE ${f(r.ece)}`, '', ...r.lines, '');
   }
+  out.push(
+    "### Confidence: hits against misses, and another recording's transcript",
+    '',
+    ...confidenceTable(cases),
+    '',
+  );
   const zero = cases
     .filter((c) => c.kind === 'correct')
     .flatMap((c) => c.words)
     .filter((w) => w.status === 'aligned' && w.confidence === 0).length;
   out.push(`placed words of correct transcripts with confidence 0: ${zero}`);
   return out;
+}
+
+/**
+ * Per set: how well the confidence ranks hits above misses on correct transcripts (AUC), and the mean
+ * confidence of the words placed on correct transcripts and on swapped ones (another recording's text).
+ */
+function confidenceTable(cases: CaseRecord[]): string[] {
+  const lines = [
+    "| set | words (hit / miss) | AUC hit/miss | mean, correct transcript | mean, another recording's transcript |",
+    '|---|---|---|---|---|',
+  ];
+  const sets = [...new Set(cases.map((c) => c.set)), 'all'];
+  for (const set of sets) {
+    const of = (kind: CaseRecord['kind']) =>
+      cases
+        .filter((c) => c.kind === kind && (set === 'all' || c.set === set))
+        .flatMap((c) => c.words)
+        .filter((w) => w.status === 'aligned');
+    const right = of('correct');
+    const pairs = right.filter((w) => w.hit !== null).map((w) => ({ s: w.confidence, y: w.hit ? 1 : 0 }));
+    const hits = pairs.filter((x) => x.y === 1).length;
+    const wrong = of('swapped');
+    const a = auc(pairs);
+    lines.push(
+      `| ${set} | ${hits} / ${pairs.length - hits} | ${Number.isNaN(a) ? '-' : f(a)} | ${right.length ? f(mean(right.map((w) => w.confidence))) : '-'} | ${wrong.length ? `${f(mean(wrong.map((w) => w.confidence)))} (${wrong.length} words)` : '-'} |`,
+    );
+  }
+  return lines;
+}
+
+/** Area under the ROC curve: how well a score ranks hits above misses (0.5 = chance). */
+export function auc(samples: { s: number; y: number }[]): number {
+  const pos = samples.filter((x) => x.y === 1).map((x) => x.s);
+  const neg = samples.filter((x) => x.y === 0).map((x) => x.s);
+  if (!pos.length || !neg.length) return NaN;
+  let win = 0;
+  for (const p of pos) for (const n of neg) win += p > n ? 1 : p === n ? 0.5 : 0;
+  return win / (pos.length * neg.length);
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: runs the engine over the eval sets, writes hypothesis JSONs to a temp dir, scores them
 // with the eval set's own score.py and prints (and optionally writes) the figures.
 // Flags: --eval DIR (default ../shared/eval from the repo root), --sets a,b, --precision p, --plain (Arabic
-// text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer|quality|peers|parity
+// text_plain), --write-doc (docs/benchmarks.md section), --no-recognition, --limit N, --mode clean|long|hours|robust|wer|quality|peers|parity|adapt
 // (peers: --echogarden DIR, --rounds N; see bench/peers.ts)
 // (quality: --dump FILE, --raw for uncalibrated confidences; its default sets include the generated
 // synth-ar, synth-ar-plain and synth-ipa, made by bench/synth.ts under .cache/synth-eval or --synth DIR)
@@ -116,9 +116,13 @@ async function main(): Promise<void> {
                 ? await (await import('./peers.ts')).peersMode()
                 : mode === 'parity'
                   ? await (await import('./parity.ts')).parityMode()
-                  : null;
+                  : mode === 'adapt'
+                    ? await (await import('./adapt.ts')).adaptMode()
+                    : null;
     if (!report)
-      throw new Error(`unknown --mode ${mode} (sets, long, hours, robust, wer, peers, parity, quality)`);
+      throw new Error(
+        `unknown --mode ${mode} (sets, long, hours, robust, wer, peers, parity, adapt, quality)`,
+      );
     console.log(`## ${report.title}\n`);
     // table rows and blank lines are printed as they are, the rest as a list
     for (const l of report.lines) console.log(l === '' || l.startsWith('|') ? l : `- ${l}`);

@@ -24,7 +24,7 @@ export interface CorpusRow {
   error: string | null;
 }
 
-const SKIP_REASONS = {
+export const SKIP_REASONS = {
   no_transcript: 'no transcript with the same base name (.lab, .txt or .TextGrid)',
   no_recording: 'no recording with the same base name',
   duplicate_recording: 'another recording has the same base name',
@@ -32,7 +32,7 @@ const SKIP_REASONS = {
   not_corpus_file: 'not a recording or a transcript',
 } as const;
 
-function walk(root: string, dir = root): string[] {
+export function walk(root: string, dir = root): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
     if (e.isDirectory()) return walk(root, p);
@@ -40,7 +40,7 @@ function walk(root: string, dir = root): string[] {
   });
 }
 
-function transcriptOf(root: string, pair: CorpusPair): string {
+export function transcriptOf(root: string, pair: CorpusPair): string {
   const raw = readFileSync(join(root, pair.transcript), 'utf8').replace(/^\uFEFF/, '');
   if (!isTextGridPath(pair.transcript)) return raw;
   const tg = textGridTranscript(raw);

@@ -1,6 +1,7 @@
 // The align and export commands' arguments (node:util parseArgs), and their flags mapped onto the
 // platform's request options (contracts' AlignmentOptions, checked by its schema), from which the engine's
 // options come through the one mapping the server uses too (engineOptionsOf).
+import { resolve } from 'node:path';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { AlignmentOptions, ENGINES, engineOptionsOf } from '@tazamun/contracts/alignment-options';
 import { PRECISIONS } from '@tazamun/contracts/limits';
@@ -24,6 +25,8 @@ const OPTIONS = {
   'out-dir': { type: 'string' },
   jobs: { type: 'string' },
   corpus: { type: 'string' },
+  model: { type: 'string' },
+  iterations: { type: 'string' },
 } as const;
 
 export interface ParsedArgs {
@@ -74,6 +77,8 @@ export function alignOptions(p: ParsedArgs, lang: string): AlignOptions {
     ...engineOptionsOf(requestOptions(p)),
     recognition: recognitionOf(p),
     ...(p.values.threads !== undefined ? { threads: threadCount(p.values.threads) } : {}),
+    // an adapted model's folder (tazamun adapt)
+    ...(p.values.model !== undefined ? { model: resolve(p.values.model) } : {}),
   };
 }
 

@@ -11,6 +11,10 @@ const COMMANDS: Record<
     summary: 'align audio with its transcript (or a batch manifest)',
     load: () => import('./align.ts'),
   },
+  adapt: {
+    summary: 'adapt the acoustic model to a corpus (MAP); Arabic gains phones of its own',
+    load: () => import('./adapt.ts'),
+  },
   export: {
     summary: 'write an export (read-along page, EPUB, TextGrid, …) of a result JSON, e.g. a revision',
     load: async () => ({ run: (await import('./align.ts')).runExport }),
@@ -39,6 +43,9 @@ export function usage(): string {
     'tazamun align --manifest FILE.jsonl --out-dir DIR [--jobs N] [same options]',
     'tazamun align --corpus DIR --out-dir DIR --lang CODE [--format F] [same options]',
     '              (MFA layout: spk/utt.wav + spk/utt.lab|.txt|.TextGrid; writes summary.csv)',
+    '              [--model DIR]  (a model folder written by tazamun adapt)',
+    'tazamun adapt --corpus DIR --lang CODE --out MODEL_DIR [--ipa] [--iterations N]',
+    '              (the corpus in the MFA layout, as align --corpus reads it)',
     'tazamun export RESULT.json AUDIO --format readalong|epub|textgrid|… [-o OUT] [--title TITLE]',
     '              (a result or revision JSON downloaded from the platform; the EPUB needs -o)',
     'tazamun languages [--json]',

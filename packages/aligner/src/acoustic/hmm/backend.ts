@@ -13,7 +13,9 @@ import type {
 } from '../backend.ts';
 import { DERAILED_RUN } from '../backend.ts';
 import { estimateTransform } from './adapt/fmllr.ts';
-import type { AdaptationStats } from './adapt/fmllr.ts';
+import type { FrameStats } from './adapt/map.ts';
+import { adaptedModelSpec } from './adapt/model-dir.ts';
+import { EngineError } from '../../errors.ts';
 import { buildGrammar } from '../../align/grammar.ts';
 import { ipaPhones } from '../../align/ipa-tier.ts';
 import type { GrammarUnit } from '../../align/grammar.ts';
@@ -31,6 +33,20 @@ import { resolveIpaLanguage, resolveLanguage } from '../../text/languages.ts';
 /** The decoder for a language family's model (kept warm per model; a fresh one after an engine fault). */
 export function loadDecoder(family: ModelFamily, band: 'full' | 'narrow' = 'full'): Promise<HmmDecoder> {
   return loadHmmDecoder(resolveHmmModel(family, band));
+}
+
+/**
+ * The decoder of an adapted model's folder (adapt/model-dir.ts), for a transcript of `family`'s model:
+ * an English-family model aligns English, Arabic and IPA, a French one French.
+ */
+export async function loadAdaptedDecoder(dir: string, family: ModelFamily): Promise<HmmDecoder> {
+  const spec = adaptedModelSpec(dir);
+  if (spec.family !== family)
+    throw new EngineError(
+      'unsupported_option',
+      `the model in ${dir} was adapted from the ${spec.family === 'fr' ? 'French' : 'English'} model; this transcript's language is aligned with the ${family === 'fr' ? 'French' : 'English'} one`,
+    );
+  return loadHmmDecoder(spec);
 }
 
 /**
@@ -167,6 +183,12 @@ export class HmmBackend implements AcousticBackend {
     calibrated: true,
     pcm16: true,
   };
+
+  /**
+   * Model adaptation (adapt/corpus.ts): the frames of each closed window's kept path, searched under the
+   * model's own features (no speaker transform), are added here.
+   */
+  collecting: FrameStats | null = null;
 
   constructor(
     readonly decoder: HmmSearch,
@@ -308,6 +330,10 @@ export class HmmBackend implements AcousticBackend {
         chosen = wider;
       }
     }
+    if (this.collecting && !req.openEnd && spans.length > 0) {
+      this.decoder.configure({ ...chosen, transform: undefined });
+      await this.alignOnce(req, 0, 1, false, this.collecting);
+    }
     // the recognition pass reads the frames as the kept search did
     this.decoder.configure(chosen);
     return spans;
@@ -317,7 +343,7 @@ export class HmmBackend implements AcousticBackend {
     req: WindowRequest,
     beams: DecodeSettings,
     /** filled from the first search's path */
-    stats?: AdaptationStats,
+    stats?: FrameStats,
   ): Promise<UnitSpan[]> {
     this.decoder.configure(beams);
     const runs: UnitSpan[][] = [];
@@ -367,7 +393,7 @@ export class HmmBackend implements AcousticBackend {
     shift: number,
     level: 0 | 1 = 1,
     garbageLoop = GARBAGE.phoneLoop,
-    stats?: AdaptationStats,
+    stats?: FrameStats,
   ): Promise<UnitSpan[] | null> {
     const usable = req.units
       .map((u, i) => ({ u, i }))

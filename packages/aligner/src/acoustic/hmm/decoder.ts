@@ -21,6 +21,7 @@ import { FrontEnd } from './frontend/mfcc.ts';
 import { computeFeatures } from './frontend/features.ts';
 import type { Features } from './frontend/features.ts';
 import { AdaptationStats, applyTransform } from './adapt/fmllr.ts';
+import type { FrameStats } from './adapt/map.ts';
 import type { FeatureTransform } from './adapt/fmllr.ts';
 import { gaussianKernel } from './scoring/gaussians.ts';
 import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
@@ -71,7 +72,7 @@ export interface HmmSearch {
   lookup(word: string): string[][];
   wordFor(phones: string[], prefix?: string): string;
   configure(s: DecodeSettings): void;
-  run(samples: Float32Array, g: Fsg, level?: 0 | 1, stats?: AdaptationStats): Promise<HmmSegment | null>;
+  run(samples: Float32Array, g: Fsg, level?: 0 | 1, stats?: FrameStats): Promise<HmmSegment | null>;
   /** empty speaker-adaptation statistics for run() to fill (absent from the reference decoder) */
   adaptationStats?(): AdaptationStats;
   recognise(samples: Float32Array, g: Fsg): Promise<string>;
@@ -131,6 +132,11 @@ export function loadHmmDecoder(spec: HmmModelSpec): Promise<HmmDecoder> {
     decoders.set(spec.id, d);
   }
   return d;
+}
+
+/** Drops one model's decoder (an intermediate model of an adaptation, a deleted model). */
+export function unloadDecoder(id: string): void {
+  decoders.delete(id);
 }
 
 /** Drops every loaded decoder: the next loadHmmDecoder() reads the model again. */
@@ -232,6 +238,17 @@ export class HmmDecoder implements HmmSearch {
   static async load(spec: HmmModelSpec): Promise<HmmDecoder> {
     try {
       const model = loadAcousticModel({ dir: spec.hmm, featParams: spec.featParams });
+      if (spec.extraPhones?.length) {
+        // an adapted model's own phones take their parent's place as a neighbour's context (mdef.ts)
+        const { mdef } = model;
+        const contextOf = Int32Array.from(mdef.ciPhones, (_, i) => i);
+        for (const e of spec.extraPhones) {
+          const own = mdef.ciIndex.get(e.phone);
+          const parent = mdef.ciIndex.get(e.from);
+          if (own !== undefined && parent !== undefined) contextOf[own] = parent;
+        }
+        mdef.contextOf = contextOf;
+      }
       const dictBytes = readFileSync(spec.dict);
       const noise = spec.noiseDict ? readFileSync(spec.noiseDict, 'utf8') : '<sil> SIL\n';
       const kernel = await gaussianKernel(model);
@@ -387,8 +404,8 @@ export class HmmDecoder implements HmmSearch {
     samples: Float32Array,
     g: Fsg,
     level: 0 | 1 = 1,
-    /** the path's frames are added to these (speaker adaptation) */
-    stats?: AdaptationStats,
+    /** the path's frames are added to these (speaker adaptation, model adaptation) */
+    stats?: FrameStats,
   ): Promise<HmmSegment | null> {
     const { net, costs, path, window } = await this.search(samples, g);
     if (!path) return null;
@@ -403,7 +420,7 @@ export class HmmDecoder implements HmmSearch {
 
   /** Adds the speech frames of a path, each in its state's senone, to the adaptation statistics. */
   private collect(
-    stats: AdaptationStats,
+    stats: FrameStats,
     net: Network,
     costs: SenoneCosts,
     path: SearchResult,
@@ -412,7 +429,9 @@ export class HmmDecoder implements HmmSearch {
     for (const p of path.phones) {
       const h = net.hmms[p.hmm]!;
       // silences and noises say little about the speaker and much about the room's noise floor
-      if (net.graph.words[net.graph.arcs[h.arc]!.word]!.kind === 'filler') continue;
+      // (a model's re-estimation takes them: a silence model left behind while the speech models learn
+      // the corpus's noise floor lets words spread into the pauses)
+      if (!stats.fillers && net.graph.words[net.graph.arcs[h.arc]!.word]!.kind === 'filler') continue;
       const states = new Int8Array(p.end - p.start + 1);
       phonePathCosts(this.model, h.tmat, h.senones, costs, p.start, p.end, states);
       for (let t = p.start; t <= p.end; t++)

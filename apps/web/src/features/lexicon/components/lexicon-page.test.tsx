@@ -87,7 +87,11 @@ beforeEach(async () => {
   });
   api.route('POST', '/api/lexicon/import/', () => ({
     status: 200,
-    body: { imported: 1, skipped: [{ line: 2, reason: 'no pronunciation after the word' }] },
+    body: {
+      imported: 1,
+      skipped: [{ line: 2, reason: 'no pronunciation after the word' }],
+      skipped_count: 1,
+    },
   }));
   api.route('GET', '/api/lexicon/export/', () => ({ status: 200, body: 'tazamun\tt a z a m u n\n' }));
   setTokens({ access: 'a', refresh: 'r' });

@@ -165,7 +165,7 @@ function readSendump(bytes: Uint8Array, path: string, nStreams: number, nDensiti
 }
 
 /** Float mixture weights, normalised, floored and quantised as the Sphinx decoders read them. */
-function mixwFromFloats(
+export function mixwFromFloats(
   w: Float32Array,
   nSen: number,
   nStreams: number,

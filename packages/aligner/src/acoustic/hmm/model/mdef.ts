@@ -32,6 +32,12 @@ export interface ModelDefinition {
   senoneCi: Int32Array;
   /** triphone lookup: key (wpos, ci, lc, rc) -> phone id */
   triphones: Map<number, number>;
+  /**
+   * per CI phone: the phone whose triphones it stands for as a neighbour's context. A phone an adapted
+   * model added (adapt/extend.ts) has no triphones of its own: beside it, other phones take the contexts
+   * of the phone it was cloned from. Absent: every phone is its own context.
+   */
+  contextOf?: Int32Array;
 }
 
 function bad(path: string, why: string): EngineError {
@@ -231,6 +237,10 @@ export function phoneId(m: ModelDefinition, ci: number, lc: number, rc: number, 
  */
 export function nearestPhone(m: ModelDefinition, ci: number, lc: number, rc: number, wpos: number): number {
   if (lc < 0 || rc < 0 || m.triphones.size === 0) return ci;
+  if (m.contextOf) {
+    lc = m.contextOf[lc] ?? lc;
+    rc = m.contextOf[rc] ?? rc;
+  }
   const tryAll = (l: number, r: number): number => {
     let p = phoneId(m, ci, l, r, wpos);
     if (p >= 0) return p;
