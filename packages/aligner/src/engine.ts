@@ -17,7 +17,8 @@ import type {
 import { HmmBackend, loadAdaptedDecoder, loadSearch } from './acoustic/hmm/backend.ts';
 import type { FrameStats } from './acoustic/hmm/adapt/map.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
-import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
+import { AudioError } from './audio/audio-file.ts';
+import { SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { EngineError, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
 import { Samples } from './audio/pcm.ts';

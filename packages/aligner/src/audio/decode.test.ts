@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AudioError } from './audio-file.ts';
 import {
   AUDIO_DEMUXERS,
-  AudioError,
   decodeAudio,
   decodeAudio16,
   decodeWithFfmpeg,

@@ -5,27 +5,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { NOT_FINITE_MESSAGE, probeWav, readWavAtRate, readWavAtRate16 } from './wav.ts';
+import { AudioError } from './audio-file.ts';
+import type { ProbeInfo } from './audio-file.ts';
 import { toS16 } from './pcm.ts';
 
 export const SAMPLE_RATE = 16000;
-
-export class AudioError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'empty' | 'not_audio' | 'decode_failed' | 'silent' | 'too_short',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AudioError';
-  }
-}
-
-export interface ProbeInfo {
-  format: string;
-  duration: number;
-  sampleRate: number;
-  channels: number;
-  codec: string;
-}
 
 const require = createRequire(import.meta.url);
 

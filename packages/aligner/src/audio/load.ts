@@ -1,7 +1,7 @@
 // What every back-end does first: get 16 kHz mono samples, describe their source, measure them and refuse
 // audio nothing can be aligned in (silent, too short) before any model is loaded or run.
 import { decodeAudio, decodeAudio16, SAMPLE_RATE } from './decode.ts';
-import type { ProbeInfo } from './decode.ts';
+import type { ProbeInfo } from './audio-file.ts';
 import { toFloat32 } from './pcm.ts';
 import type { Pcm } from './pcm.ts';
 import { assertAlignable, measureAudio } from './measure.ts';

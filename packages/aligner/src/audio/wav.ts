@@ -7,8 +7,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import { AudioError } from './decode.ts';
-import type { ProbeInfo } from './decode.ts';
+import { AudioError } from './audio-file.ts';
+import type { ProbeInfo } from './audio-file.ts';
 import { toS16 } from './pcm.ts';
 
 const PCM = 1;

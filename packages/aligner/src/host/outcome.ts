@@ -3,7 +3,7 @@
 // Anything not known to be the user's counts as a fault, so an unknown failure retires the thread rather
 // than leave a possibly broken one in service.
 import { JobBoundsError } from '@tazamun/contracts/job-bounds';
-import { AudioError } from '../audio/decode.ts';
+import { AudioError } from '../audio/audio-file.ts';
 import { EngineError, describeThrown } from '../errors.ts';
 import type { EngineOutcome } from './protocol.ts';
 
