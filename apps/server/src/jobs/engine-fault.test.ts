@@ -1,7 +1,8 @@
 // An engine fault on the database queue, tripped on purpose by the test hook (the engine host's
 // EngineFaultHook): the faulted thread is retired, the job runs once more on a fresh thread after its
 // backoff, and a second fault fails the job with its cause in the user's language, the unit given back
-// and the stack in the log. The hook leaves a faulted thread broken, so a pool that kept it would fail every later job.
+// and the stack in the log. The hook leaves a faulted thread broken, so a host that kept it would fail
+// every later job.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { approvedUser, bearer } from '@tazamun/server/testing/test-app';
