@@ -3,10 +3,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
-import { importX } from 'eslint-plugin-import-x';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import { existsSync, readdirSync } from 'node:fs';
 
-// Each web feature may import only itself among the features (STYLE.md: a feature never imports another).
+// Each web feature may import only itself among the features (docs/architecture.md, "Rules the tooling
+// holds": a feature never imports another).
 const WEB_FEATURES = './apps/web/src/features';
 const webFeatures = existsSync(WEB_FEATURES) ? readdirSync(WEB_FEATURES) : [];
 
@@ -19,10 +20,16 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-default-export': 'off',
+      'import-x/no-cycle': 'error',
       'no-console': 'off',
     },
   },

@@ -2,7 +2,7 @@
 // `npm run build`: everything a deployment runs, built once at install so that starting a process writes
 // nothing into the tree (a systemd unit's ProtectSystem=strict makes it read-only): the web app (vite)
 // with brotli and gzip copies of its assets, the server's bundles (apps/server/dist: server, worker,
-// admin, align-thread) and the `tazamun` CLI's (packages/aligner/dist). `npm start` calls the same
+// admin, engine-thread) and the `tazamun` CLI's (packages/aligner/dist). `npm start` calls the same
 // functions when a build is missing or older than its sources.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';

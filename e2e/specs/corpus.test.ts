@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { admin, openBrowser, startServer } from '../src/harness.ts';
 import type { RunningServer } from '../src/harness.ts';
+import { until } from '@tazamun/server/testing/until';
 
 const EVAL = '/work/shared/eval/timit-dev';
 const CLIPS = [
@@ -110,13 +111,14 @@ test(
       ]);
       // the table follows the jobs until every recording is aligned
       // (read from Node: the app's CSP forbids the string evaluation waitForFunction needs)
-      const giveUp = Date.now() + 600_000;
       let statuses: string[] = [];
-      while (statuses.join('|') !== 'Completed|Completed|Completed') {
-        if (Date.now() > giveUp) throw new Error(`the batch never completed: ${statuses.join('|')}`);
-        await new Promise((r) => setTimeout(r, 1000));
-        statuses = await rows.locator('td:nth-child(2)').allTextContents();
-      }
+      await until(
+        () => `the batch to complete (${statuses.join('|')})`,
+        async () => {
+          statuses = await rows.locator('td:nth-child(2)').allTextContents();
+          return statuses.join('|') === 'Completed|Completed|Completed';
+        },
+      );
       assert.deepEqual(await rows.locator('td:nth-child(4)').allTextContents(), ['100%', '100%', '100%']);
 
       const [download] = await Promise.all([

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { admin, openBrowser, startServer } from '../src/harness.ts';
 import type { RunningServer } from '../src/harness.ts';
+import { until } from '@tazamun/server/testing/until';
 
 const CLIP = '/work/shared/eval/timit-dev/dr1-fvmh0_sa1';
 const PASSWORD = 'quiet-river-2025';
@@ -37,14 +38,13 @@ async function alignedClip(token: string): Promise<string> {
   form.set('text', (JSON.parse(readFileSync(`${CLIP}.json`, 'utf8')) as { text: string }).text);
   form.set('audio', new Blob([readFileSync(`${CLIP}.wav`)], { type: 'audio/wav' }), 'clip.wav');
   const created = await api<{ id: string }>('/api/alignments/', token, { method: 'POST', body: form });
-  const giveUp = Date.now() + 240_000; // a hang guard, not a speed requirement
-  for (;;) {
+  await until('the alignment completed', async () => {
     const p = await api<{ status: string }>(`/api/alignments/${created.id}/progress/`, token);
-    if (p.status === 'completed') return created.id;
-    if (p.status !== 'queued' && p.status !== 'processing') throw new Error(`alignment ${p.status}`);
-    if (Date.now() > giveUp) throw new Error('the alignment never completed');
-    await new Promise((r) => setTimeout(r, 300));
-  }
+    if (p.status !== 'completed' && p.status !== 'queued' && p.status !== 'processing')
+      throw new Error(`alignment ${p.status}`);
+    return p.status === 'completed';
+  });
+  return created.id;
 }
 
 test(

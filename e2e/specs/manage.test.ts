@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { admin, openBrowser, startServer } from '../src/harness.ts';
 import type { RunningServer } from '../src/harness.ts';
+import { until } from '@tazamun/server/testing/until';
 
 const MEDIA = '/work/shared/demo-media/en-librivox-austen';
 const PASSWORD = 'quiet-river-2025';
@@ -204,8 +205,10 @@ test(
           .click();
         await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
         await page.getByRole('dialog').waitFor({ state: 'detached' });
-        for (let i = 0; i < 100 && (await api('/api/alignments/')).count !== remaining; i++)
-          await new Promise((r) => setTimeout(r, 100));
+        await until(
+          `${remaining} alignments left`,
+          async () => (await api('/api/alignments/')).count === remaining,
+        );
       }
       await page.getByText('Nothing here yet. Start an alignment from the upload studio.').waitFor();
       assert.equal((await api('/api/alignments/')).count, 0);
@@ -222,11 +225,13 @@ test('on a first start the gallery says the demos are being prepared, in Arabic 
   const fresh = await startServer({ WORKER_CONCURRENCY: '0' });
   try {
     // Seeding runs in the background after start-up: wait until the three demos are queued.
-    let list = { count: -1, preparing: -1 };
-    for (let i = 0; i < 300 && list.preparing < 3; i++) {
-      list = (await (await fetch(`${fresh.url}/api/demos/`)).json()) as typeof list;
-      if (list.preparing < 3) await new Promise((r) => setTimeout(r, 200));
-    }
+    const list = await until('the three demos queued', async () => {
+      const l = (await (await fetch(`${fresh.url}/api/demos/`)).json()) as {
+        count: number;
+        preparing: number;
+      };
+      return l.preparing >= 3 ? l : null;
+    });
     assert.deepEqual([list.count, list.preparing], [0, 3]);
     const b = await openBrowser({ language: 'ar' });
     try {

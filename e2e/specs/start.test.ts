@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../src/harness.ts';
+import { until } from '@tazamun/server/testing/until';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,20 +34,6 @@ function processesWith(marker: string): number[] {
     }
   }
   return out;
-}
-
-async function until<T>(
-  what: string,
-  f: () => Promise<T | false> | T | false,
-  limitMs = 240_000,
-): Promise<T> {
-  const giveUp = Date.now() + limitMs; // a hang guard, not a speed requirement
-  for (;;) {
-    const v = await f();
-    if (v !== false) return v;
-    if (Date.now() > giveUp) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 const healthy = async (url: string) => {
@@ -97,7 +84,7 @@ for (const [how, target] of [
         assert.ok(launcher, 'the launcher is found');
         process.kill(launcher, 'SIGINT');
       }
-      await until('every process of this start to end', () => processesWith(dataDir).length === 0 || false);
+      await until('every process of this start to end', () => processesWith(dataDir).length === 0);
       assert.equal(await healthy(url), false, 'nothing answers on the port any more');
     } finally {
       for (const pid of processesWith(dataDir)) process.kill(pid, 'SIGKILL');

@@ -16,6 +16,7 @@ import type { Page } from 'playwright-core';
 import { checkEpub } from '@tazamun/aligner/testing/epub-check';
 import { admin, openBrowser, startServer } from '../src/harness.ts';
 import type { RunningServer } from '../src/harness.ts';
+import { until } from '@tazamun/server/testing/until';
 
 const CLIP = '/work/shared/eval/timit-dev/dr1-fvmh0_sa1';
 const PASSWORD = 'quiet-river-2025';
@@ -68,14 +69,12 @@ before(async () => {
   form.set('text', (JSON.parse(readFileSync(`${CLIP}.json`, 'utf8')) as { text: string }).text);
   form.set('audio', new Blob([readFileSync(`${CLIP}.wav`)], { type: 'audio/wav' }), 'clip.wav');
   id = (await api<{ id: string }>('/api/alignments/', { method: 'POST', body: form })).id;
-  const giveUp = Date.now() + 240_000; // a hang guard, not a speed requirement
-  for (;;) {
+  await until('the alignment completed', async () => {
     const p = await api<{ status: string }>(`/api/alignments/${id}/progress/`);
-    if (p.status === 'completed') break;
-    if (p.status !== 'queued' && p.status !== 'processing') throw new Error(`alignment ${p.status}`);
-    if (Date.now() > giveUp) throw new Error('the alignment never completed');
-    await new Promise((r) => setTimeout(r, 300));
-  }
+    if (p.status !== 'completed' && p.status !== 'queued' && p.status !== 'processing')
+      throw new Error(`alignment ${p.status}`);
+    return p.status === 'completed';
+  });
   words = (await api<{ result: { words: Word[] } }>(`/api/alignments/${id}/`)).result.words;
   assert.equal(words[3]!.word, 'dark');
 });

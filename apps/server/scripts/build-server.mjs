@@ -1,8 +1,9 @@
 // The server compiled to JavaScript: dist/server.mjs (API + web + worker threads), dist/worker.mjs (the
-// worker role), dist/admin.mjs (the operator's CLI), dist/align-thread.mjs (the alignment worker
-// thread, which the thread pool starts from beside the bundle that runs it), dist/transcript-thread.mjs
-// (the thread reading batch transcripts, started the same way) and dist/window-worker.mjs (the engine's
-// piece thread for long recordings), with the repository's one bundler (scripts/build-node.mjs).
+// worker role), dist/admin.mjs (the operator's CLI), dist/engine-thread.mjs (the engine host's thread,
+// which the host starts from beside the bundle that runs it: packages/aligner/src/host/start-thread.ts),
+// dist/transcript-thread.mjs (the thread reading batch transcripts, started the same way) and
+// dist/window-worker.mjs (the engine's piece thread for long recordings), with the repository's one
+// bundler (scripts/build-node.mjs).
 // `npm start` builds it when stale; the TypeScript sources under tsx
 // remain the fallback.
 import { dirname, join } from 'node:path';
@@ -18,7 +19,7 @@ export const server = program({
   entries: {
     server: join(SERVER, 'src/server.ts'),
     worker: join(SERVER, 'src/worker.ts'),
-    'align-thread': join(SERVER, 'src/jobs/align-thread.ts'),
+    'engine-thread': join(ALIGNER, 'src/host/engine-thread.ts'),
     // the engine's piece threads for one long recording (align/window-pool.ts), started beside the bundle
     'window-worker': join(ALIGNER, 'src/align/window-worker.ts'),
     'transcript-thread': join(SERVER, 'src/corpus/transcript-thread.ts'),

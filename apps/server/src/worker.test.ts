@@ -3,6 +3,7 @@
 // a cancel sent to the API stops the job running in the worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '@tazamun/server/testing/until';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalClip, longClip, tempDir } from '@tazamun/server/testing/jobs-test-app';
@@ -67,16 +68,15 @@ test(
     assert.match(stream, /event: end\ndata: .*"status":"completed"/);
 
     const second = await send(long);
-    for (;;) {
+    await until('the second job in its alignment step', async () => {
       const p = (await (
         await fetch(`${url}/api/alignments/${second}/progress/`, { headers: auth })
       ).json()) as {
         status: string;
         step: string | null;
       };
-      if (p.status === 'processing' && p.step === 'alignment') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return p.status === 'processing' && p.step === 'alignment';
+    });
     const cancel = await fetch(`${url}/api/alignments/${second}/cancel/`, { method: 'POST', headers: auth });
     assert.equal(cancel.status, 200);
     const end = await (await fetch(`${url}/api/alignments/${second}/events/`, { headers: auth })).text();

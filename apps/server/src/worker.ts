@@ -4,10 +4,9 @@
 // database poll (jobs/bull-job-queue.ts), so workers may run on other machines than the API.
 // Its /metrics (METRICS_PORT) answers at once, also while the database it waits for is away.
 import pino from 'pino';
-import { sql } from 'kysely';
 import { ConfigError, loadConfig } from './config.ts';
 import { UserFiles, createFileStore } from './storage/user-files.ts';
-import { migrateToLatest, openDatabase } from './db/database.ts';
+import { migrateToLatest, openDatabase, selectOne } from './db/database.ts';
 import { createJobsRuntime } from './jobs/jobs-runtime.ts';
 import type { JobsRuntime } from './jobs/jobs-runtime.ts';
 import { RedisSignals } from './queue/redis-signals.ts';
@@ -41,7 +40,7 @@ async function main(): Promise<void> {
   const metrics = new Metrics('worker');
   metrics.watchDatabase(db, config.dataDir);
   const watch = new DependencyWatch(log);
-  watch.watch('database', () => sql`select 1`.execute(db));
+  watch.watch('database', () => selectOne(db));
   const metricsServer = config.metricsPort
     ? serveMetrics(metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken }, log)
     : null;

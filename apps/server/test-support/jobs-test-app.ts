@@ -14,10 +14,10 @@ import type { Config } from '../src/config.ts';
 import type { JobConfig } from '../src/jobs/job-config.ts';
 import { testConfig, bearer } from './test-app.ts';
 import { loadConfig } from '../src/config.ts';
-import { ffmpegPath } from '@tazamun/aligner/audio/decode';
+import { ffmpegPath } from '@tazamun/aligner/audio';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 import { until as waitUntil } from './until.ts';
-import { ENGINE_FAULT_MARKER } from '../src/jobs/thread-pool.ts';
+import { ENGINE_FAULT_MARKER } from '@tazamun/aligner/host';
 
 export const EVAL_DIR = evalDir();
 export const TIMIT_WAV = join(EVAL_DIR, 'timit-dev/dr1-fvmh0_sa1.wav');

@@ -1,5 +1,5 @@
-// The CLI (and its batch worker thread) compiled to dist/main.mjs and dist/align-worker.mjs with the
-// repository's one bundler (scripts/build-node.mjs). Used by bin/tazamun.mjs when dist/ is missing or
+// The CLI (and the engine host's thread its batches run on) compiled to dist/main.mjs and
+// dist/engine-thread.mjs with the repository's one bundler (scripts/build-node.mjs). Used by bin/tazamun.mjs when dist/ is missing or
 // older than the sources.
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,7 +12,8 @@ export const cli = program({
   dist: DIST,
   entries: {
     main: join(PACKAGE_DIR, 'src/cli/main.ts'),
-    'align-worker': join(PACKAGE_DIR, 'src/cli/align-worker.ts'),
+    // the engine host's thread (host/start-thread.ts starts it from beside the bundle)
+    'engine-thread': join(PACKAGE_DIR, 'src/host/engine-thread.ts'),
     // the engine's piece threads for one long recording (align/window-pool.ts), started beside the bundle
     'window-worker': join(PACKAGE_DIR, 'src/align/window-worker.ts'),
   },

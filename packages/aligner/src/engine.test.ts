@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { align, chooseBackend, selectBackend } from './engine.ts';
-import { acceptLanguage } from './text/languages.ts';
+import { align, selectBackend } from './engine.ts';
 import { installTinyModel, useModelsDir } from '@tazamun/aligner/testing/tiny-model';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +17,7 @@ import { EngineError } from './errors.ts';
 import { moduleGenerations } from './acoustic/hmm/decoder.ts';
 import { loadDecoder } from './acoustic/hmm/backend.ts';
 import { JobBoundsError } from '@tazamun/contracts/job-bounds';
+import { AlignmentOptions, engineOptionsOf } from '@tazamun/contracts/alignment-options';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
 const EVAL = evalDir();
@@ -273,35 +273,6 @@ test('a search graph far past the old WASM ceiling is searched, not refused; the
   assert.equal(moduleGenerations(), generation, 'the search did not retire the decoder');
 });
 
-test('the back-end is chosen once for every engine and input, with the reason auto chose mms', (t) => {
-  // where `models pull` would leave MMS: empty first, then with the tiny stand-in installed
-  const { dir, restore } = useModelsDir(false);
-  t.after(restore);
-  const choose = (
-    lang: string,
-    engine: 'auto' | 'hmm' | 'mms',
-    inputKind: 'orthography' | 'ipa' = 'orthography',
-  ) => chooseBackend(acceptLanguage(lang, { inputKind, engine }), inputKind, engine);
-  assert.deepEqual(choose('en', 'auto'), { engine: 'hmm', notes: [] });
-  assert.deepEqual(choose('fr', 'auto'), { engine: 'hmm', notes: [] });
-  assert.deepEqual(choose('en', 'mms'), { engine: 'mms', notes: [] });
-  assert.deepEqual(choose('ar', 'hmm'), { engine: 'hmm', notes: [] });
-  assert.deepEqual(choose('aeb', 'auto', 'ipa'), { engine: 'hmm', notes: [] });
-  // Arabic on auto: hmm (cross-lingual) while MMS is not installed, MMS once it is, and the note says so
-  assert.deepEqual(choose('ar', 'auto'), { engine: 'hmm', notes: [] });
-  // written Yoruba has no hmm route: MMS, whether installed or not (the user is then told to pull it)
-  assert.deepEqual(choose('yo', 'auto'), {
-    engine: 'mms',
-    notes: ['language "yor" has no hmm route: aligned with mms'],
-  });
-  installTinyModel(join(dir, 'mms'));
-  assert.deepEqual(choose('ar', 'auto'), {
-    engine: 'mms',
-    notes: ['auto: mms for ara (no native hmm model)'],
-  });
-  assert.deepEqual(choose('en', 'auto'), { engine: 'hmm', notes: [] });
-});
-
 test('selectBackend gives the chosen back-end; mms without its model says how to pull it', async (t) => {
   const hmm = await selectBackend('hmm', 'eng');
   assert.equal(hmm.name, 'hmm');
@@ -333,4 +304,25 @@ test('selectBackend gives the chosen back-end; mms without its model says how to
     calibrated: false,
     pcm16: false,
   });
+});
+
+test('samples aligned with audioInfo report the source file in the audio block, not raw PCM', async () => {
+  const { samples } = await decodeAudio(`${UTT}.wav`);
+  const text = 'She had your dark suit in greasy wash water all year';
+  const opts = {
+    ...engineOptionsOf(AlignmentOptions.parse({})),
+    lang: 'eng',
+    recognition: false,
+    audioInfo: { format: 'mp3', sampleRate: 44100, channels: 2 },
+  };
+  const res = await align(samples, text, opts);
+  assert.deepEqual([res.audio.format, res.audio.sample_rate, res.audio.channels], ['mp3', 44100, 2]);
+  assert.equal(res.metrics.coverage, 1);
+  const bare = await align(samples, text, { lang: 'eng', recognition: false });
+  assert.deepEqual([bare.audio.format, bare.audio.sample_rate, bare.audio.channels], ['pcm_f32le', 16000, 1]);
+  // the source's rate is held to the job bounds like a file's: 4 kHz is refused before any search
+  await assert.rejects(
+    align(samples, text, { ...opts, audioInfo: { format: 'wav', sampleRate: 4000, channels: 1 } }),
+    (e: unknown) => e instanceof JobBoundsError && e.code === 'audio_sample_rate_too_low',
+  );
 });

@@ -2,6 +2,7 @@
 // Decoding, text processing, long-audio windowing and scores live here; back-ends only place units.
 import { performance } from 'node:perf_hooks';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
+import type { EngineOptions, InputKind } from '@tazamun/contracts/alignment-options';
 import { JobBoundsError, assertJobBounds } from '@tazamun/contracts/job-bounds';
 import type { AlignmentResult, QualityReason, WordTiming } from '@tazamun/contracts/alignment-result';
 import { lexiconMap } from './acoustic/backend.ts';
@@ -16,7 +17,8 @@ import type {
 import { HmmBackend, loadAdaptedDecoder, loadSearch } from './acoustic/hmm/backend.ts';
 import type { FrameStats } from './acoustic/hmm/adapt/map.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
-import { AudioError, SAMPLE_RATE, probeAudio } from './audio/decode.ts';
+import { AudioError } from './audio/audio-file.ts';
+import { SAMPLE_RATE, probeAudio } from './audio/decode.ts';
 import { EngineError, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
 import { Samples } from './audio/pcm.ts';
@@ -29,9 +31,8 @@ import { WindowPool, pieceThreads } from './align/window-pool.ts';
 import { placeSqueezed } from './align/squeezed.ts';
 import { normalizeTranscript, splitWords } from './text/normalize.ts';
 import type { ModelToken, SourceWord } from './text/normalize.ts';
-import { acceptLanguage } from './text/languages.ts';
 import type { AcceptedLanguage } from './text/languages.ts';
-import { chooseEngine } from './models/registry.ts';
+import { planAlignment } from './plan.ts';
 import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
 import { DEFAULT_REFINE, energyTrack, fricationTrack, refineEdges } from './align/refine.ts';
@@ -44,16 +45,13 @@ import { analyseSpeech, untranscribedSpeech } from './metrics/speech.ts';
 import { isSilent } from './audio/measure.ts';
 import { checkLanguage } from '@tazamun/contracts/language-check';
 
-export type EngineName = 'auto' | 'hmm' | 'mms';
-
-export interface AlignOptions {
+/**
+ * The request's options under the engine's names (contracts' `EngineOptions`, mapped from a request by
+ * `engineOptionsOf`), each with the contract's default when absent, and what a caller adds beside them.
+ */
+export interface AlignOptions extends Partial<EngineOptions> {
+  /** ISO 639-3 or 639-1 code, or a BCP 47 tag (its region may pick a regional voice) */
   lang: string;
-  normalize?: boolean;
-  numbersToWords?: boolean;
-  removeFillers?: boolean;
-  precision?: Precision;
-  inputKind?: 'orthography' | 'ipa';
-  engine?: EngineName;
   /** run the independent recognition pass for WER/CER (default true) */
   recognition?: boolean;
   /** let words be absent from the audio and extra speech be present (default true) */
@@ -95,35 +93,6 @@ export type PlacedEvidence = WordEvidence & { wordIndex: number; cls: Calibratio
 
 function familyFor(lang3: string): ModelFamily {
   return lang3 === 'fra' ? 'fr' : 'en';
-}
-
-export interface BackendChoice {
-  engine: 'hmm' | 'mms';
-  /** why `auto` chose mms, for the first of the result's warnings */
-  notes: string[];
-}
-
-/**
- * Which back-end aligns this transcript. IPA is read by hmm (acceptLanguage refuses IPA on mms). Written
- * text in a language with no pronunciation route on hmm is read by mms (acceptLanguage refused it for
- * hmm); otherwise chooseEngine decides: hmm where it has a native model, mms elsewhere when installed.
- */
-export function chooseBackend(
-  accepted: AcceptedLanguage,
-  inputKind: 'orthography' | 'ipa',
-  engine: EngineName,
-): BackendChoice {
-  if (inputKind === 'ipa') return { engine: 'hmm', notes: [] };
-  if (!accepted.info) {
-    // Only MMS reads this language: without the model, the user is told to pull it.
-    const notes = engine === 'auto' ? [`language "${accepted.iso3}" has no hmm route: aligned with mms`] : [];
-    return { engine: 'mms', notes };
-  }
-  const choice = chooseEngine(engine, accepted.iso3);
-  return {
-    engine: choice.engine,
-    notes: choice.engine === 'mms' && engine === 'auto' ? [choice.reason] : [],
-  };
 }
 
 /** The back-end for one job. MMS (and onnxruntime) is loaded only when a job needs it. */
@@ -176,22 +145,22 @@ async function alignUnchecked(
   const t0 = performance.now();
   // The bounds the server checks at upload (packages/contracts/src/job-bounds.ts), here for CLI users:
   // a transcript the audio cannot hold is refused before it costs gigabytes.
+  // A file is probed once: the probe serves this check and the decode below.
+  const probe = typeof audio === 'string' ? await probeAudio(audio) : undefined;
   const probed =
     typeof audio === 'string'
-      ? await probeAudio(audio)
+      ? probe!
       : { duration: audio.length / SAMPLE_RATE, sampleRate: options.audioInfo?.sampleRate ?? 0 };
   assertJobBounds({ durationSeconds: probed.duration, sampleRate: probed.sampleRate, text });
   const precision = options.precision ?? 'standard';
-  const inputKind = options.inputKind ?? 'orthography';
-  const engine = options.engine ?? 'auto';
-  // Written text on hmm needs a language of the table; IPA and MMS accept every ISO 639-3 code.
-  const accepted = acceptLanguage(options.lang, { inputKind, engine });
+  // The language and the back-end, decided once (plan.ts): what follows reads the accepted language.
+  const plan = planAlignment(options.lang, { inputKind: options.inputKind, engine: options.engine });
+  const { inputKind, language: accepted } = plan;
   const lang3 = accepted.iso3;
-  const choice = chooseBackend(accepted, inputKind, engine);
   // Before decoding: a model that is missing or not the expected one fails before an hour of audio is read.
-  const backend = await selectBackend(choice.engine, lang3, options.model);
+  const backend = await selectBackend(plan.backend, lang3, options.model);
   if (options.adaptation && backend instanceof HmmBackend) backend.collecting = options.adaptation;
-  const warnings: string[] = [...choice.notes];
+  const warnings: string[] = [...plan.notes];
   const warn = (message: string): void => {
     if (!warnings.includes(message)) warnings.push(message);
   };
@@ -201,8 +170,11 @@ async function alignUnchecked(
     options.audioInfo,
     true,
     backend.traits.pcm16 ? 'int16' : 'float32',
+    probe,
   );
   const { info: audioInfo, stats } = loaded;
+  // the audio is in: from here on the work is the alignment's (a host reports its step from this call)
+  options.onProgress?.(0);
   // Read a window at a time; digital zeros are dithered in each window read, never in the stored samples.
   const samples = new Samples(loaded.samples, backend.traits.ditherZeros);
   // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.
@@ -329,10 +301,10 @@ function transcriptTokens(
   text: string,
   options: AlignOptions,
   accepted: AcceptedLanguage,
-  inputKind: 'orthography' | 'ipa',
+  inputKind: InputKind,
   lookup: { hasWord?: (form: string) => boolean },
 ): { words: SourceWord[]; tokens: ModelToken[]; warnings: string[] } {
-  if (inputKind === 'orthography' && !accepted.info) {
+  if (!accepted.text) {
     const words = splitWords(text);
     return {
       words,
@@ -340,7 +312,7 @@ function transcriptTokens(
       warnings: [`language "${accepted.iso3}" has no text rules here: words are romanised as written`],
     };
   }
-  const norm = normalizeTranscript(text, options.lang, {
+  const norm = normalizeTranscript(text, accepted.text, {
     normalize: options.normalize ?? true,
     numbersToWords: options.numbersToWords ?? true,
     removeFillers: options.removeFillers ?? false,
@@ -364,7 +336,7 @@ function placeWords(
   units: Unit[],
   spans: UnitSpan[],
   recog: Recognition | null,
-  ctx: { route: string; inputKind: 'orthography' | 'ipa'; calibration: 'fitted' | 'none' },
+  ctx: { route: string; inputKind: InputKind; calibration: 'fitted' | 'none' },
 ): PlacedWords {
   const byWord = new Map<number, UnitSpan[]>();
   for (const s of spans) {
@@ -476,7 +448,7 @@ interface ResultInput {
   t0: number;
   text: string;
   lang3: string;
-  inputKind: 'orthography' | 'ipa';
+  inputKind: InputKind;
   engine: AlignmentResult['engine'];
   audio: SourceAudioInfo;
   stats: AudioStats;

@@ -60,17 +60,21 @@ export function isEngineFault(err: unknown): boolean {
  * throw strings or numbers.
  */
 export function describeThrown(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
+  if (err instanceof Error) return err.message || err.name || 'unknown error';
+  if (typeof err === 'string') return err || 'unknown error';
   if (typeof err === 'object' && err !== null) {
-    const o = err as { name?: unknown; message?: unknown; status?: unknown };
+    const o = err as { name?: unknown; message?: unknown; error?: unknown; status?: unknown };
     if (o.name === 'ExitStatus')
       return `the decoder aborted (exit status ${String(o.status)}), most often an allocation that failed`;
-    if (typeof o.message === 'string') return o.message;
+    if (typeof o.message === 'string' && o.message) return o.message;
+    if (typeof o.error === 'string' && o.error) return o.error;
     try {
-      return JSON.stringify(err);
+      const json = JSON.stringify(err);
+      if (json && json !== '{}') return json;
     } catch {
-      return Object.prototype.toString.call(err);
+      // a cycle: the constructor's name says at least what it was
     }
+    return `${(err as object).constructor?.name ?? 'object'} thrown`;
   }
   return String(err);
 }

@@ -1,8 +1,8 @@
 // Alignment jobs and their results as the API shows them: upload options, the job's life (status and
 // the spec's five processing steps), the stored figures of the spec's Alignment entity, and lists.
 import { z } from 'zod';
+import { AlignmentOptions } from './alignment-options.ts';
 import { AlignmentResult, Verdict } from './alignment-result.ts';
-import { PRECISIONS } from './limits.ts';
 
 export const ALIGNMENT_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export const AlignmentStatus = z.enum(ALIGNMENT_STATUSES);
@@ -13,7 +13,24 @@ export const PROCESSING_STEPS = ['preparation', 'upload', 'analysis', 'alignment
 export const ProcessingStep = z.enum(PROCESSING_STEPS);
 export type ProcessingStep = z.infer<typeof ProcessingStep>;
 
-export const ENGINES = ['auto', 'hmm', 'mms'] as const;
+/**
+ * The one table of a job's progress: the percentage each step starts at, on the bar the API reports.
+ * The alignment step spans from its start to ALIGNMENT_PROGRESS_END as the engine reports its share.
+ */
+export const STEP_PROGRESS: Readonly<Record<ProcessingStep, number>> = {
+  preparation: 5,
+  upload: 15,
+  analysis: 25,
+  alignment: 40,
+  finalisation: 92,
+};
+export const ALIGNMENT_PROGRESS_END = 90;
+
+/** The percentage for the engine's share `done` (0..1) of the alignment step. */
+export function alignmentProgress(done: number): number {
+  const start = STEP_PROGRESS.alignment;
+  return Math.min(ALIGNMENT_PROGRESS_END, start + Math.floor(done * (ALIGNMENT_PROGRESS_END - start)));
+}
 
 /** ISO 639-3 as the API stores and answers it: exactly three lowercase letters (docs/decisions/0010). */
 export const ISO_639_3 = /^[a-z]{3}$/;
@@ -25,26 +42,11 @@ export const LANGUAGE_CODE = /^[a-z]{2,3}$/;
 /** Multipart text fields of POST /api/alignments/ besides `audio` and `text` / `text_file`. */
 export const UploadOptions = z.object({
   language: z.string().regex(ISO_639_3),
-  precision: z.enum(PRECISIONS).default('standard'),
-  normalize: z.boolean().default(true),
-  remove_fillers: z.boolean().default(false),
-  numbers_to_words: z.boolean().default(true),
-  engine: z.enum(ENGINES).default('auto'),
-  input_kind: z.enum(['orthography', 'ipa']).default('orthography'),
+  ...AlignmentOptions.shape,
   title: z.string().max(200).optional(),
   project_id: z.string().optional(),
 });
 export type UploadOptions = z.infer<typeof UploadOptions>;
-
-export const AlignmentOptions = UploadOptions.pick({
-  precision: true,
-  normalize: true,
-  remove_fillers: true,
-  numbers_to_words: true,
-  engine: true,
-  input_kind: true,
-});
-export type AlignmentOptions = z.infer<typeof AlignmentOptions>;
 
 export const JobError = z.object({
   code: z.string().describe('error catalogue code'),

@@ -89,6 +89,7 @@ export const ProfileUpdate = z
     preferences: Preferences.partial(),
   })
   .partial();
+export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
 
 export const ChangePasswordRequest = z.object({
   current_password: z.string(),
@@ -166,6 +167,7 @@ export const DELETE_CONFIRMATION_WORDS = { fr: 'SUPPRIMER', en: 'DELETE', ar: 'Ø
 export const DeleteAccountRequest = z.object({ password: z.string(), confirmation: z.string() });
 
 export const PreferencesUpdate = Preferences.partial();
+export type PreferencesUpdate = z.infer<typeof PreferencesUpdate>;
 
 export const FEEDBACK_TYPES = ['bug', 'suggestion', 'help', 'other'] as const;
 export const FeedbackRequest = z.object({

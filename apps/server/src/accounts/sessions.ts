@@ -6,6 +6,7 @@ import type { AppDeps } from '../context.ts';
 import { createError } from '../errors.ts';
 import type { UserRow } from '../db/schema.ts';
 import {
+  deleteExpiredSessions,
   deleteSession,
   findSessionByRefreshHash,
   findSessionIdOfUsedToken,
@@ -31,11 +32,7 @@ export async function openSession(
 ): Promise<{ tokens: Tokens; sessionId: string }> {
   const now = deps.clock.now();
   // Expired sessions of this user are dead weight; signing in is a cheap moment to drop them.
-  await deps.db
-    .deleteFrom('sessions')
-    .where('user_id', '=', user.id)
-    .where('expires_at', '<=', now.toISOString())
-    .execute();
+  await deleteExpiredSessions(deps.db, user.id, now.toISOString());
   const id = randomUUID();
   const refresh = newOpaqueToken();
   await insertSession(deps.db, {

@@ -33,7 +33,7 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { align } from '@tazamun/aligner/engine';
-import { ffmpegPath } from '@tazamun/aligner/audio/decode';
+import { ffmpegPath } from '@tazamun/aligner/audio';
 import { PROJECT_ROOT } from '../paths.ts';
 import { freePort } from '@tazamun/server/testing/postgres-server';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';

@@ -3,7 +3,7 @@
 // 78 on an invalid configuration (every bad variable listed, as the server and the worker do).
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { approveUser, createAccount, promoteUser, rejectUser, setDailyLimit } from '../accounts/commands.ts';
+import { approveUser, createAccount, promoteUser, rejectUser, setDailyLimit } from '../commands/accounts.ts';
 import { presentQuota } from '../accounts/present-user.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig, resolveJwtSecret } from '../config.ts';
@@ -16,7 +16,8 @@ import { TokenService } from '../accounts/tokens.ts';
 import { UserFiles, createFileStore } from '../storage/user-files.ts';
 import { ADMIN_JOB_STATUSES } from '@tazamun/contracts/admin-jobs';
 import type { AdminJobStatus } from '@tazamun/contracts/admin-jobs';
-import { findJob, listJobs, retryJob } from '../jobs/job-admin.ts';
+import { retryJob } from '../commands/retry-job.ts';
+import { findJob, listJobs } from '../jobs/job-admin.ts';
 import { listWorkers } from '../jobs/worker-registry.ts';
 import { isUnavailable } from '../reliability/unavailable.ts';
 

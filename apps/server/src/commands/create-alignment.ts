@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { UploadOptions } from '@tazamun/contracts/alignments';
 import { checkLanguage } from '@tazamun/contracts/language-check';
 import { utcDay } from '../clock.ts';
+import { insertAlignment } from '../db/alignments.ts';
 import { consumeQuota, findUserById } from '../db/users.ts';
 import type { AlignmentRow, UserRow } from '../db/schema.ts';
 import { createError } from '../errors.ts';
@@ -90,47 +91,43 @@ export async function createAlignments(
       for (const [k, r] of recordings.entries()) {
         const id = ids[k]!;
         inserted.push(
-          await trx
-            .insertInto('alignments')
-            .values({
-              id,
-              user_id: userId,
-              project_id: project_id ?? null,
-              title: r.title ?? title ?? r.fileName,
-              language,
-              // known from the text alone: shown while the job runs; the result confirms it
-              detected_language: checkLanguage(r.text, language, alignOptions.input_kind).detected,
-              status: 'queued',
-              step: null,
-              progress: 0,
-              duration: r.duration,
-              confidence: null,
-              wer: null,
-              cer: null,
-              words: null,
-              coverage: null,
-              processing_time: null,
-              file_name: r.fileName,
-              file_size: r.size,
-              options: JSON.stringify(alignOptions),
-              audio_file: alignmentFile(id, `audio.${r.format}`),
-              audio_format: r.format,
-              text_file: alignmentFile(id, 'text.txt'),
-              result_file: null,
-              processed_text: null,
-              engine: null,
-              error_code: null,
-              error_params: null,
-              quota_day: today,
-              quota_refunded: 0,
-              search_text: r.text.slice(0, 20_000).toLowerCase(),
-              request_id: r.requestId ?? null,
-              created_at: nowIso,
-              updated_at: nowIso,
-              completed_at: null,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow(),
+          await insertAlignment(trx, {
+            id,
+            user_id: userId,
+            project_id: project_id ?? null,
+            title: r.title ?? title ?? r.fileName,
+            language,
+            // known from the text alone: shown while the job runs; the result confirms it
+            detected_language: checkLanguage(r.text, language, alignOptions.input_kind).detected,
+            status: 'queued',
+            step: null,
+            progress: 0,
+            duration: r.duration,
+            confidence: null,
+            wer: null,
+            cer: null,
+            words: null,
+            coverage: null,
+            processing_time: null,
+            file_name: r.fileName,
+            file_size: r.size,
+            options: JSON.stringify(alignOptions),
+            audio_file: alignmentFile(id, `audio.${r.format}`),
+            audio_format: r.format,
+            text_file: alignmentFile(id, 'text.txt'),
+            result_file: null,
+            processed_text: null,
+            engine: null,
+            error_code: null,
+            error_params: null,
+            quota_day: today,
+            quota_refunded: 0,
+            search_text: r.text.slice(0, 20_000).toLowerCase(),
+            request_id: r.requestId ?? null,
+            created_at: nowIso,
+            updated_at: nowIso,
+            completed_at: null,
+          }),
         );
         await app.jobs.queue.enqueue(trx, {
           kind: 'align',

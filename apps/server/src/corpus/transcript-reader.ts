@@ -3,20 +3,14 @@
 // and never the event loop, so /api/health/ and every other request go on being answered (issue 27).
 // Each transcript has a time budget: past it, or when the thread dies (its heap is capped), the thread
 // is terminated, the transcript refused, and the next one gets a fresh thread.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { isTextGridPath } from '@tazamun/aligner/corpus/corpus-layout';
+import { isTextGridPath } from '@tazamun/aligner/corpus';
+import { startThread } from '@tazamun/aligner/host';
 import type { TranscriptOutcome } from './transcript-text.ts';
 
-// Compiled (apps/server/scripts/build-server.mjs), the thread is the bundle beside this one; from the
-// sources, worker threads do not inherit tsx's loader: the bootstrap registers it, then imports the module.
-const COMPILED = import.meta.url.endsWith('.mjs');
-const WORKER_URL = new URL(COMPILED ? './transcript-thread.mjs' : './transcript-thread.ts', import.meta.url)
-  .href;
-const LOAD = COMPILED
-  ? `import(${JSON.stringify(WORKER_URL)})`
-  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL)}); })`;
-const BOOT = `const { parentPort } = require('node:worker_threads'); ${LOAD}.then(() => parentPort.postMessage({ ready: true }));`;
+// the thread's source, and its bundle beside the server's (apps/server/scripts/build-server.mjs)
+const THREAD_SOURCE = new URL('./transcript-thread.ts', import.meta.url);
 
 export interface TranscriptRequest {
   id: number;
@@ -102,8 +96,7 @@ export class TranscriptReader {
 
   /** A thread, ready once its module has loaded (the budget counts from there, not from tsx's start-up). */
   private start(): Promise<Worker> {
-    const worker = new Worker(BOOT, {
-      eval: true,
+    const worker = startThread(THREAD_SOURCE, 'transcript-thread', {
       resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
     });
     worker.unref();

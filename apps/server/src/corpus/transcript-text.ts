@@ -2,7 +2,7 @@
 // tier. Pure and bounded by the size of the bytes (the TextGrid reader makes one pass whatever the file
 // declares); transcript-thread.ts runs it off the event loop.
 import type { ErrorCode } from '@tazamun/contracts/errors';
-import { isTextGridPath, textGridTranscript } from '@tazamun/aligner/corpus/corpus-layout';
+import { isTextGridPath, textGridTranscript } from '@tazamun/aligner/corpus';
 import { decodeTranscript, holdsNul } from '../media/text-decode.ts';
 
 export type TranscriptOutcome = { text: string } | { code: ErrorCode };

@@ -8,3 +8,6 @@ parentPort!.on('message', (req: TranscriptRequest) => {
   const reply: TranscriptReply = { id: req.id, outcome: readTranscript(req.name, req.bytes) };
   parentPort!.postMessage(reply);
 });
+
+// loaded: the reader counts each transcript's budget from here, not from the thread's start-up
+parentPort!.postMessage({ ready: true });

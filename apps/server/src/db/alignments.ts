@@ -2,9 +2,11 @@
 // and the owner's statistics. Every lookup is scoped by user id, so another user's id is simply
 // "not found" (404), never "forbidden".
 import { sql } from 'kysely';
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import type { ProcessingStep } from '@tazamun/contracts/alignments';
 import type { Stats } from '@tazamun/contracts/auth';
 import type { Db } from './database.ts';
-import type { AlignmentRow } from './schema.ts';
+import type { AlignmentRow, NewAlignment } from './schema.ts';
 
 export function findOwnedAlignment(db: Db, userId: string, id: string): Promise<AlignmentRow | undefined> {
   return db
@@ -180,4 +182,179 @@ export async function activeJobIds(db: Db, alignmentId: string): Promise<string[
 /** Deletes the row; its jobs, shares, revisions, videos and demo go with it (cascade). */
 export async function deleteAlignmentRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('alignments').where('id', '=', id).execute();
+}
+
+// ---- the alignment job's writes (jobs/align-job.ts, commands/settle-alignment.ts) ----
+
+export function findAlignment(db: Db, id: string): Promise<AlignmentRow | undefined> {
+  return db.selectFrom('alignments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The step a running job reached; nothing once the alignment has ended (a late progress write). */
+export async function setAlignmentStep(
+  db: Db,
+  id: string,
+  step: ProcessingStep,
+  progress: number,
+  nowIso: string,
+): Promise<void> {
+  await db
+    .updateTable('alignments')
+    .set({ status: 'processing', step, progress, updated_at: nowIso })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'processing'])
+    .execute();
+}
+
+/** The engine's figures once its result file is stored. */
+export async function completeAlignment(
+  db: Db,
+  id: string,
+  resultFile: string,
+  result: AlignmentResult,
+  nowIso: string,
+): Promise<void> {
+  const m = result.metrics;
+  await db
+    .updateTable('alignments')
+    .set({
+      status: 'completed',
+      step: 'finalisation',
+      progress: 100,
+      result_file: resultFile,
+      processed_text: result.text.processed,
+      engine: `${result.engine.backend}/${result.engine.model}`,
+      duration: result.audio.duration,
+      confidence: m.mean_confidence,
+      wer: m.wer,
+      cer: m.cer,
+      words: m.words_total,
+      coverage: m.coverage,
+      processing_time: m.processing_time,
+      verdict: result.quality.verdict,
+      detected_language: result.detected_language,
+      error_code: null,
+      error_params: null,
+      updated_at: nowIso,
+      completed_at: nowIso,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** What a job's failure or cancel needs of its alignment: whose unit, of which day, given back or not. */
+export function alignmentQuotaState(db: Db, id: string) {
+  return db
+    .selectFrom('alignments')
+    .select(['user_id', 'quota_day', 'quota_refunded', 'status'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The alignment ended without a result (failed or cancelled), its unit given back or not. */
+export async function endAlignment(
+  db: Db,
+  id: string,
+  end:
+    | { status: 'failed'; errorCode: string; errorParams: Record<string, string | number> }
+    | { status: 'cancelled' },
+  refunded: boolean,
+  nowIso: string,
+): Promise<void> {
+  await db
+    .updateTable('alignments')
+    .set({
+      status: end.status,
+      ...(end.status === 'failed'
+        ? { error_code: end.errorCode, error_params: JSON.stringify(end.errorParams) }
+        : {}),
+      quota_refunded: refunded ? 1 : 0,
+      updated_at: nowIso,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Back to the queue (a retry, a hand-back): it starts again from the first step. */
+export async function requeueAlignment(db: Db, id: string, nowIso: string): Promise<void> {
+  await db
+    .updateTable('alignments')
+    .set({ status: 'queued', step: null, progress: 0, updated_at: nowIso })
+    .where('id', '=', id)
+    .where('status', 'in', ['processing', 'queued'])
+    .execute();
+}
+
+/** A failed alignment queued again by an operator: no step, no error, from the first step. */
+export async function resetAlignmentForRetry(db: Db, id: string, nowIso: string): Promise<void> {
+  await db
+    .updateTable('alignments')
+    .set({
+      status: 'queued',
+      step: null,
+      progress: 0,
+      error_code: null,
+      error_params: null,
+      updated_at: nowIso,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * A failed or cancelled alignment queued again as a new attempt (the user's retry), its quota unit taken
+ * today. The status guard makes two retries pressed at once queue one job: the second matches no row.
+ */
+export function requeueEndedAlignment(
+  db: Db,
+  id: string,
+  from: AlignmentRow['status'][],
+  today: string,
+  nowIso: string,
+): Promise<AlignmentRow | undefined> {
+  return db
+    .updateTable('alignments')
+    .set({
+      status: 'queued',
+      step: null,
+      progress: 0,
+      error_code: null,
+      error_params: null,
+      quota_day: today,
+      quota_refunded: 0,
+      completed_at: null,
+      updated_at: nowIso,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Writes a new alignment row (commands/create-alignment.ts, demos/seed-demos.ts); returns it. */
+export function insertAlignment(db: Db, row: NewAlignment): Promise<AlignmentRow> {
+  return db.insertInto('alignments').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The platform's completed alignments: how many, their seconds and their words (the landing page). */
+export async function completedTotals(db: Db): Promise<{ count: number; seconds: number; words: number }> {
+  const agg = await db
+    .selectFrom('alignments')
+    .select([
+      sql<number>`count(*)`.as('n'),
+      sql<number | null>`sum(duration)`.as('seconds'),
+      sql<number | null>`sum(words)`.as('words'),
+    ])
+    .where('status', '=', 'completed')
+    .executeTakeFirstOrThrow();
+  return { count: Number(agg.n), seconds: Number(agg.seconds ?? 0), words: Number(agg.words ?? 0) };
+}
+
+/** What the job log lines and metrics say of an alignment (jobs/observed-handler.ts). */
+export function alignmentFacts(db: Db, id: string) {
+  return db
+    .selectFrom('alignments')
+    .select(['language', 'request_id', 'engine', 'duration', 'processing_time'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

@@ -128,9 +128,14 @@ export async function pendingMigrations(db: Db): Promise<number> {
   return all.filter((m) => m.executedAt === undefined).length;
 }
 
+/** One round trip; rejects with the driver's error when the database does not answer. */
+export async function selectOne(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
 export async function pingDatabase(db: Db): Promise<boolean> {
   try {
-    await sql`select 1`.execute(db);
+    await selectOne(db);
     return true;
   } catch {
     return false;

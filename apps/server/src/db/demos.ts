@@ -94,6 +94,12 @@ export async function isDemo(db: Db, alignmentId: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The demo seeded from this manifest key, if it was. */
+export async function isSeeded(db: Db, seedKey: string): Promise<boolean> {
+  const row = await db.selectFrom('demos').select('id').where('seed_key', '=', seedKey).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertDemo(db: Db, demo: DemoRow): Promise<void> {
   await db.insertInto('demos').values(demo).execute();
 }

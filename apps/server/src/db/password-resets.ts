@@ -47,3 +47,8 @@ export async function revokePasswordResets(db: Db, userId: string, nowIso: strin
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
+
+/** Every reset link of the user, used or not. */
+export async function deletePasswordResets(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+}

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
-import type { ProjectRow } from './schema.ts';
+import type { AlignmentRow, ProjectRow } from './schema.ts';
 
 export interface ProjectTotals {
   alignments: number;
@@ -21,6 +21,23 @@ export function findOwnedProject(db: Db, userId: string, id: string): Promise<Pr
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .executeTakeFirst();
+}
+
+/** The project's completed alignments, by source file name (the project export's order). */
+export function completedProjectAlignments(
+  db: Db,
+  userId: string,
+  projectId: string,
+): Promise<AlignmentRow[]> {
+  return db
+    .selectFrom('alignments')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'completed')
+    .orderBy('file_name')
+    .orderBy('id')
+    .execute();
 }
 
 /** The owner's projects, the most recently changed first. */

@@ -296,6 +296,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type FeedbackRow = Selectable<FeedbackTable>;
 export type AlignmentRow = Selectable<AlignmentsTable>;
+export type NewAlignment = Insertable<AlignmentsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type LexiconEntryRow = Selectable<LexiconEntriesTable>;
 export type JobRow = Selectable<JobsTable>;

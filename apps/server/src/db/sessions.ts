@@ -69,6 +69,11 @@ export async function deleteSession(db: Db, id: string, userId?: string): Promis
   return Number(r.numDeletedRows);
 }
 
+/** The user's sessions that have expired. */
+export async function deleteExpiredSessions(db: Db, userId: string, nowIso: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', nowIso).execute();
+}
+
 export async function deleteUserSessions(db: Db, userId: string, exceptId?: string): Promise<number> {
   let q = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (exceptId) q = q.where('id', '<>', exceptId);

@@ -24,6 +24,16 @@ export async function deleteShare(db: Db, alignmentId: string): Promise<void> {
  * The completed alignment a token opens. A rejected (or no longer approved) owner's links stop at once,
  * whatever is left in shares.
  */
+/** Every share link of the user's alignments. */
+export async function deleteUserShares(db: Db, userId: string): Promise<void> {
+  await db
+    .deleteFrom('shares')
+    .where('alignment_id', 'in', (eb) =>
+      eb.selectFrom('alignments').select('id').where('user_id', '=', userId),
+    )
+    .execute();
+}
+
 export function sharedAlignment(db: Db, token: string): Promise<AlignmentRow | undefined> {
   return db
     .selectFrom('shares')

@@ -18,6 +18,15 @@ export async function insertUser(db: Db, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
 
+/** Writes the user unless a row with its id exists (a system account made at every start). */
+export async function insertUserIfAbsent(db: Db, user: NewUser): Promise<void> {
+  await db
+    .insertInto('users')
+    .values(user)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
 export async function updateUser(db: Db, id: string, patch: UserUpdate): Promise<void> {
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }
@@ -52,4 +61,14 @@ export async function consumeQuota(db: Db, id: string, today: string): Promise<b
 
 export async function resetQuota(db: Db, id: string, today: string): Promise<void> {
   await db.updateTable('users').set({ used_today: 0, quota_day: today }).where('id', '=', id).execute();
+}
+
+/** The unit goes back only while its day is still the user's quota day (midnight UTC resets anyway). */
+export async function refundQuota(db: Db, userId: string, day: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ used_today: sql<number>`case when used_today > 0 then used_today - 1 else 0 end` })
+    .where('id', '=', userId)
+    .where('quota_day', '=', day)
+    .execute();
 }

@@ -7,44 +7,43 @@ import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { probeAudio } from '@tazamun/aligner/audio/decode';
-import { resolveLanguage } from '@tazamun/aligner/text/languages';
+import { probeAudio } from '@tazamun/aligner/audio';
+import { resolveLanguage } from '@tazamun/aligner/backends';
 import { DemoManifest, storeLocalised } from '@tazamun/contracts/demos';
 import type { DemoManifestEntry } from '@tazamun/contracts/demos';
 import { alignmentFile, removeAlignmentFiles } from '../jobs/alignment-files.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
 import { sniffAudio } from '../media/audio-sniff.ts';
 import { cleanTranscriptText } from '../media/text-decode.ts';
+import { insertAlignment } from '../db/alignments.ts';
 import type { Db } from '../db/database.ts';
+import { insertDemo, isSeeded } from '../db/demos.ts';
+import { insertUserIfAbsent } from '../db/users.ts';
 
 export const DEMO_USER_ID = 'demo-gallery';
 const DEFAULT_MANIFEST = join(dirname(fileURLToPath(import.meta.url)), 'default-demos.json');
 
 /** The account that owns seeded demos: rejected status and no password, so nobody can sign in as it. */
 export async function ensureDemoUser(db: Db, nowIso: string): Promise<void> {
-  await db
-    .insertInto('users')
-    .values({
-      id: DEMO_USER_ID,
-      email: 'demo-gallery@tazamun.invalid',
-      email_key: 'demo-gallery@tazamun.invalid',
-      first_name: 'Tazamun',
-      last_name: 'Demos',
-      password_hash: '!',
-      role: 'user',
-      status: 'rejected',
-      preferred_language: 'en',
-      avatar_file: null,
-      daily_limit: 0,
-      used_today: 0,
-      quota_day: nowIso.slice(0, 10),
-      created_at: nowIso,
-      updated_at: nowIso,
-      last_login_at: null,
-      password_changed_at: nowIso,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  await insertUserIfAbsent(db, {
+    id: DEMO_USER_ID,
+    email: 'demo-gallery@tazamun.invalid',
+    email_key: 'demo-gallery@tazamun.invalid',
+    first_name: 'Tazamun',
+    last_name: 'Demos',
+    password_hash: '!',
+    role: 'user',
+    status: 'rejected',
+    preferred_language: 'en',
+    avatar_file: null,
+    daily_limit: 0,
+    used_today: 0,
+    quota_day: nowIso.slice(0, 10),
+    created_at: nowIso,
+    updated_at: nowIso,
+    last_login_at: null,
+    password_changed_at: nowIso,
+  });
 }
 
 /** demos.json in the folder; else the built-in manifest (written for the shared demo-media folder);
@@ -94,12 +93,7 @@ export async function seedDemos(app: FastifyInstance, dir: string): Promise<Seed
   const nowIso = deps.clock.now().toISOString();
   await ensureDemoUser(db, nowIso);
   for (const { base, entry } of await readDemoManifest(dir)) {
-    const exists = await db
-      .selectFrom('demos')
-      .select('id')
-      .where('seed_key', '=', entry.key)
-      .executeTakeFirst();
-    if (exists) {
+    if (await isSeeded(db, entry.key)) {
       report.skipped.push(entry.key);
       continue;
     }
@@ -120,58 +114,52 @@ export async function seedDemos(app: FastifyInstance, dir: string): Promise<Seed
       await deps.files.store.put(deps.files.key(DEMO_USER_ID, audioFile), createReadStream(audioSrc));
       await deps.files.store.put(deps.files.key(DEMO_USER_ID, textFile), Buffer.from(text));
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('alignments')
-          .values({
-            id,
-            user_id: DEMO_USER_ID,
-            project_id: null,
-            title: entry.title,
-            language: resolveLanguage(entry.language).iso3,
-            detected_language: null,
-            status: 'queued',
-            duration,
-            confidence: null,
-            wer: null,
-            cer: null,
-            words: null,
-            coverage: null,
-            processing_time: null,
-            file_name: audioSrc.split('/').pop() ?? 'audio',
-            file_size: (await readFile(audioSrc)).length,
-            options: JSON.stringify({}),
-            audio_file: audioFile,
-            audio_format: format,
-            text_file: textFile,
-            result_file: null,
-            processed_text: null,
-            engine: null,
-            step: null,
-            progress: 0,
-            error_code: null,
-            error_params: null,
-            quota_day: null,
-            quota_refunded: 0,
-            search_text: text.slice(0, 20_000).toLowerCase(),
-            created_at: nowIso,
-            updated_at: nowIso,
-            completed_at: null,
-          })
-          .execute();
-        await trx
-          .insertInto('demos')
-          .values({
-            id: randomUUID(),
-            alignment_id: id,
-            seed_key: entry.key,
-            title: entry.title,
-            category: entry.category,
-            description: storeLocalised(entry.description),
-            licence: storeLocalised(entry.licence),
-            source: storeLocalised(entry.source),
-            created_at: nowIso,
-          })
-          .execute();
+        await insertAlignment(trx, {
+          id,
+          user_id: DEMO_USER_ID,
+          project_id: null,
+          title: entry.title,
+          language: resolveLanguage(entry.language).iso3,
+          detected_language: null,
+          status: 'queued',
+          duration,
+          confidence: null,
+          wer: null,
+          cer: null,
+          words: null,
+          coverage: null,
+          processing_time: null,
+          file_name: audioSrc.split('/').pop() ?? 'audio',
+          file_size: (await readFile(audioSrc)).length,
+          options: JSON.stringify({}),
+          audio_file: audioFile,
+          audio_format: format,
+          text_file: textFile,
+          result_file: null,
+          processed_text: null,
+          engine: null,
+          step: null,
+          progress: 0,
+          error_code: null,
+          error_params: null,
+          quota_day: null,
+          quota_refunded: 0,
+          search_text: text.slice(0, 20_000).toLowerCase(),
+          created_at: nowIso,
+          updated_at: nowIso,
+          completed_at: null,
+        });
+        await insertDemo(trx, {
+          id: randomUUID(),
+          alignment_id: id,
+          seed_key: entry.key,
+          title: entry.title,
+          category: entry.category,
+          description: storeLocalised(entry.description),
+          licence: storeLocalised(entry.licence),
+          source: storeLocalised(entry.source),
+          created_at: nowIso,
+        });
         await app.jobs.queue.enqueue(trx, {
           kind: 'align',
           alignmentId: id,

@@ -1,10 +1,10 @@
 // E-mail is the edge of the system: routes talk to this interface. The default implementation keeps
 // every message in the email_outbox table and logs it, so an operator (or a test) can read what would
 // have been sent; an SMTP sender can replace it without touching the routes.
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { insertOutboxMail } from '../db/email-outbox.ts';
 
 export interface OutgoingEmail {
   to: string;
@@ -26,17 +26,13 @@ export class OutboxEmailSender implements EmailSender {
   ) {}
 
   async send(mail: OutgoingEmail): Promise<void> {
-    await this.db
-      .insertInto('email_outbox')
-      .values({
-        id: randomUUID(),
-        to_address: mail.to.toLowerCase(),
-        subject: mail.subject,
-        body: mail.text,
-        kind: mail.kind,
-        created_at: this.clock.now().toISOString(),
-      })
-      .execute();
+    await insertOutboxMail(this.db, {
+      toAddress: mail.to.toLowerCase(),
+      subject: mail.subject,
+      body: mail.text,
+      kind: mail.kind,
+      createdAt: this.clock.now().toISOString(),
+    });
     this.log.info(
       { to: mail.to, subject: mail.subject, kind: mail.kind },
       'email queued in outbox (not sent)',

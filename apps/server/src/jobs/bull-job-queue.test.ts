@@ -27,7 +27,7 @@ import {
   waitForStatus,
 } from '@tazamun/server/testing/jobs-test-app';
 import { BULL_QUEUE_NAME } from './bull-job-queue.ts';
-import type { EngineFaultHook } from './thread-pool.ts';
+import type { EngineFaultHook } from '@tazamun/aligner/host';
 import { loadConfig } from '../config.ts';
 import { until } from '@tazamun/server/testing/until';
 
@@ -250,7 +250,7 @@ test('BullMQ worker: an engine fault retires the thread, the job is retried once
     run_after: null,
     worker_id: workerId,
   });
-  assert.deepEqual(worker.jobs.pool.stats, { started: 2, retired: 1 });
+  assert.deepEqual(worker.jobs.engine.stats, { started: 2, retired: 1 });
 
   hook.faults = 2;
   const twice = await send(true);
@@ -270,11 +270,11 @@ test('BullMQ worker: an engine fault retires the thread, the job is retried once
     run_after: null,
     worker_id: workerId,
   });
-  assert.deepEqual(worker.jobs.pool.stats, { started: 3, retired: 3 });
+  assert.deepEqual(worker.jobs.engine.stats, { started: 3, retired: 3 });
 
   const next = await send(false);
   assert.equal((await waitForStatus(api, u.access, next.id)).status, 'completed');
-  assert.deepEqual(worker.jobs.pool.stats, { started: 4, retired: 3 });
+  assert.deepEqual(worker.jobs.engine.stats, { started: 4, retired: 3 });
   assert.equal(await used(), 2, 'the reported failure gave its unit back');
   for (const j of [once.job, twice.job, next.job])
     assert.equal((await bull.getJob(j)) ?? 'absent', 'absent', 'BullMQ keeps nothing once the row is final');

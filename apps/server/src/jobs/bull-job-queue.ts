@@ -13,10 +13,12 @@ import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobConfig } from './job-config.ts';
-import { insertJobRow, iso } from './job-rows.ts';
+import { iso } from './job-rows.ts';
+import { findJobRow, insertJobRow, jobsToDispatch } from '../db/jobs.ts';
 import { dispatchPriorities } from './fair-share.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 import { JobRunner } from './job-runner.ts';
+import { connectRedis } from '../queue/redis-connection.ts';
 import { logFailure } from '../reliability/unavailable.ts';
 import type { Db } from '../db/database.ts';
 
@@ -37,7 +39,6 @@ export const BULL_QUEUE_NAME = 'jobs';
 const YOUNG_MS = 10_000;
 /** how long a free job waits before asking again while its user runs one of its kind */
 const DEFER_MS = 1000;
-const retry = (attempt: number): number => Math.min(attempt * 200, 2000);
 
 function within(p: Promise<unknown> | undefined, ms: number): Promise<unknown> {
   if (!p) return Promise.resolve();
@@ -89,7 +90,7 @@ export class BullJobQueue implements JobQueue {
   }
 
   async enqueue(db: Db, job: NewJob): Promise<string> {
-    const id = await insertJobRow(db, job, this.config.maxAttempts);
+    const id = await insertJobRow(db, job, this.config.maxAttempts, iso());
     this.pending.push({ id, kind: job.kind });
     return id;
   }
@@ -145,25 +146,16 @@ export class BullJobQueue implements JobQueue {
     if (this.started) return;
     this.started = true;
     const { redisUrl } = this.options;
-    const [bull, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
+    const [bull, producer] = await Promise.all([import('bullmq'), connectRedis(redisUrl, 'queue', this.log)]);
     this.bull = bull;
-    // The producer fails fast while Redis is away (the reconciler covers it) instead of queueing
-    // commands in memory; the worker's connection must wait forever (BullMQ's blocking reads).
-    this.producer = new Redis(redisUrl, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      retryStrategy: retry,
-    });
-    // connection errors repeat every reconnect; the dependency watch says once that Redis is away
-    this.producer.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis (queue)'));
+    this.producer = producer;
     this.queue = new bull.Queue<BullData>(BULL_QUEUE_NAME, {
       connection: this.producer,
       prefix: this.prefix,
     });
     this.queue.on('error', (err: Error) => logFailure(this.log, 'warn', err, 'BullMQ queue'));
     if (this.config.concurrency > 0) {
-      this.consumer = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy: retry });
-      this.consumer.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis (worker)'));
+      this.consumer = await connectRedis(redisUrl, 'worker', this.log);
       this.worker = new bull.Worker<BullData>(BULL_QUEUE_NAME, (job, token) => this.process(job, token), {
         connection: this.consumer,
         prefix: this.prefix,
@@ -214,18 +206,7 @@ export class BullJobQueue implements JobQueue {
     this.reconciling = true;
     let added = 0;
     try {
-      const rows = await this.db
-        .selectFrom('jobs')
-        .select(['id', 'kind', 'status'])
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'queued'),
-            eb.and([eb('status', '=', 'processing'), eb('lease_until', '<', iso())]),
-          ]),
-        )
-        .orderBy('created_at')
-        .limit(500)
-        .execute();
+      const rows = await jobsToDispatch(this.db, iso(), 500);
       const candidates = rows.filter((r) => !this.runner.has(r.id));
       if (candidates.length === 0) return 0;
       // One round trip for the common case: every row's BullMQ job is there (finished jobs are
@@ -256,7 +237,7 @@ export class BullJobQueue implements JobQueue {
       await bull.moveToDelayed(until, token);
       throw new DelayedError();
     };
-    let row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    let row = await findJobRow(this.db, id);
     // A wake() flushes every pending add of its process, possibly one whose transaction has not
     // committed yet: look again shortly instead of leaving the row to the reconciler.
     if (!row && Date.now() - bull.timestamp < YOUNG_MS) await delay(Date.now() + 500);

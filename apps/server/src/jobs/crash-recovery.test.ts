@@ -3,6 +3,7 @@
 // quota was used once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '@tazamun/server/testing/until';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -86,12 +87,11 @@ test(
     });
     const id = created.id as string;
 
-    for (;;) {
+    await until('the job in its alignment step', async () => {
       const p = await json(`${server.url}/api/alignments/${id}/progress/`, { headers: auth });
-      if (p.status === 'processing' && p.step === 'alignment') break;
       assert.notEqual(p.status, 'completed', 'the job ended before it could be interrupted');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return p.status === 'processing' && p.step === 'alignment';
+    });
     const killed = new Promise((r) => server.child.once('exit', r));
     server.child.kill('SIGKILL');
     await killed;

@@ -3,7 +3,8 @@
 // (job-runner.ts); this file only decides when to look for work.
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobConfig } from './job-config.ts';
-import { insertJobRow } from './job-rows.ts';
+import { iso } from './job-rows.ts';
+import { insertJobRow } from '../db/jobs.ts';
 import type { JobHandler, JobKind, JobQueue, JobUpdate, NewJob } from './job-queue.ts';
 import { JobRunner } from './job-runner.ts';
 import { logFailure } from '../reliability/unavailable.ts';
@@ -37,7 +38,7 @@ export class DbJobQueue implements JobQueue {
   }
 
   enqueue(db: Db, job: NewJob): Promise<string> {
-    return insertJobRow(db, job, this.config.maxAttempts);
+    return insertJobRow(db, job, this.config.maxAttempts, iso());
   }
 
   wake(): void {

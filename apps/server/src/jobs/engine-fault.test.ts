@@ -1,13 +1,14 @@
-// An engine fault on the database queue, tripped on purpose by the test hook (thread-pool.ts): the
-// faulted thread is retired, the job runs once more on a fresh thread after its backoff, and a second
-// fault fails the job with its cause in the user's language, the unit given back and the stack in the
-// log. The hook leaves a faulted thread broken, so a pool that kept it would fail every later job.
+// An engine fault on the database queue, tripped on purpose by the test hook (the engine host's
+// EngineFaultHook): the faulted thread is retired, the job runs once more on a fresh thread after its
+// backoff, and a second fault fails the job with its cause in the user's language, the unit given back
+// and the stack in the log. The hook leaves a faulted thread broken, so a host that kept it would fail
+// every later job.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { approvedUser, bearer } from '@tazamun/server/testing/test-app';
 import { jobRowsFinal } from '@tazamun/server/testing/job-rows';
 import { createJobsTestApp, engineFaultUploads, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
-import type { EngineFaultHook } from './thread-pool.ts';
+import type { EngineFaultHook } from '@tazamun/aligner/host';
 
 interface LogLine {
   level: number;
@@ -44,7 +45,7 @@ test('an engine fault retires the thread and retries the job once; a second faul
     run_after: null,
     worker_id: app.jobs.queue.workerId,
   });
-  assert.deepEqual(app.jobs.pool.stats, { started: 2, retired: 1 });
+  assert.deepEqual(app.jobs.engine.stats, { started: 2, retired: 1 });
   assert.equal(await used(), 1);
 
   // two faults: the retry fails too, and the job reports the engine's cause
@@ -72,14 +73,14 @@ test('an engine fault retires the thread and retries the job once; a second faul
     { status: 'failed', attempts: 2, failures: 2, run_after: null, worker_id: undefined },
   );
   assert.equal(await used(), 1, 'the failed job gave its unit back');
-  assert.deepEqual(app.jobs.pool.stats, { started: 3, retired: 3 });
+  assert.deepEqual(app.jobs.engine.stats, { started: 3, retired: 3 });
 
   // the jobs after them run on a fresh thread and complete
   for (let i = 0; i < 2; i++) {
     const next = await send(false);
     assert.equal((await waitForStatus(app, u.access, next.id)).status, 'completed');
   }
-  assert.deepEqual(app.jobs.pool.stats, { started: 4, retired: 3 });
+  assert.deepEqual(app.jobs.engine.stats, { started: 4, retired: 3 });
   assert.equal(await used(), 3);
 
   // the log has each fault with the thread's stack; the first retry, then the reported failure

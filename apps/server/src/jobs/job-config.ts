@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Env } from '../config.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 
 export interface JobConfig {
@@ -41,18 +40,22 @@ export interface JobConfig {
 export const DEFAULT_DEMO_MEDIA_DIR = resolve(PROJECT_ROOT, '../shared/demo-media');
 const NOTO = '/usr/share/fonts/truetype/noto';
 
-type JobEnv = Pick<
-  Env,
-  | 'WORKER_CONCURRENCY'
-  | 'JOB_TIMEOUT_BASE'
-  | 'JOB_TIMEOUT_PER_AUDIO_SECOND'
-  | 'JOB_LEASE'
-  | 'JOB_MAX_ATTEMPTS'
-  | 'MAX_AUDIO_DURATION'
-  | 'JOB_DRAIN_TIMEOUT'
-  | 'DEMO_MEDIA_DIR'
-  | 'FONTS_DIR'
->;
+/**
+ * The parsed variables the job settings come from (config.ts parses them: its Env is passed here, so
+ * the compiler holds these fields to the schema's, without this module importing config.ts).
+ */
+export interface JobEnv {
+  WORKER_CONCURRENCY?: number | undefined;
+  /** milliseconds, as every duration variable once parsed */
+  JOB_TIMEOUT_BASE: number;
+  JOB_TIMEOUT_PER_AUDIO_SECOND: number;
+  JOB_LEASE: number;
+  JOB_MAX_ATTEMPTS: number;
+  MAX_AUDIO_DURATION: number;
+  JOB_DRAIN_TIMEOUT: number;
+  DEMO_MEDIA_DIR?: string | undefined;
+  FONTS_DIR?: string | undefined;
+}
 
 /**
  * The job settings from their parsed variables. `demoMediaDirGiven`: DEMO_MEDIA_DIR was set (even

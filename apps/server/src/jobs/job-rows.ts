@@ -1,42 +1,11 @@
-// Writing a job row, and what an ended run's error means; job-runner.ts does the rest of a job's life.
-import { randomUUID } from 'node:crypto';
+// What an ended run's error means, and the clock the job rows are written with; job-runner.ts does the
+// rest of a job's life and db/jobs.ts its queries.
 import { JobFailure } from './job-queue.ts';
-import type { NewJob } from './job-queue.ts';
-import type { Db } from '../db/database.ts';
 
 /** Why a run was stopped: `lost` means another runner took the row over (this one's lease ran out). */
 export type AbortReason = 'cancel' | 'timeout' | 'shutdown' | 'lost';
 
 export const iso = (ms: number = Date.now()): string => new Date(ms).toISOString();
-
-/** Writes a queued job row with the caller's connection; returns its id. */
-export async function insertJobRow(db: Db, job: NewJob, maxAttempts: number): Promise<string> {
-  const id = randomUUID();
-  const now = iso();
-  await db
-    .insertInto('jobs')
-    .values({
-      id,
-      kind: job.kind,
-      alignment_id: job.alignmentId,
-      video_id: job.videoId ?? null,
-      status: 'queued',
-      attempts: 0,
-      max_attempts: maxAttempts,
-      timeout_ms: job.timeoutMs,
-      lease_until: null,
-      worker_id: null,
-      cancel_requested: 0,
-      failures: 0,
-      run_after: null,
-      created_at: now,
-      updated_at: now,
-      started_at: null,
-      finished_at: null,
-    })
-    .execute();
-  return id;
-}
 
 /**
  * The failure a run ended with (not for cancel or shutdown): a time-out, what the handler recognised,

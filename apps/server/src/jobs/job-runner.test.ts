@@ -16,7 +16,8 @@ import { sqliteFileOf } from '../db/database.ts';
 import { Metrics } from '../metrics/metrics.ts';
 import { observeHandlers } from './observed-handler.ts';
 import { JobRunner } from './job-runner.ts';
-import { insertJobRow, iso } from './job-rows.ts';
+import { iso } from './job-rows.ts';
+import { insertJobRow } from '../db/jobs.ts';
 import type { JobConfig } from './job-config.ts';
 import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler, JobKind } from './job-queue.ts';
@@ -105,7 +106,12 @@ async function setup(t: TestContext) {
       completed_at: null,
     })
     .execute();
-  const jobId = await insertJobRow(db, { kind: 'align', alignmentId: 'al-runner', timeoutMs: 600_000 }, 3);
+  const jobId = await insertJobRow(
+    db,
+    { kind: 'align', alignmentId: 'al-runner', timeoutMs: 600_000 },
+    3,
+    iso(),
+  );
   const row = () => db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
   return { db, jobs, jobId, row };
 }

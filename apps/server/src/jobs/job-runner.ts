@@ -13,10 +13,23 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import {
+  cancelQueuedJob,
+  claimJob,
+  claimNextJob,
+  expiredJobs,
+  failExpiredJob,
+  finishJob,
+  handBackJob,
+  jobStatus,
+  renewLeases,
+  requestJobCancel,
+  requeueExpiredJob,
+} from '../db/jobs.ts';
+import type { Claimant } from '../db/jobs.ts';
+import { deleteWorker, upsertWorker } from '../db/workers.ts';
 import { diskFullIn } from '../reliability/disk-space.ts';
-import { fairClass, fairRank, mayStart } from './fair-share.ts';
 import {
   isTransientWriteError,
   isUnavailable,
@@ -152,19 +165,18 @@ export class JobRunner {
       lease_ms: this.beatMs * REGISTRY_MISSED_BEATS,
     };
     try {
-      await this.db
-        .insertInto('workers')
-        .values({
+      await upsertWorker(
+        this.db,
+        {
           id: this.workerId,
           hostname: hostname(),
           pid: process.pid,
           transport: this.transport,
           concurrency: this.config.concurrency,
           started_at: this.startedAt,
-          ...figures,
-        })
-        .onConflict((oc) => oc.column('id').doUpdateSet(figures))
-        .execute();
+        },
+        figures,
+      );
       return true;
     } catch (err) {
       logFailure(this.log, 'error', err, 'worker heartbeat failed');
@@ -202,56 +214,20 @@ export class JobRunner {
     await Promise.allSettled(all.map((r) => r.done));
     clearTimeout(giveUp);
     if (registered)
-      await this.db
-        .deleteFrom('workers')
-        .where('id', '=', this.workerId)
-        .execute()
-        .catch((err: unknown) => this.log.warn({ err }, 'removing the workers row failed'));
+      await deleteWorker(this.db, this.workerId).catch((err: unknown) =>
+        this.log.warn({ err }, 'removing the workers row failed'),
+      );
   }
 
   // ---- claims ----
 
-  private claimSet(now: string) {
-    return {
-      status: 'processing' as const,
-      attempts: sql<number>`attempts + 1`,
-      worker_id: this.workerId,
-      lease_until: iso(Date.now() + this.config.leaseMs),
-      run_after: null,
-      started_at: sql<string>`coalesce(started_at, ${now})`,
-      updated_at: now,
-    };
+  private claimant(): Claimant {
+    return { workerId: this.workerId, leaseUntil: iso(Date.now() + this.config.leaseMs), nowIso: iso() };
   }
 
-  /**
-   * The next queued job whose backoff is over, for the database poll, in the fair order
-   * (fair-share.ts): paying jobs first, each user's jobs taking turns, a user's free job not while that
-   * user runs one of its kind.
-   */
+  /** The next queued job whose backoff is over, for the database poll, in the fair order (fair-share.ts). */
   async claimNext(): Promise<JobRow | undefined> {
-    const now = iso();
-    return this.db
-      .updateTable('jobs')
-      .set(this.claimSet(now))
-      .where(
-        'id',
-        '=',
-        this.db
-          .selectFrom('jobs as j')
-          .innerJoin('alignments as a', 'a.id', 'j.alignment_id')
-          .select('j.id')
-          .where('j.status', '=', 'queued')
-          .where((eb) => eb.or([eb('j.run_after', 'is', null), eb('j.run_after', '<=', now)]))
-          .where(mayStart)
-          .orderBy(fairClass)
-          .orderBy(fairRank)
-          .orderBy('j.created_at')
-          .orderBy('j.id')
-          .limit(1),
-      )
-      .where('status', '=', 'queued')
-      .returningAll()
-      .executeTakeFirst();
+    return claimNextJob(this.db, this.claimant());
   }
 
   /**
@@ -259,36 +235,14 @@ export class JobRunner {
    * `deferred` when it is a free job whose user already runs one of its kind (ask again later).
    */
   async claim(jobId: string): Promise<JobRow | 'deferred' | undefined> {
-    const claimed = await this.db
-      .updateTable('jobs')
-      .set(this.claimSet(iso()))
-      .where('id', '=', jobId)
-      .where('status', '=', 'queued')
-      .where(
-        'id',
-        'in',
-        this.db
-          .selectFrom('jobs as j')
-          .innerJoin('alignments as a', 'a.id', 'j.alignment_id')
-          .select('j.id')
-          .where('j.id', '=', jobId)
-          .where(mayStart),
-      )
-      .returningAll()
-      .executeTakeFirst();
+    const claimed = await claimJob(this.db, jobId, this.claimant());
     if (claimed) return claimed;
-    const row = await this.db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirst();
-    return row?.status === 'queued' ? 'deferred' : undefined;
+    return (await jobStatus(this.db, jobId)) === 'queued' ? 'deferred' : undefined;
   }
 
   /** Processing rows whose runner stopped renewing the lease. */
   async expiredRows(): Promise<JobRow[]> {
-    return this.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('status', '=', 'processing')
-      .where('lease_until', '<', iso())
-      .execute();
+    return expiredJobs(this.db, iso());
   }
 
   /**
@@ -301,19 +255,12 @@ export class JobRunner {
     if (!this.databaseSettled()) return 'wait';
     const handler = this.handlers[row.kind];
     if (row.attempts >= row.max_attempts) {
-      if (!(await this.finishExpired(row))) return 'lost';
+      if (!(await failExpiredJob(this.db, row, iso()))) return 'lost';
       await handler.failed(row, new JobFailure('job_interrupted'));
       this.notifyJob(row);
       return 'failed';
     }
-    const r = await this.db
-      .updateTable('jobs')
-      .set({ status: 'queued', worker_id: null, lease_until: null, updated_at: iso() })
-      .where('id', '=', row.id)
-      .where('status', '=', 'processing')
-      .where('lease_until', '=', row.lease_until)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) return 'lost';
+    if (!(await requeueExpiredJob(this.db, row, iso()))) return 'lost';
     this.log.warn(
       { job: row.id, attempts: row.attempts, was: row.worker_id },
       'job lease expired: queued again',
@@ -321,18 +268,6 @@ export class JobRunner {
     await handler.requeued(row);
     this.notifyJob(row);
     return 'requeued';
-  }
-
-  private async finishExpired(row: JobRow): Promise<boolean> {
-    const now = iso();
-    const r = await this.db
-      .updateTable('jobs')
-      .set({ status: 'failed', finished_at: now, updated_at: now, lease_until: null })
-      .where('id', '=', row.id)
-      .where('status', '=', 'processing')
-      .where('lease_until', '=', row.lease_until)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
   }
 
   // ---- runs ----
@@ -500,52 +435,27 @@ export class JobRunner {
     job: JobRow,
     how: { giveAttemptBack: boolean; runAfter: number | null },
   ): Promise<RunEnd> {
-    const r = await this.write('handing a job back', job, () =>
-      this.db
-        .updateTable('jobs')
-        .set({
-          status: 'queued',
-          ...(how.giveAttemptBack
-            ? { attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end` }
-            : { failures: sql<number>`failures + 1` }),
-          worker_id: null,
-          lease_until: null,
-          run_after: how.runAfter === null ? null : iso(how.runAfter),
-          updated_at: iso(),
-        })
-        .where('id', '=', job.id)
-        .where('status', '=', 'processing')
-        .where('worker_id', '=', this.workerId)
-        .executeTakeFirst(),
+    const owned = await this.write('handing a job back', job, () =>
+      handBackJob(
+        this.db,
+        job.id,
+        this.workerId,
+        { giveAttemptBack: how.giveAttemptBack, runAfter: how.runAfter === null ? null : iso(how.runAfter) },
+        iso(),
+      ),
     );
-    if (Number(r.numUpdatedRows) !== 1) return { end: 'done' };
+    if (!owned) return { end: 'done' };
     await this.write('handing a job back', job, () => this.handlers[job.kind].requeued(job));
     return { end: 'handed_back', runAfter: how.runAfter };
   }
 
   /** Moves a job to a final state if this runner still owns it. */
-  private async finish(
+  private finish(
     job: JobRow,
     status: 'completed' | 'failed' | 'cancelled',
     opts: { failed?: boolean } = {},
   ): Promise<boolean> {
-    const now = iso();
-    const r = await this.db
-      .updateTable('jobs')
-      .set({
-        status,
-        finished_at: now,
-        updated_at: now,
-        lease_until: null,
-        // the errors of earlier runs (a full disk, a fault retried) are no longer this job's story
-        ...(status === 'completed' ? { last_error: null } : {}),
-        ...(opts.failed ? { failures: sql<number>`failures + 1` } : {}),
-      })
-      .where('id', '=', job.id)
-      .where('status', '=', 'processing')
-      .where('worker_id', '=', this.workerId)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return finishJob(this.db, job.id, this.workerId, status, opts, iso());
   }
 
   /**
@@ -556,18 +466,7 @@ export class JobRunner {
     if (this.running.size === 0) return true;
     try {
       const ids = [...this.running.keys()];
-      await this.db
-        .updateTable('jobs')
-        .set({ lease_until: iso(Date.now() + this.config.leaseMs) })
-        .where('id', 'in', ids)
-        .where('status', '=', 'processing')
-        .where('worker_id', '=', this.workerId)
-        .execute();
-      const rows = await this.db
-        .selectFrom('jobs')
-        .select(['id', 'cancel_requested', 'worker_id'])
-        .where('id', 'in', ids)
-        .execute();
+      const rows = await renewLeases(this.db, ids, this.workerId, iso(Date.now() + this.config.leaseMs));
       const byId = new Map(rows.map((r) => [r.id, r]));
       for (const id of ids) {
         const entry = this.running.get(id);
@@ -592,25 +491,13 @@ export class JobRunner {
    */
   async cancel(jobId: string): Promise<CancelOutcome> {
     const now = iso();
-    const queued = await this.db
-      .updateTable('jobs')
-      .set({ status: 'cancelled', finished_at: now, updated_at: now })
-      .where('id', '=', jobId)
-      .where('status', '=', 'queued')
-      .returningAll()
-      .executeTakeFirst();
+    const queued = await cancelQueuedJob(this.db, jobId, now);
     if (queued) {
       await this.handlers[queued.kind].cancelled(queued);
       this.notifyJob(queued);
       return 'cancelled_queued';
     }
-    const r = await this.db
-      .updateTable('jobs')
-      .set({ cancel_requested: 1, updated_at: now })
-      .where('id', '=', jobId)
-      .where('status', '=', 'processing')
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) return 'not_cancellable';
+    if (!(await requestJobCancel(this.db, jobId, now))) return 'not_cancellable';
     const local = this.running.get(jobId);
     if (local) {
       this.abort(local, 'cancel');

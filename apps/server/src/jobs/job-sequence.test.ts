@@ -21,8 +21,8 @@ import {
 } from '@tazamun/server/testing/jobs-test-app';
 import type { Part } from '@tazamun/server/testing/jobs-test-app';
 import { DEFAULT_DEMO_MEDIA_DIR } from './job-config.ts';
-import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
-import type { EngineFaultHook } from './thread-pool.ts';
+import { ENGINE_FAULT_MARKER } from '@tazamun/aligner/host';
+import type { EngineFaultHook } from '@tazamun/aligner/host';
 
 interface Clip {
   name: string;
@@ -173,6 +173,6 @@ test(
       const expected = j.id === recovered ? [2, 1] : j.id === broken ? [2, 2] : [1, 0];
       assert.deepEqual(runs.get(j.id), expected, `${j.name} ${j.id}: [attempts, failures]`);
     }
-    assert.equal(app.jobs.pool.stats.retired, 3, 'only the hook faults retired a thread');
+    assert.equal(app.jobs.engine.stats.retired, 3, 'only the hook faults retired a thread');
   },
 );

@@ -1,6 +1,8 @@
 // Builds the queue with its handlers for one process (the API server or `npm run worker`): the
 // embedded database queue, or BullMQ when a Redis URL is given (REDIS_URL).
 import type { FastifyBaseLogger } from 'fastify';
+import { EngineHost } from '@tazamun/aligner/host';
+import type { EngineFaultHook } from '@tazamun/aligner/host';
 import type { UserFiles } from '../storage/user-files.ts';
 import { AlignJobHandler } from './align-job.ts';
 import { BullJobQueue } from './bull-job-queue.ts';
@@ -8,8 +10,6 @@ import { DbJobQueue } from './db-job-queue.ts';
 import type { JobConfig } from './job-config.ts';
 import type { JobHandler, JobKind, JobQueue } from './job-queue.ts';
 import { RealignJobHandler } from './realign-job.ts';
-import { AlignThreadPool } from './thread-pool.ts';
-import type { EngineFaultHook } from './thread-pool.ts';
 import { VideoJobHandler } from './video-job.ts';
 import { observeHandlers } from './observed-handler.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -20,8 +20,8 @@ export interface JobsRuntime {
   /** 'bullmq' when REDIS_URL carries the dispatch, 'database' for the embedded queue */
   kind: 'database' | 'bullmq';
   config: JobConfig;
-  /** the alignment threads (tests read its stats) */
-  pool: AlignThreadPool;
+  /** the engine host the alignment jobs run on (tests read its stats) */
+  engine: EngineHost;
   close(): Promise<void>;
 }
 
@@ -35,13 +35,13 @@ export function createJobsRuntime(
   metrics: Metrics | null = null,
   engineFaultHook: EngineFaultHook | null = null,
 ): JobsRuntime {
-  const pool = new AlignThreadPool(engineFaultHook);
+  const engine = new EngineHost(engineFaultHook);
   // wrapped for the operator: job log lines, the engine's error on the row, job metrics
   const handlers: Record<JobKind, JobHandler> = observeHandlers(
     {
-      align: new AlignJobHandler(db, files, pool, now),
+      align: new AlignJobHandler(db, files, engine, now),
       video: new VideoJobHandler(db, files, config.fontsDir, now),
-      realign: new RealignJobHandler(db, files, pool, now),
+      realign: new RealignJobHandler(db, files, engine, now),
     },
     db,
     log,
@@ -59,10 +59,10 @@ export function createJobsRuntime(
     queue,
     kind: redisUrl ? 'bullmq' : 'database',
     config,
-    pool,
+    engine,
     async close() {
       await queue.stop();
-      await pool.close();
+      await engine.close();
     },
   };
 }

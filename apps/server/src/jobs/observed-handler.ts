@@ -6,7 +6,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobOutcome, Metrics } from '../metrics/metrics.ts';
 import { JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler, JobKind } from './job-queue.ts';
+import { alignmentFacts } from '../db/alignments.ts';
 import type { Db } from '../db/database.ts';
+import { recordLastError } from '../db/jobs.ts';
 import type { JobRow } from '../db/schema.ts';
 
 interface RunInfo {
@@ -46,12 +48,7 @@ class ObservedHandler implements JobHandler {
 
   /** Best effort: a log line or a gauge never fails a job, even with the database away. */
   private async facts(alignmentId: string): Promise<AlignmentFacts | undefined> {
-    return this.db
-      .selectFrom('alignments')
-      .select(['language', 'request_id', 'engine', 'duration', 'processing_time'])
-      .where('id', '=', alignmentId)
-      .executeTakeFirst()
-      .catch(() => undefined);
+    return alignmentFacts(this.db, alignmentId).catch(() => undefined);
   }
 
   private ended(job: JobRow, outcome: JobOutcome, extra: Record<string, unknown>, engine?: string | null) {
@@ -101,12 +98,7 @@ class ObservedHandler implements JobHandler {
       run.error = messageOf(err, job, ctx.signal).slice(0, LAST_ERROR_MAX);
       // a cancel or a shutdown is no error of the job's; a time-out is
       if (!ctx.signal.aborted || ctx.signal.reason === 'timeout')
-        await this.db
-          .updateTable('jobs')
-          .set({ last_error: run.error })
-          .where('id', '=', job.id)
-          .execute()
-          .catch(() => undefined);
+        await recordLastError(this.db, job.id, run.error).catch(() => undefined);
       throw err;
     }
     // an abort that came after the work ended is settled by the queue (cancelled, handed back)

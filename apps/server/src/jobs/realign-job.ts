@@ -1,18 +1,20 @@
 // The re-alignment of a stretch (kind 'realign'): the engine aligns that window of the audio alone and
 // the result replaces the stretch's words in the latest revision, stored as a new revision. The
 // alignment itself stays 'completed' throughout; the realignments row carries this job's state.
-import { lexiconFor } from '../db/lexicon.ts';
-import type { AlignmentOptions } from '@tazamun/contracts/alignments';
+import type { EngineHost } from '@tazamun/aligner/host';
+import { parseStoredOptions } from '@tazamun/contracts/alignment-options';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import { findAlignment } from '../db/alignments.ts';
+import { lexiconFor } from '../db/lexicon.ts';
 import { AppError } from '../errors.ts';
 import { realignmentOfJob, updateRealignment } from '../db/revisions.ts';
 import { latestRevisionNumber, readRevision, saveRevision } from '../revisions/revision-store.ts';
 import { findStretch, spliceStretch, stretchText } from '../revisions/splice-stretch.ts';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
+import { resultOrThrow } from './engine-outcome.ts';
 import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
-import type { AlignThreadPool } from './thread-pool.ts';
 import type { Db } from '../db/database.ts';
 import type { JobRow } from '../db/schema.ts';
 
@@ -24,17 +26,13 @@ export class RealignJobHandler implements JobHandler {
   constructor(
     private readonly db: Db,
     private readonly files: UserFiles,
-    private readonly pool: AlignThreadPool,
+    private readonly engine: EngineHost,
     private readonly now: () => Date,
   ) {}
 
   async run(job: JobRow, ctx: JobContext): Promise<void> {
     const request = await realignmentOfJob(this.db, job.id);
-    const row = await this.db
-      .selectFrom('alignments')
-      .selectAll()
-      .where('id', '=', job.alignment_id)
-      .executeTakeFirst();
+    const row = await findAlignment(this.db, job.alignment_id);
     if (!request || !row) return; // deleted while queued
     await updateRealignment(this.db, request.id, {
       status: 'processing',
@@ -49,40 +47,26 @@ export class RealignJobHandler implements JobHandler {
     if (!text) throw new JobFailure('realign_empty', { start: request.start_time, end: request.end_time });
 
     const audioKey = this.files.key(row.user_id, row.audio_file!);
-    const options = JSON.parse(row.options ?? '{}') as AlignmentOptions;
+    const options = parseStoredOptions(row.options);
     // the owner's pronunciations as they are now: a stretch is re-aligned with the corrected lexicon
     const lexicon = await lexiconFor(this.db, row.user_id, row.language);
-    const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audioPath) =>
-      this.pool.run(
+    const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audio) =>
+      this.engine.run(
         {
-          audioPath,
+          kind: 'align',
+          audio,
           text,
           language: row.language,
           options,
           lexicon,
           window: { start: stretch.start, end: stretch.end },
         },
-        ctx.signal,
-        () => undefined,
+        { signal: ctx.signal },
       ),
     );
-    switch (outcome.type) {
-      case 'aborted':
-        throw new JobAborted(ctx.signal.reason);
-      case 'crash':
-      case 'engine_fault':
-        // not the user's doing: the pool retired the thread, the runner retries once on a fresh one
-        throw new JobFailure(
-          'realign_failed',
-          { reason: 'the engine stopped' },
-          { refund: false, retry: true },
-        );
-      case 'input_error':
-      case 'audio_error':
-        throw new JobFailure('realign_failed', { reason: outcome.message }, { refund: false });
-    }
+    const json = resultOrThrow(outcome, 'realign', ctx.signal);
     if (ctx.signal.aborted) throw new JobAborted(ctx.signal.reason);
-    const part = JSON.parse(outcome.json) as AlignmentResult;
+    const part = JSON.parse(json) as AlignmentResult;
 
     for (let attempt = 1; ; attempt++) {
       const latest = await latestRevisionNumber(this.db, row.id);

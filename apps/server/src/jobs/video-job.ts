@@ -10,7 +10,16 @@ import { alignmentFile, readResult } from './alignment-files.ts';
 import { JobAborted, JobFailure } from './job-queue.ts';
 import { isTransientWriteError } from '../reliability/unavailable.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
+import { findAlignment } from '../db/alignments.ts';
 import type { Db } from '../db/database.ts';
+import {
+  cancelVideo,
+  completeVideo,
+  failVideo,
+  findVideo,
+  requeueVideo,
+  setVideoProgress,
+} from '../db/videos.ts';
 import type { JobRow } from '../db/schema.ts';
 
 export const videoFileName = (videoId: string): string => `video-${videoId}.mp4`;
@@ -24,23 +33,11 @@ export class VideoJobHandler implements JobHandler {
   ) {}
 
   async run(job: JobRow, ctx: JobContext): Promise<void> {
-    const video = await this.db
-      .selectFrom('videos')
-      .selectAll()
-      .where('id', '=', job.video_id!)
-      .executeTakeFirst();
-    const row = await this.db
-      .selectFrom('alignments')
-      .selectAll()
-      .where('id', '=', job.alignment_id)
-      .executeTakeFirst();
+    const video = await findVideo(this.db, job.video_id!);
+    const row = await findAlignment(this.db, job.alignment_id);
     if (!video || !row) return;
     const t0 = Date.now();
-    await this.db
-      .updateTable('videos')
-      .set({ status: 'processing', progress: 1 })
-      .where('id', '=', video.id)
-      .execute();
+    await setVideoProgress(this.db, video.id, 1, 'processing');
     await ctx.progress(null, 1);
     const result = await readResult(this.files, row.user_id, row.result_file);
     if (!result) throw new JobFailure('video_failed', {}, { refund: false });
@@ -73,9 +70,7 @@ export class VideoJobHandler implements JobHandler {
               // one write after the other; a failed one (a full disk) is dropped, not left unhandled:
               // the final write after the render decides whether the job can be recorded
               progressWrites = progressWrites
-                .then(() =>
-                  this.db.updateTable('videos').set({ progress: pct }).where('id', '=', video.id).execute(),
-                )
+                .then(() => setVideoProgress(this.db, video.id, pct))
                 .then(() => ctx.progress(null, pct))
                 .catch(() => undefined);
             },
@@ -101,42 +96,24 @@ export class VideoJobHandler implements JobHandler {
     }
     const renderTime = (Date.now() - t0) / 1000;
     await ctx.persist('the completed video', () =>
-      this.db
-        .updateTable('videos')
-        .set({
-          status: 'completed',
-          progress: 100,
-          file: rel,
-          file_size: size,
-          render_time: renderTime,
-          completed_at: this.now().toISOString(),
-        })
-        .where('id', '=', video.id)
-        .execute(),
+      completeVideo(this.db, video.id, {
+        file: rel,
+        fileSize: size,
+        renderTime,
+        completedAt: this.now().toISOString(),
+      }),
     );
   }
 
   async failed(job: JobRow, failure: JobFailure): Promise<void> {
-    await this.db
-      .updateTable('videos')
-      .set({ status: 'failed', error_code: failure.code })
-      .where('id', '=', job.video_id!)
-      .execute();
+    await failVideo(this.db, job.video_id!, failure.code);
   }
 
   async cancelled(job: JobRow): Promise<void> {
-    await this.db
-      .updateTable('videos')
-      .set({ status: 'cancelled' })
-      .where('id', '=', job.video_id!)
-      .execute();
+    await cancelVideo(this.db, job.video_id!);
   }
 
   async requeued(job: JobRow): Promise<void> {
-    await this.db
-      .updateTable('videos')
-      .set({ status: 'queued', progress: 0 })
-      .where('id', '=', job.video_id!)
-      .execute();
+    await requeueVideo(this.db, job.video_id!);
   }
 }

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { approvedUser, bearer, expectError, makeAdmin } from '@tazamun/server/testing/test-app';
 import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
-import { ENGINE_FAULT_MARKER } from './thread-pool.ts';
-import type { EngineFaultHook } from './thread-pool.ts';
+import { ENGINE_FAULT_MARKER } from '@tazamun/aligner/host';
+import type { EngineFaultHook } from '@tazamun/aligner/host';
 import { until } from '@tazamun/server/testing/until';
 
 test('live workers are counted from their heartbeats, with their runs; a stopped one leaves', async (t) => {

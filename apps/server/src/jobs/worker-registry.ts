@@ -6,6 +6,7 @@
 import type { WorkerList } from '@tazamun/contracts/admin-workers';
 import type { Db } from '../db/database.ts';
 import type { WorkerRow } from '../db/schema.ts';
+import { forgetWorkers, listWorkerRows } from '../db/workers.ts';
 
 /** Rows older than this are removed when read: a process that died long ago is history, not a worker. */
 export const FORGET_MS = 3600_000;
@@ -16,11 +17,8 @@ export function isLive(row: Pick<WorkerRow, 'heartbeat_at' | 'lease_ms'>, now: D
 }
 
 export async function listWorkers(db: Db, now: Date): Promise<WorkerList> {
-  await db
-    .deleteFrom('workers')
-    .where('heartbeat_at', '<', new Date(now.getTime() - FORGET_MS).toISOString())
-    .execute();
-  const rows = await db.selectFrom('workers').selectAll().orderBy('started_at').orderBy('id').execute();
+  await forgetWorkers(db, new Date(now.getTime() - FORGET_MS).toISOString());
+  const rows = await listWorkerRows(db);
   const workers = rows.map((r) => {
     const live = isLive(r, now);
     return {

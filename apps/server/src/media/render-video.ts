@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { VIDEO_RESOLUTIONS } from '@tazamun/contracts/exports';
 import type { VideoRequest } from '@tazamun/contracts/exports';
-import { ffmpegPath, inputGuard } from '@tazamun/aligner/audio/decode';
-import { resolveLanguage } from '@tazamun/aligner/text/languages';
+import { ffmpegPath, inputGuard } from '@tazamun/aligner/audio';
+import { resolveLanguage } from '@tazamun/aligner/backends';
 import { buildKaraokeAss } from './karaoke-ass.ts';
 import { JobAborted } from '../jobs/job-queue.ts';
 

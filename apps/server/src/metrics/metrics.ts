@@ -10,7 +10,8 @@
 // `running`, the pool figures are taken before the scrape's own queries.
 // Each process has its own registry (no prom-client global), so tests can build several apps at once.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { sql } from 'kysely';
+import { runningJobCounts, waitingJobCounts } from '../db/jobs.ts';
+import { workerBeats } from '../db/workers.ts';
 import { poolOf } from '../db/postgres.ts';
 import type { Db } from '../db/database.ts';
 import { freeBytes } from '../reliability/disk-space.ts';
@@ -148,21 +149,7 @@ export class Metrics {
       reading = (async () => {
         try {
           const [rows, held, workers] = await within(
-            Promise.all([
-              db
-                .selectFrom('jobs')
-                .select(['kind', 'status', sql<number>`count(*)`.as('n')])
-                .where('status', 'in', ['queued', 'failed'])
-                .groupBy(['kind', 'status'])
-                .execute(),
-              db
-                .selectFrom('jobs')
-                .select(['kind', 'worker_id', sql<number>`count(*)`.as('n')])
-                .where('status', '=', 'processing')
-                .groupBy(['kind', 'worker_id'])
-                .execute(),
-              db.selectFrom('workers').select(['id', 'heartbeat_at', 'lease_ms', 'running']).execute(),
-            ]),
+            Promise.all([waitingJobCounts(db), runningJobCounts(db), workerBeats(db)]),
             COLLECT_TIMEOUT_MS,
           );
           const now = new Date();

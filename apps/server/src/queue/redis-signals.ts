@@ -5,10 +5,11 @@
 // loses no signal that matters: the queues poll or reconcile, event streams read the row every second.
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobUpdate } from '../jobs/job-queue.ts';
 import { logFailure } from '../reliability/unavailable.ts';
+import { connectRedis } from './redis-connection.ts';
 
 /** The part of JobQueue the relay needs. */
 export interface SignalledQueue {
@@ -56,20 +57,12 @@ export class RedisSignals {
 
   /** Connects, subscribes, and makes the queue's wake() and updates travel to every process. */
   async start(): Promise<void> {
-    const { Redis } = await import('ioredis');
-    const options: RedisOptions = {
-      // a command issued while Redis is away fails at once instead of piling up in memory
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
-      lazyConnect: true,
-    };
-    const pub = new Redis(this.url, options);
-    const sub = new Redis(this.url, { ...options, enableOfflineQueue: true });
+    const [pub, sub] = await Promise.all([
+      connectRedis(this.url, 'publisher', this.log),
+      connectRedis(this.url, 'subscriber', this.log),
+    ]);
     this.pub = pub;
     this.sub = sub;
-    // connection errors repeat at every reconnect; the dependency watch says once that Redis is away
-    for (const c of [pub, sub]) c.on('error', (err: Error) => this.log.debug({ err: err.message }, 'redis'));
     // Redis may be away at start: the process serves at once (the queues poll or reconcile, streams
     // read the rows) and ioredis keeps reconnecting. The subscription is made on every 'ready', as a
     // subscribe that failed while Redis was away is not one ioredis renews by itself.

@@ -145,7 +145,7 @@ test(
     const first = await send(app, u.access, audio, clip.text);
     assert.equal(first.statusCode, 202, first.body);
     const firstId = first.json().id as string;
-    await until('the engine aligning', () => app.jobs.pool.runs.runs === 1);
+    await until('the engine aligning', () => app.jobs.engine.runs.runs === 1);
 
     const filler = join(data, 'filler.bin');
     const filled = fillDisk(filler);
@@ -185,7 +185,7 @@ test(
         await app.inject({ url: `/api/alignments/${firstId}/`, headers: bearer(u.access) }),
         'job status',
       );
-      return app.jobs.pool.runs.ended === 1;
+      return app.jobs.engine.runs.ended === 1;
     });
 
     const ready = await app.inject({ url: '/api/ready/' });
@@ -222,7 +222,7 @@ test(
     const end2 = await waitForStatus(app, u.access, second.json().id as string);
     assert.equal(end1.status, 'completed', JSON.stringify(end1));
     assert.equal(end2.status, 'completed', JSON.stringify(end2));
-    assert.deepEqual(app.jobs.pool.runs, { runs: 2, ended: 2 }, 'no alignment was computed twice');
+    assert.deepEqual(app.jobs.engine.runs, { runs: 2, ended: 2 }, 'no alignment was computed twice');
     const row = await app.deps.db
       .selectFrom('jobs')
       .select(['attempts', 'failures', 'last_error'])

@@ -118,14 +118,3 @@ export class StripNulPlugin implements KyselyPlugin {
     return args.result;
   }
 }
-
-/**
- * Errors (@fastify/)busboy and dicer raise for a multipart body that ends early or is not multipart at all. They carry no
- * status code, but they are the client's doing (a dropped connection, a broken client): 400, not 500.
- */
-export function isMalformedMultipart(err: unknown): boolean {
-  const message = err instanceof Error ? err.message : '';
-  return /^(Unexpected end of (form|file|multipart data)|Malformed part header|Multipart: Boundary not found|Malformed urlencoded form)/.test(
-    message,
-  );
-}

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '@tazamun/server/testing/until';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { API_SERVING, startChild } from '@tazamun/server/testing/child-process';
@@ -135,11 +136,11 @@ test(
       payload: { resolution: 'sd' },
     });
     assert.equal(post.statusCode, 202, post.body);
-    let video = post.json() as { status: string; download_url: string; file_size: number; id: string };
-    while (video.status === 'queued' || video.status === 'processing') {
-      await new Promise((r) => setTimeout(r, 200));
-      video = (await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) })).json();
-    }
+    const video = await until('the video render ended', async () => {
+      const res = await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) });
+      const v = res.json() as { status: string; download_url: string; file_size: number; id: string };
+      return v.status === 'queued' || v.status === 'processing' ? null : v;
+    });
     assert.equal(video.status, 'completed', JSON.stringify(video));
     const mp4Key = (await keys(folder)).find((k) => k.endsWith('.mp4'));
     assert.ok(mp4Key, 'the MP4 is in the bucket');

@@ -3,8 +3,11 @@
 // engine owns everything else: decoding, text processing, long-audio windowing, scores and the result.
 
 import type { PhoneTiming, PronunciationSource } from '@tazamun/contracts/alignment-result';
+import type { InputKind } from '@tazamun/contracts/alignment-options';
+import type { Precision } from '@tazamun/contracts/limits';
 
-export type Precision = 'standard' | 'high' | 'ultra';
+// declared once in the contracts; named here too because every back-end imports its types from here
+export type { Precision };
 
 export interface Unit {
   /** index into the normaliser's token list */
@@ -143,7 +146,7 @@ export interface AcousticBackend {
   pronounce(
     tokens: { text: string; wordIndex: number }[],
     lang: string,
-    inputKind: 'orthography' | 'ipa',
+    inputKind: InputKind,
     lexicon?: ReadonlyMap<string, string>,
   ): Promise<{ units: Unit[]; route: string; warnings: string[] }>;
   /**

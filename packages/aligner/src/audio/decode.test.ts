@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AudioError } from './audio-file.ts';
 import {
   AUDIO_DEMUXERS,
-  AudioError,
   decodeAudio,
   decodeAudio16,
   decodeWithFfmpeg,
@@ -15,7 +15,7 @@ import {
   probeAudio,
   probeWithFfprobe,
 } from './decode.ts';
-import { probeWav, readWavAtRate, readWavAtRate16, wavHoldsNonFinite } from './wav.ts';
+import { probeWav, readWavAtRate, readWavAtRate16, wavBytesFloat, wavHoldsNonFinite } from './wav.ts';
 import { assertAlignable, measureAudio } from './measure.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tz-audio-'));
@@ -282,26 +282,10 @@ function floatWavFile(
   rate = 16000,
   bits: 32 | 64 = 32,
 ) {
-  const width = bits / 8;
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + n * width, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(3, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * width, 28);
-  h.writeUInt16LE(width, 32);
-  h.writeUInt16LE(bits, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(n * width, 40);
-  const data = Buffer.alloc(n * width);
-  for (let i = 0; i < n; i++)
-    if (bits === 32) data.writeFloatLE(sample(i), i * width);
-    else data.writeDoubleLE(sample(i), i * width);
+  const samples = bits === 32 ? new Float32Array(n) : new Float64Array(n);
+  for (let i = 0; i < n; i++) samples[i] = sample(i);
   const out = join(dir, name);
-  writeFileSync(out, Buffer.concat([h, data]));
+  writeFileSync(out, wavBytesFloat(samples, rate));
   return out;
 }
 

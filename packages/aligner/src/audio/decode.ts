@@ -5,27 +5,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { NOT_FINITE_MESSAGE, probeWav, readWavAtRate, readWavAtRate16 } from './wav.ts';
+import { AudioError } from './audio-file.ts';
+import type { ProbeInfo } from './audio-file.ts';
 import { toS16 } from './pcm.ts';
 
 export const SAMPLE_RATE = 16000;
-
-export class AudioError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'empty' | 'not_audio' | 'decode_failed' | 'silent' | 'too_short',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AudioError';
-  }
-}
-
-export interface ProbeInfo {
-  format: string;
-  duration: number;
-  sampleRate: number;
-  channels: number;
-  codec: string;
-}
 
 const require = createRequire(import.meta.url);
 
@@ -178,27 +162,40 @@ export async function probeWithFfprobe(path: string): Promise<ProbeInfo> {
 /**
  * Decodes to 16 kHz mono float in [-1, 1]: a mono or stereo PCM/float WAV already at 16 kHz is read
  * in-process (audio/wav.ts, the same samples bit for bit), anything else through ffprobe and ffmpeg.
+ * `probe`: what probeAudio already said of the file, so ffprobe does not read it a second time.
  */
-export async function decodeAudio(path: string): Promise<{ samples: Float32Array; probe: ProbeInfo }> {
-  return readWavAtRate(path, SAMPLE_RATE) ?? decodeWithFfmpeg(path);
+export async function decodeAudio(
+  path: string,
+  probe?: ProbeInfo,
+): Promise<{ samples: Float32Array; probe: ProbeInfo }> {
+  return readWavAtRate(path, SAMPLE_RATE) ?? decodeWithFfmpeg(path, 'f32', probe);
 }
 
 /** As decodeAudio, to 16-bit integers (audio/pcm.ts): half the memory, for the HMM back-end. */
-export async function decodeAudio16(path: string): Promise<{ samples: Int16Array; probe: ProbeInfo }> {
-  return readWavAtRate16(path, SAMPLE_RATE) ?? decodeWithFfmpeg(path, 's16');
+export async function decodeAudio16(
+  path: string,
+  probe?: ProbeInfo,
+): Promise<{ samples: Int16Array; probe: ProbeInfo }> {
+  return readWavAtRate16(path, SAMPLE_RATE) ?? decodeWithFfmpeg(path, 's16', probe);
 }
 
 /** The ffmpeg path of decodeAudio, for every input (tests compare the two paths with it). */
-export async function decodeWithFfmpeg(path: string): Promise<{ samples: Float32Array; probe: ProbeInfo }>;
+export async function decodeWithFfmpeg(
+  path: string,
+  as?: 'f32',
+  probe?: ProbeInfo,
+): Promise<{ samples: Float32Array; probe: ProbeInfo }>;
 export async function decodeWithFfmpeg(
   path: string,
   as: 's16',
+  probe?: ProbeInfo,
 ): Promise<{ samples: Int16Array; probe: ProbeInfo }>;
 export async function decodeWithFfmpeg(
   path: string,
   as: 'f32' | 's16' = 'f32',
+  probed?: ProbeInfo,
 ): Promise<{ samples: Float32Array | Int16Array; probe: ProbeInfo }> {
-  const probe = await probeWithFfprobe(path);
+  const probe = probed ?? (await probeWithFfprobe(path));
   // the demuxer the probe found (the first name of "mov,mp4,m4a,..."), never a second guess
   const demuxer = probe.format.split(',')[0]!;
   // ffmpeg always hands over floats: its own s16 output mixes channels down with other gains (a matrix

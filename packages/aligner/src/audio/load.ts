@@ -1,6 +1,7 @@
 // What every back-end does first: get 16 kHz mono samples, describe their source, measure them and refuse
 // audio nothing can be aligned in (silent, too short) before any model is loaded or run.
 import { decodeAudio, decodeAudio16, SAMPLE_RATE } from './decode.ts';
+import type { ProbeInfo } from './audio-file.ts';
 import { toFloat32 } from './pcm.ts';
 import type { Pcm } from './pcm.ts';
 import { assertAlignable, measureAudio } from './measure.ts';
@@ -22,13 +23,15 @@ export interface AlignableAudio {
  * `audio` is a file path (decoded with ffmpeg) or samples already at 16 kHz mono; for samples, `given`
  * describes where they came from (a caller that decoded the file itself), else they are reported as raw PCM.
  * `store` is how the back-end wants them kept: 16-bit integers (half the memory; a caller's floats are
- * kept as they are) or floats (a caller's integers are converted).
+ * kept as they are) or floats (a caller's integers are converted). `probe`: the file's probe when the
+ * caller made one already (it is not probed twice).
  */
 export async function loadAlignableAudio(
   audio: string | Pcm,
   given?: SourceAudioInfo,
   allowSilent = false,
   store: 'int16' | 'float32' = 'float32',
+  probe?: ProbeInfo,
 ): Promise<AlignableAudio> {
   let samples: Pcm;
   let info: SourceAudioInfo = given ?? {
@@ -37,7 +40,7 @@ export async function loadAlignableAudio(
     sampleRate: SAMPLE_RATE,
   };
   if (typeof audio === 'string') {
-    const dec = store === 'int16' ? await decodeAudio16(audio) : await decodeAudio(audio);
+    const dec = store === 'int16' ? await decodeAudio16(audio, probe) : await decodeAudio(audio, probe);
     samples = dec.samples;
     info = { format: dec.probe.format, channels: dec.probe.channels, sampleRate: dec.probe.sampleRate };
   } else {

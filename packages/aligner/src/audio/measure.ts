@@ -1,5 +1,6 @@
 // Level measures reported with every result, and the checks that refuse audio nothing can be aligned in.
-import { AudioError, SAMPLE_RATE } from './decode.ts';
+import { AudioError } from './audio-file.ts';
+import { SAMPLE_RATE } from './decode.ts';
 import type { Pcm } from './pcm.ts';
 
 export interface AudioStats {

@@ -7,8 +7,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import { AudioError } from './decode.ts';
-import type { ProbeInfo } from './decode.ts';
+import { AudioError } from './audio-file.ts';
+import type { ProbeInfo } from './audio-file.ts';
 import { toS16 } from './pcm.ts';
 
 const PCM = 1;
@@ -265,22 +265,54 @@ function sampleReader(f: WavFormat): (buf: Buffer, at: number) => number {
   }
 }
 
-/** A mono 16-bit PCM WAV file's bytes (the canonical 44-byte header, then the samples). */
+/** The sample encodings this writer makes. */
+export type WavSample = 'int16' | 'float32' | 'float64';
+
+const SAMPLE_LAYOUT: Record<WavSample, { tag: number; bits: number }> = {
+  int16: { tag: PCM, bits: 16 },
+  float32: { tag: IEEE_FLOAT, bits: 32 },
+  float64: { tag: IEEE_FLOAT, bits: 64 },
+};
+
+/**
+ * The canonical 44-byte header of a mono WAV holding `dataBytes` of samples. The sizes saturate at
+ * 4 GiB, so a header may announce more data than follows (the hostile-upload tests send such files).
+ */
+export function wavHeader(dataBytes: number, sampleRate: number, sample: WavSample = 'int16'): Buffer {
+  const { tag, bits } = SAMPLE_LAYOUT[sample];
+  const width = bits / 8;
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0, 'latin1');
+  h.writeUInt32LE(Math.min(0xffffffff, 36 + dataBytes), 4);
+  h.write('WAVEfmt ', 8, 'latin1');
+  h.writeUInt32LE(16, 16); // the fmt chunk's size
+  h.writeUInt16LE(tag, 20);
+  h.writeUInt16LE(1, 22); // mono
+  h.writeUInt32LE(sampleRate, 24);
+  h.writeUInt32LE(sampleRate * width, 28); // bytes per second
+  h.writeUInt16LE(width, 32); // block align
+  h.writeUInt16LE(bits, 34);
+  h.write('data', 36, 'latin1');
+  h.writeUInt32LE(Math.min(0xffffffff, dataBytes), 40);
+  return h;
+}
+
+/** A mono 16-bit PCM WAV file's bytes: the header, then the samples. The one WAV writer of the repository. */
 export function wavBytes16(samples: Int16Array, sampleRate: number): Buffer {
-  const data = samples.length * 2;
-  const out = Buffer.alloc(44 + data);
-  out.write('RIFF', 0, 'latin1');
-  out.writeUInt32LE(36 + data, 4);
-  out.write('WAVEfmt ', 8, 'latin1');
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(PCM, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(sampleRate, 24);
-  out.writeUInt32LE(sampleRate * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write('data', 36, 'latin1');
-  out.writeUInt32LE(data, 40);
+  const out = Buffer.alloc(44 + samples.length * 2);
+  wavHeader(samples.length * 2, sampleRate, 'int16').copy(out);
   for (let i = 0; i < samples.length; i++) out.writeInt16LE(samples[i]!, 44 + 2 * i);
+  return out;
+}
+
+/** A mono IEEE-float WAV file's bytes (32 or 64-bit, as the array): NaN and infinities written as given. */
+export function wavBytesFloat(samples: Float32Array | Float64Array, sampleRate: number): Buffer {
+  const wide = samples instanceof Float64Array;
+  const width = wide ? 8 : 4;
+  const out = Buffer.alloc(44 + samples.length * width);
+  wavHeader(samples.length * width, sampleRate, wide ? 'float64' : 'float32').copy(out);
+  for (let i = 0; i < samples.length; i++)
+    if (wide) out.writeDoubleLE(samples[i]!, 44 + width * i);
+    else out.writeFloatLE(samples[i]!, 44 + width * i);
   return out;
 }

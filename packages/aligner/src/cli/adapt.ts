@@ -10,21 +10,21 @@ import { parseArgs } from './args.ts';
 
 export async function run(args: string[]): Promise<number> {
   const p = parseArgs(args);
-  const root = p.values.get('corpus');
-  const lang = p.values.get('lang');
-  const out = p.values.get('o');
+  const root = p.values.corpus;
+  const lang = p.values.lang;
+  const out = p.values.o;
   if (!root || !lang || !out) {
     process.stderr.write(
       'usage: tazamun adapt --corpus DIR --lang CODE --out MODEL_DIR [--ipa] [--iterations N]\n',
     );
     return 2;
   }
-  const iterations = p.values.has('iterations') ? Number(p.values.get('iterations')) : undefined;
+  const iterations = p.values.iterations !== undefined ? Number(p.values.iterations) : undefined;
   if (iterations !== undefined && !(Number.isInteger(iterations) && iterations >= 1 && iterations <= 10))
     throw new Error('--iterations must be a whole number from 1 to 10');
   const layout = pairCorpus(walk(root));
   for (const s of layout.skipped) process.stderr.write(`skipped ${s.name}: ${SKIP_REASONS[s.reason]}\n`);
-  const inputKind = p.flags.has('ipa') ? ('ipa' as const) : ('orthography' as const);
+  const inputKind = p.values.ipa ? ('ipa' as const) : ('orthography' as const);
   const items = layout.pairs.map((pair) => ({
     audio: join(root, pair.audio),
     text: transcriptOf(root, pair),

@@ -4,7 +4,8 @@
 // relative path (spk0/utt0.wav -> OUT/spk0/utt0.TextGrid), then a summary table and OUT/summary.csv.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { pairCorpus, isTextGridPath, textGridTranscript } from '../corpus/corpus-layout.ts';
+import { pairCorpus, isTextGridPath } from '../corpus/corpus-layout.ts';
+import { textGridTranscript } from '../formats/textgrid-reader.ts';
 import type { CorpusPair } from '../corpus/corpus-layout.ts';
 import { align } from '../engine.ts';
 import { csvRows } from '../formats/csv.ts';
@@ -104,14 +105,14 @@ export function summaryCsv(rows: CorpusRow[]): string {
 }
 
 export async function runCorpus(p: ParsedArgs): Promise<number> {
-  const root = p.values.get('corpus')!;
-  const outDir = p.values.get('out-dir');
-  const lang = p.values.get('lang');
+  const root = p.values.corpus!;
+  const outDir = p.values['out-dir'];
+  const lang = p.values.lang;
   if (!outDir || !lang) {
     process.stderr.write('usage: tazamun align --corpus DIR --out-dir OUT --lang CODE [--format F]\n');
     return 2;
   }
-  const format = p.values.get('format') ?? 'textgrid';
+  const format = p.values.format ?? 'textgrid';
   if (!isExportFormat(format)) throw new Error(`unknown format "${format}" (${EXPORT_FORMATS.join(', ')})`);
   const layout = pairCorpus(walk(root));
   for (const s of layout.skipped) process.stderr.write(`skipped ${s.name}: ${SKIP_REASONS[s.reason]}\n`);

@@ -1,5 +1,5 @@
-// `tazamun align`: one file, or a JSONL manifest processed by worker threads (models stay loaded in
-// each worker across items).
+// `tazamun align`: one file, or a JSONL manifest processed by the engine host's threads (models stay
+// loaded in each thread across items; the server's jobs run on the same host).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -9,10 +9,12 @@ import { align } from '../engine.ts';
 import { EXPORT_FORMATS, MEDIA_FORMATS, exportResult, isExportFormat } from '../formats/export.ts';
 import type { ExportFormat, ExportOptions } from '../formats/export.ts';
 import { portableMedia } from '../formats/export-media.ts';
-import { parseAlignmentJson } from '../formats/json.ts';
-import { alignOptions, parseArgs } from './args.ts';
+import { parseAlignmentJson, toPlatformJson } from '../formats/json.ts';
+import { describeThrown } from '../errors.ts';
+import { EngineHost } from '../host/engine-host.ts';
+import type { EngineOutcome } from '../host/protocol.ts';
+import { alignOptions, parseArgs, recognitionOf, requestOptions } from './args.ts';
 import type { ParsedArgs } from './args.ts';
-import { BatchThread, alignWithRetry } from './batch.ts';
 
 export interface ManifestItem {
   id: string;
@@ -24,16 +26,16 @@ export interface ManifestItem {
 
 export async function run(args: string[]): Promise<number> {
   const p = parseArgs(args);
-  if (p.values.has('manifest')) return runBatch(p);
-  if (p.values.has('corpus')) return (await import('./align-corpus.ts')).runCorpus(p);
+  if (p.values.manifest !== undefined) return runBatch(p);
+  if (p.values.corpus !== undefined) return (await import('./align-corpus.ts')).runCorpus(p);
   const [audio, textFile] = p.positional;
-  const lang = p.values.get('lang');
+  const lang = p.values.lang;
   if (!audio || !textFile || !lang) {
     process.stderr.write('usage: tazamun align AUDIO TEXT_FILE --lang CODE [--format F] [-o OUT]\n');
     return 2;
   }
   const format = exportFormat(p);
-  const target = p.values.get('o');
+  const target = p.values.o;
   if (format === 'epub' && !target) throw new Error('an EPUB is a binary file: name it with -o FILE.epub');
   const text = readFileSync(textFile, 'utf8');
   // one file: a long one may use every core (--threads N to say how many)
@@ -47,7 +49,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 function exportFormat(p: ParsedArgs): ExportFormat {
-  const format = p.values.get('format') ?? 'json';
+  const format = p.values.format ?? 'json';
   if (!isExportFormat(format)) throw new Error(`unknown format "${format}" (${EXPORT_FORMATS.join(', ')})`);
   return format;
 }
@@ -57,8 +59,8 @@ function exportFormat(p: ParsedArgs): ExportFormat {
  * recording, the EAF names it (by absolute URL, and relative to the output file).
  */
 async function writeExport(result: AlignmentResult, format: ExportFormat, audio: string, p: ParsedArgs) {
-  const target = p.values.get('o');
-  const title = p.values.get('title') ?? basename(audio).replace(/\.[^.]+$/, '');
+  const target = p.values.o;
+  const title = p.values.title ?? basename(audio).replace(/\.[^.]+$/, '');
   const options: ExportOptions = { title };
   if (MEDIA_FORMATS.includes(format)) options.media = await portableMedia(audio);
   if (format === 'eaf') {
@@ -90,7 +92,7 @@ export async function runExport(args: string[]): Promise<number> {
     return 2;
   }
   const format = exportFormat(p);
-  if (format === 'epub' && !p.values.get('o'))
+  if (format === 'epub' && !p.values.o)
     throw new Error('an EPUB is a binary file: name it with -o FILE.epub');
   const result = parseAlignmentJson(readFileSync(json, 'utf8'));
   await writeExport(result, format, audio, p);
@@ -115,33 +117,72 @@ export function readManifest(path: string): ManifestItem[] {
     });
 }
 
+/** A batch item's reply: its result JSON, or the line its .error.txt holds. */
+type ItemReply = { ok: true; json: string } | { ok: false; code: string; error: string };
+
+function replyOf(o: EngineOutcome): ItemReply {
+  switch (o.type) {
+    case 'result':
+      try {
+        // the platform JSON, checked against the schema on its way out as a single file's is
+        return { ok: true, json: toPlatformJson(JSON.parse(o.json) as AlignmentResult) };
+      } catch (err) {
+        return { ok: false, code: 'engine_fault', error: describeThrown(err) };
+      }
+    case 'audio_error':
+    case 'input_error':
+      return { ok: false, code: o.code, error: o.message };
+    case 'engine_fault':
+    case 'crash':
+      return { ok: false, code: 'engine_fault', error: o.message };
+    case 'aborted':
+      return { ok: false, code: 'engine_fault', error: 'aborted' };
+  }
+}
+
+async function alignItem(host: EngineHost, item: ManifestItem, p: ParsedArgs) {
+  let text: string;
+  try {
+    text = item.text ?? readFileSync(item.text_file!, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return {
+      reply: { ok: false, code: 'not_found', error: (err as Error).message } as const,
+      retried: false,
+    };
+  }
+  const { outcome, retried } = await host.runRetrying({
+    kind: 'align',
+    audio: item.audio,
+    text,
+    language: item.lang,
+    options: requestOptions(p),
+    recognition: recognitionOf(p),
+  });
+  return { reply: replyOf(outcome), retried };
+}
+
 async function runBatch(p: ParsedArgs): Promise<number> {
-  const items = readManifest(p.values.get('manifest')!);
-  const outDir = p.values.get('out-dir');
+  const items = readManifest(p.values.manifest!);
+  const outDir = p.values['out-dir'];
   if (!outDir) throw new Error('--manifest needs --out-dir DIR');
   mkdirSync(outDir, { recursive: true });
-  const jobs = Math.max(1, Math.min(Number(p.values.get('jobs') ?? cpus().length), items.length));
+  // the options are checked once, before any thread starts
+  requestOptions(p);
+  const jobs = Math.max(1, Math.min(Number(p.values.jobs ?? cpus().length), items.length));
   let next = 0;
   let failed = 0;
-  const workerArgs = [...p.flags]
-    .map((f) => `--${f}`)
-    .concat(
-      [...p.values].filter(([k]) => ['precision', 'engine'].includes(k)).flatMap(([k, v]) => [`--${k}`, v]),
-    );
-  const fresh = (): BatchThread => new BatchThread(workerArgs);
-  await Promise.all(
-    Array.from({ length: jobs }, async () => {
-      let thread = fresh();
-      try {
+  const host = new EngineHost();
+  try {
+    await Promise.all(
+      Array.from({ length: jobs }, async () => {
         while (next < items.length) {
           const item = items[next++]!;
-          const r = await alignWithRetry(thread, item, fresh);
-          thread = r.thread;
-          const { reply } = r;
+          const { reply, retried } = await alignItem(host, item, p);
           if (reply.ok) {
             writeFileSync(join(outDir, `${item.id}.json`), reply.json);
             process.stderr.write(
-              `${item.id}: ok${r.retried ? ' (after an engine fault, on a fresh thread)' : ''}\n`,
+              `${item.id}: ok${retried ? ' (after an engine fault, on a fresh thread)' : ''}\n`,
             );
           } else {
             failed++;
@@ -150,11 +191,11 @@ async function runBatch(p: ParsedArgs): Promise<number> {
             process.stderr.write(`${item.id}: ${line}\n`);
           }
         }
-      } finally {
-        await thread.terminate();
-      }
-    }),
-  );
+      }),
+    );
+  } finally {
+    await host.close();
+  }
   process.stderr.write(`${items.length - failed}/${items.length} items aligned\n`);
   return failed ? 1 : 0;
 }

@@ -1,67 +1,84 @@
-// Shared option parsing for the align command and its batch workers.
+// The align and export commands' arguments (node:util parseArgs), and their flags mapped onto the
+// platform's request options (contracts' AlignmentOptions, checked by its schema), from which the engine's
+// options come through the one mapping the server uses too (engineOptionsOf).
 import { resolve } from 'node:path';
+import { parseArgs as parseNodeArgs } from 'node:util';
+import { AlignmentOptions, ENGINES, engineOptionsOf } from '@tazamun/contracts/alignment-options';
+import { PRECISIONS } from '@tazamun/contracts/limits';
 import type { AlignOptions } from '../engine.ts';
-import type { Precision } from '../acoustic/backend.ts';
+
+const OPTIONS = {
+  lang: { type: 'string' },
+  format: { type: 'string' },
+  o: { type: 'string', short: 'o' },
+  out: { type: 'string' },
+  title: { type: 'string' },
+  precision: { type: 'string' },
+  engine: { type: 'string' },
+  ipa: { type: 'boolean' },
+  'no-normalize': { type: 'boolean' },
+  'no-numbers': { type: 'boolean' },
+  'remove-fillers': { type: 'boolean' },
+  'no-recognition': { type: 'boolean' },
+  threads: { type: 'string' },
+  manifest: { type: 'string' },
+  'out-dir': { type: 'string' },
+  jobs: { type: 'string' },
+  corpus: { type: 'string' },
+  model: { type: 'string' },
+  iterations: { type: 'string' },
+} as const;
 
 export interface ParsedArgs {
   positional: string[];
-  values: Map<string, string>;
-  flags: Set<string>;
+  values: ReturnType<typeof parseValues>['values'];
 }
 
-const VALUED = new Set([
-  'lang',
-  'format',
-  'o',
-  'out',
-  'precision',
-  'engine',
-  'manifest',
-  'out-dir',
-  'jobs',
-  'threads',
-  'corpus',
-  'title',
-  'model',
-  'iterations',
-]);
+function parseValues(args: string[]) {
+  return parseNodeArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+}
 
+/** Unknown options and options without their value are refused with node's own message. */
 export function parseArgs(args: string[]): ParsedArgs {
-  const positional: string[] = [];
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a.startsWith('-')) {
-      const [k, inline] = a.replace(/^--?/, '').split('=', 2) as [string, string | undefined];
-      if (VALUED.has(k)) {
-        const v = inline ?? args[++i];
-        if (v === undefined) throw new Error(`option --${k} needs a value`);
-        values.set(k === 'out' ? 'o' : k, v);
-      } else flags.add(k);
-    } else positional.push(a);
-  }
-  return { positional, values, flags };
+  const { values, positionals } = parseValues(args);
+  // -o, --o and --out name the same output
+  return { positional: positionals, values: { ...values, o: values.o ?? values.out } };
 }
 
+/** "standard, high or ultra" */
+const choices = (list: readonly string[]): string =>
+  list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list.join('');
+
+/** The flags as the platform's request options: one schema checks them, the server's and the CLI's. */
+export function requestOptions(p: ParsedArgs): AlignmentOptions {
+  const v = p.values;
+  const parsed = AlignmentOptions.safeParse({
+    precision: v.precision,
+    engine: v.engine,
+    input_kind: v.ipa ? 'ipa' : 'orthography',
+    normalize: !v['no-normalize'],
+    numbers_to_words: !v['no-numbers'],
+    remove_fillers: v['remove-fillers'] === true,
+  });
+  if (parsed.success) return parsed.data;
+  const field = parsed.error.issues[0]?.path[0];
+  if (field === 'precision') throw new Error(`--precision must be ${choices(PRECISIONS)}`);
+  if (field === 'engine') throw new Error(`--engine must be ${choices(ENGINES)}`);
+  throw new Error(parsed.error.issues.map((i) => i.message).join('; '));
+}
+
+/** The pass for WER/CER, unless --no-recognition. */
+export const recognitionOf = (p: ParsedArgs): boolean => !p.values['no-recognition'];
+
+/** The engine's options for one file aligned in this process. */
 export function alignOptions(p: ParsedArgs, lang: string): AlignOptions {
-  const precision = (p.values.get('precision') ?? 'standard') as Precision;
-  if (!['standard', 'high', 'ultra'].includes(precision))
-    throw new Error(`--precision must be standard, high or ultra`);
-  const engine = (p.values.get('engine') ?? 'auto') as AlignOptions['engine'];
-  if (!['auto', 'hmm', 'mms'].includes(engine ?? '')) throw new Error('--engine must be auto, hmm or mms');
   return {
     lang,
-    precision,
-    engine,
-    inputKind: p.flags.has('ipa') ? 'ipa' : 'orthography',
-    normalize: !p.flags.has('no-normalize'),
-    numbersToWords: !p.flags.has('no-numbers'),
-    removeFillers: p.flags.has('remove-fillers'),
-    recognition: !p.flags.has('no-recognition'),
-    ...(p.values.has('threads') ? { threads: threadCount(p.values.get('threads')!) } : {}),
+    ...engineOptionsOf(requestOptions(p)),
+    recognition: recognitionOf(p),
+    ...(p.values.threads !== undefined ? { threads: threadCount(p.values.threads) } : {}),
     // an adapted model's folder (tazamun adapt)
-    ...(p.values.has('model') ? { model: resolve(p.values.get('model')!) } : {}),
+    ...(p.values.model !== undefined ? { model: resolve(p.values.model) } : {}),
   };
 }
 

@@ -193,7 +193,7 @@ test('the CLI runs compiled (dist/, built from the sources when stale) and align
   assert.equal(compiled.status, 0, compiled.stderr);
   assert.doesNotMatch(compiled.stderr, /running from the sources/);
   const dist = resolve(here, '../../dist');
-  assert.ok(existsSync(join(dist, 'main.mjs')) && existsSync(join(dist, 'align-worker.mjs')));
+  assert.ok(existsSync(join(dist, 'main.mjs')) && existsSync(join(dist, 'engine-thread.mjs')));
   const sources = spawnSync(
     process.execPath,
     [BIN, 'align', `${UTT}.wav`, txt, '--lang', 'eng', '--no-recognition'],

@@ -100,7 +100,7 @@ export async function runModels(args: string[], io: CliIo): Promise<number> {
   return sub === undefined || sub === '--help' || sub === '-h' ? 0 : 2;
 }
 
-/** Entry for the CLI dispatcher (src/cli/main.ts). */
+/** Entry for the CLI dispatcher (src/cli/run-cli.ts). */
 export function run(args: string[]): Promise<number> {
   return runModels(args, { stdout: process.stdout, stderr: process.stderr, env: process.env });
 }

@@ -19,6 +19,11 @@ export function protectFormula(s: string): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
 
+/** The guard undone, for a file of ours read back (a lexicon export imported again). */
+export function unprotectFormula(s: string): string {
+  return /^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s;
+}
+
 // NUL and the other C0 controls but tab, CR and LF (which quoting carries), and DEL: a spreadsheet
 // or a script reading the file has no use for them, and a raw 0x00 ends a C string.
 // eslint-disable-next-line no-control-regex

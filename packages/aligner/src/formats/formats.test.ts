@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { toCsv } from './csv.ts';
+import { protectFormula, toCsv, unprotectFormula } from './csv.ts';
 import { toEaf } from './eaf.ts';
 import { EXPORT_FORMATS, exportResult, isExportFormat } from './export.ts';
 import { parseAlignmentJson, parseExportJson, toPlatformJson, validateAlignmentResult } from './json.ts';
@@ -351,6 +351,12 @@ test('CSV: formula injection is neutralised in text cells, numbers stay numbers'
   assert.ok(words.includes("'@me"));
   assert.ok(words.includes('"hi"'));
   for (const r of rows.slice(1)) assert.match(r[3] ?? '', /^(\d+(\.\d+)?)?$/);
+});
+
+test('CSV: the formula guard undone gives the text back, and leaves other text alone', () => {
+  for (const s of ['=SUM(A1)', '+1', '-2', '@me', '\tx', 'plain', "it's", ''])
+    assert.equal(unprotectFormula(protectFormula(s)), s, JSON.stringify(s));
+  assert.equal(unprotectFormula("'plain"), "'plain");
 });
 
 test('CSV: phone level', () => {

@@ -27,6 +27,7 @@ import {
   isHaraka,
 } from './arabic.ts';
 import { resolveLanguage } from './languages.ts';
+import type { LanguageInfo } from './languages.ts';
 
 // ---------------------------------------------------------------- IPA segmentation
 
@@ -226,11 +227,12 @@ function parseEspeakPhonemes(out: string): string[] {
 
 /**
  * IPA phones of each token, read by eSpeak NG with the language's voice. One WASM instance is created
- * on first use and reused. A token that gives no phones (empty, symbols) gets [].
+ * on first use and reused. A token that gives no phones (empty, symbols) gets []. `lang` is a code, or
+ * a language already resolved (its regional voice kept).
  */
-export async function espeakIpa(tokens: string[], lang: string): Promise<string[][]> {
-  const info = resolveLanguage(lang);
-  if (!info.espeakVoice) throw new Error(`eSpeak NG has no voice for language "${lang}"`);
+export async function espeakIpa(tokens: string[], lang: string | LanguageInfo): Promise<string[][]> {
+  const info = typeof lang === 'string' ? resolveLanguage(lang) : lang;
+  if (!info.espeakVoice) throw new Error(`eSpeak NG has no voice for language "${info.iso3}"`);
   const handle = await getEspeak();
   if (handle.voice !== info.espeakVoice) {
     const rc = handle.worker.set_voice(info.espeakVoice);

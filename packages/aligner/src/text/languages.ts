@@ -8,6 +8,7 @@
 // romanisation: for those, every ISO 639-3 code of the full table (the `iso-639-3` package, SIL's code
 // tables) is accepted (acceptLanguage below).
 import { iso6393 } from 'iso-639-3';
+import type { EngineName, InputKind } from '@tazamun/contracts/alignment-options';
 import { EngineError } from '../errors.ts';
 
 export interface LanguageInfo {
@@ -370,15 +371,31 @@ export function resolveIpaLanguage(code: string): LanguageInfo {
         { cause: err },
       );
     }
-    return { iso3: iso.iso3, name: iso.name, rtl: false, routes: ['ipa-input'] };
+    return ipaOnly(iso);
   }
 }
 
+/** A language outside the table, for an IPA transcript: read by the IPA rules, whatever the language. */
+const ipaOnly = (iso: IsoLanguage): LanguageInfo => ({
+  iso3: iso.iso3,
+  name: iso.name,
+  rtl: false,
+  routes: ['ipa-input'],
+});
+
+/** A language code accepted once for an alignment; what the rest of the pipeline reads instead of the code. */
 export interface AcceptedLanguage {
+  /** the code as the caller gave it ('en-GB', 'ar', 'ara'): a regional voice follows it */
+  code: string;
   iso3: string;
   name: string;
   /** the table's entry (written text has a pronunciation route on hmm); null for IPA- or MMS-only use */
   info: LanguageInfo | null;
+  /**
+   * What the text rules (normalize.ts) read: the table's entry, or for an IPA transcript in a language
+   * outside the table the IPA rules' entry; null for written text only MMS reads (kept as written).
+   */
+  text: LanguageInfo | null;
 }
 
 /** The mms back-end refuses an IPA transcript with this message (here, and in its own pronounce()). */
@@ -395,7 +412,7 @@ export const MMS_IPA_REFUSAL =
  */
 export function acceptLanguage(
   code: string,
-  opts: { inputKind?: 'orthography' | 'ipa'; engine?: 'auto' | 'hmm' | 'mms' } = {},
+  opts: { inputKind?: InputKind; engine?: EngineName } = {},
 ): AcceptedLanguage {
   const inputKind = opts.inputKind ?? 'orthography';
   const engine = opts.engine ?? 'auto';
@@ -406,7 +423,7 @@ export function acceptLanguage(
   } catch (err) {
     if (inputKind === 'orthography' && engine === 'hmm') throw err;
   }
-  if (info) return { iso3: info.iso3, name: info.name, info };
+  if (info) return { code, iso3: info.iso3, name: info.name, info, text: info };
   const iso = lookupIso639(code);
   if (!iso) {
     throw new EngineError(
@@ -415,5 +432,11 @@ export function acceptLanguage(
         (inputKind === 'ipa' ? ' (an IPA transcript accepts every ISO 639-3 code)' : ''),
     );
   }
-  return { iso3: iso.iso3, name: iso.name, info: null };
+  return {
+    code,
+    iso3: iso.iso3,
+    name: iso.name,
+    info: null,
+    text: inputKind === 'ipa' ? ipaOnly(iso) : null,
+  };
 }

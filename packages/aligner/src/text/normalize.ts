@@ -13,6 +13,7 @@
 //   hyphenated words kept whole unless `hasWord` says the whole is missing.
 import { ALEF_WASLA, arabicMatchForm, arabicPlain, arabicPronunciationForm, asciiDigits } from './arabic.ts';
 import { decomposePresentationForms, isArabicChar } from './arabic.ts';
+import type { InputKind } from '@tazamun/contracts/alignment-options';
 import type { LanguageInfo } from './languages.ts';
 import { resolveIpaLanguage, resolveLanguage } from './languages.ts';
 import { numberToWords } from './numbers.ts';
@@ -33,7 +34,7 @@ export interface NormalizeOptions {
   normalize: boolean;
   numbersToWords: boolean;
   removeFillers: boolean;
-  inputKind: 'orthography' | 'ipa';
+  inputKind: InputKind;
   keepDiacritics: boolean;
   /**
    * Optional lexicon lookup (the acoustic model's dictionary). When given, a hyphenated compound is
@@ -154,14 +155,15 @@ const SPOKEN_SYMBOLS: Readonly<Record<string, Readonly<Record<string, string>>>>
 };
 const CURRENCY = new Set(['$', '€', '£']);
 
-function spokenSymbols(lang: string | undefined): Readonly<Record<string, string>> {
+function spokenSymbols(lang: string | LanguageInfo | undefined): Readonly<Record<string, string>> {
   if (!lang) return {};
+  let info: LanguageInfo;
   try {
-    const info = resolveLanguage(lang);
-    return SPOKEN_SYMBOLS[info.routes[0] === 'arabic-rules' ? 'ara' : info.iso3] ?? {};
+    info = typeof lang === 'string' ? resolveLanguage(lang) : lang;
   } catch {
     return {};
   }
+  return SPOKEN_SYMBOLS[info.routes[0] === 'arabic-rules' ? 'ara' : info.iso3] ?? {};
 }
 
 const FR_ELISION = /^(l|d|j|m|t|s|n|c|ç|qu|jusqu|lorsqu|puisqu|quoiqu)'(.+)$/;
@@ -179,7 +181,8 @@ interface Ctx {
  * Whitespace-separated words of the original text that hold a letter or a digit. With a language,
  * a token made only of symbols that language reads aloud ("&", "%", "€") is a word too.
  */
-export function splitWords(text: string, lang?: string): SourceWord[] {
+/** `lang`: a code, or the language the caller accepted already (text/languages.ts `acceptLanguage`). */
+export function splitWords(text: string, lang?: string | LanguageInfo): SourceWord[] {
   const spoken = spokenSymbols(lang);
   const words: SourceWord[] = [];
   for (const m of text.matchAll(WORD_RE)) {
@@ -366,17 +369,24 @@ function normalizeWord(raw: string, ctx: Ctx): string[] {
 /**
  * Splits the transcript into words and normalises each for the acoustic model. Offsets are UTF-16
  * code units into `text` as given (not NFC-normalised), so `text.slice(charStart, charEnd)` is the word.
+ * `lang` is a code, or the language the caller accepted already (`AcceptedLanguage.text`, which the
+ * engine passes so the code is resolved once per alignment).
  */
 export function normalizeTranscript(
   text: string,
-  lang: string,
+  lang: string | LanguageInfo,
   opts?: Partial<NormalizeOptions>,
 ): { words: SourceWord[]; tokens: ModelToken[]; processedText: string } {
   const options: NormalizeOptions = { ...DEFAULT_NORMALIZE_OPTIONS, ...(opts ?? {}) };
   // IPA does not depend on the language: any ISO 639-3 code will do.
-  const info = options.inputKind === 'ipa' ? resolveIpaLanguage(lang) : resolveLanguage(lang);
+  const info =
+    typeof lang !== 'string'
+      ? lang
+      : options.inputKind === 'ipa'
+        ? resolveIpaLanguage(lang)
+        : resolveLanguage(lang);
   const arabicLang = info.routes[0] === 'arabic-rules';
-  const words = splitWords(text, lang);
+  const words = splitWords(text, info);
   const tokens: ModelToken[] = [];
   for (const w of words) {
     const ctx: Ctx = {

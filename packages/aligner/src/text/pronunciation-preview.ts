@@ -4,6 +4,7 @@
 // model's dictionary file into a word set once; loads no acoustic model.
 import { readFileSync } from 'node:fs';
 import type { PronunciationSource } from '@tazamun/contracts/alignment-result';
+import type { InputKind } from '@tazamun/contracts/alignment-options';
 import { lexiconMap } from '../acoustic/backend.ts';
 import type { LexiconEntry } from '../acoustic/backend.ts';
 import { resolveHmmModel } from '../acoustic/hmm/models.ts';
@@ -48,13 +49,13 @@ function dictionaryWords(lang3: string): Map<string, string> | null {
 export async function previewPronunciations(
   text: string,
   lang: string,
-  options: { lexicon?: readonly LexiconEntry[]; inputKind?: 'orthography' | 'ipa' } = {},
+  options: { lexicon?: readonly LexiconEntry[]; inputKind?: InputKind } = {},
 ): Promise<PreviewWord[]> {
   const info = resolveLanguage(lang);
   const lexicon = lexiconMap(options.lexicon);
   const dict = dictionaryWords(info.iso3);
   const inputKind = options.inputKind ?? 'orthography';
-  const { tokens } = normalizeTranscript(text, lang, {
+  const { tokens } = normalizeTranscript(text, info, {
     inputKind,
     hasWord: dict ? (w) => lexicon.has(w.toLowerCase()) || dict.has(w.toLowerCase()) : undefined,
   });
@@ -88,7 +89,7 @@ export async function previewPronunciations(
   if (needEspeak.length && info.espeakVoice) {
     const ipa = await espeakIpa(
       needEspeak.map((w) => w.word),
-      info.iso3,
+      info,
     );
     needEspeak.forEach((w, k) => (w.ipa = (ipa[k] ?? []).join(' ')));
   }

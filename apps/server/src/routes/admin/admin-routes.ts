@@ -10,7 +10,7 @@ import {
   APPROVAL_STATUSES,
   Feedback,
 } from '@tazamun/contracts/auth';
-import { approveUser, rejectUser, setDailyLimit } from '../../accounts/commands.ts';
+import { approveUser, rejectUser, setDailyLimit } from '../../commands/accounts.ts';
 import { presentAdminUser } from '../../accounts/present-user.ts';
 import { createError } from '../../errors.ts';
 import { listFeedback } from '../../db/feedback.ts';

@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMIN_JOB_STATUSES, AdminJobAction, AdminJobList } from '@tazamun/contracts/admin-jobs';
 import { createError } from '../../errors.ts';
-import { findJob, listJobs, retryJob } from '../../jobs/job-admin.ts';
+import { retryJob } from '../../commands/retry-job.ts';
+import { findJob, listJobs } from '../../jobs/job-admin.ts';
 import { requireAdmin } from '../../plugins/auth-guard.ts';
 
 const JobParams = z.object({ id: z.string() });

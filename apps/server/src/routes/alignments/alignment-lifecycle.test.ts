@@ -78,7 +78,9 @@ test('an alignment from upload to deletion, seen only by its owner', async (t) =
   assert.ok(Math.abs(detail.duration - clip.duration) < 0.05, `duration ${detail.duration}`);
   for (const k of ['confidence', 'coverage', 'alignment_time', 'processing_speed'])
     assert.equal(typeof detail[k], 'number', k);
-  assert.ok(detail.result.words.every((w: { phones: unknown[] }) => w.phones.length > 0));
+  // every word is placed with its phones, the first starting with it
+  for (const w of detail.result.words as { word: string; start: number; phones: { start: number }[] }[])
+    assert.equal(w.phones[0]?.start, w.start, w.word);
 
   await t.test('list: pagination, filters and search', async () => {
     await upload(app, owner.access, [

@@ -38,10 +38,11 @@ import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { readRevision } from '../../revisions/revision-store.ts';
 import { presentAlignment, presentProgress } from './present-alignment.ts';
-import { retryAlignment } from './retry.ts';
+import { retryAlignment } from '../../commands/retry-alignment.ts';
 import { acceptUpload } from './upload.ts';
 import type { Db } from '../../db/database.ts';
 import type { AlignmentRow } from '../../db/schema.ts';
+import { latestVideo } from '../../db/videos.ts';
 
 export const IdParams = z.object({ id: z.string().min(1).max(64) });
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -195,14 +196,7 @@ export const alignmentRoutes: FastifyPluginAsyncZod = async (app) => {
               )
             : null,
         // so a page opened again finds the video rendered before, without asking for one that is not there
-        video:
-          (await db
-            .selectFrom('videos')
-            .select('status')
-            .where('alignment_id', '=', row.id)
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .executeTakeFirst()) ?? null,
+        video: await latestVideo(db, row.id).then((v) => (v ? { status: v.status } : null)),
       };
     },
   );

@@ -2,24 +2,11 @@
 import { errorMessage } from '@tazamun/contracts/errors';
 import type { ErrorCode } from '@tazamun/contracts/errors';
 import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
-import type {
-  AlignmentOptions,
-  AlignmentSummary,
-  Progress,
-  ProcessingStep,
-} from '@tazamun/contracts/alignments';
+import type { AlignmentSummary, Progress, ProcessingStep } from '@tazamun/contracts/alignments';
+import { parseStoredOptions } from '@tazamun/contracts/alignment-options';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import type { Verdict } from '@tazamun/contracts/alignment-result';
 import type { AlignmentRow } from '../../db/schema.ts';
-
-const DEFAULT_OPTIONS: AlignmentOptions = {
-  precision: 'standard',
-  normalize: true,
-  remove_fillers: false,
-  numbers_to_words: true,
-  engine: 'auto',
-  input_kind: 'orthography',
-};
 
 export function presentError(row: AlignmentRow, lang: UiLanguage) {
   if (!row.error_code || row.status !== 'failed') return null;
@@ -52,7 +39,7 @@ export function presentAlignment(row: AlignmentRow, lang: UiLanguage, shared: bo
     step: (row.step as ProcessingStep | null) ?? null,
     progress: row.progress ?? 0,
     error: presentError(row, lang),
-    options: { ...DEFAULT_OPTIONS, ...(row.options ? (JSON.parse(row.options) as object) : {}) },
+    options: parseStoredOptions(row.options),
     duration: round(row.duration),
     confidence: round(row.confidence),
     wer: round(row.wer),

@@ -2,6 +2,7 @@
 // it get a 503 `server_busy` with Retry-After at once — before their body is read — storing nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '@tazamun/server/testing/until';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorBody } from '@tazamun/contracts/errors';
@@ -99,7 +100,7 @@ test('a saturated gate answers 503 server_busy with Retry-After and stores nothi
   const hold = deferred();
   const holder = app.probeGate.run(() => hold.promise);
   const waiting = send();
-  while (app.probeGate.stats.waiting < 1) await new Promise((r) => setTimeout(r, 10));
+  await until('the upload waiting for the probe slot', () => app.probeGate.stats.waiting >= 1);
 
   const busy = await send('fr');
   assert.equal(busy.statusCode, 503, busy.body);

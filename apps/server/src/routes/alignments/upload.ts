@@ -3,21 +3,20 @@
 // moved into the file store (a rename on the local disk, an upload to S3), and only then are the quota
 // unit, the row and the job written in one transaction. Any failure removes the temp file and the
 // alignment's stored files, so a refused upload leaves nothing behind.
-import { isTransientWriteError } from '../../reliability/unavailable.ts';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { probeAudio } from '@tazamun/aligner/audio/decode';
-import { wavHoldsNonFinite } from '@tazamun/aligner/audio/wav';
-import { acceptLanguage } from '@tazamun/aligner/text/languages';
-import { availableEngines } from '@tazamun/aligner/models/registry';
+import { probeAudio, wavHoldsNonFinite } from '@tazamun/aligner/audio';
+import { EngineError, backendInstalled, planAlignment } from '@tazamun/aligner/engine';
+import type { AlignmentPlan } from '@tazamun/aligner/engine';
 import { LANGUAGE_CODE, UploadOptions } from '@tazamun/contracts/alignments';
 import type { UploadOptions as UploadOptionsT } from '@tazamun/contracts/alignments';
 import { errorMessage } from '@tazamun/contracts/errors';
 import { checkJobBounds } from '@tazamun/contracts/job-bounds';
 import { LIMITS, MB } from '@tazamun/contracts/limits';
+import { findOwnedProject } from '../../db/projects.ts';
 import { findUserById } from '../../db/users.ts';
 import { AppError, createError, fieldError } from '../../errors.ts';
 import { tempPath } from '../../storage/local-copy.ts';
@@ -25,7 +24,7 @@ import { SNIFF_BYTES, sniffAudio } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { cleanTranscriptText, decodeTranscript, holdsNul } from '../../media/text-decode.ts';
 import { presentQuota } from '../../accounts/present-user.ts';
-import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
+import { multipartFailure } from '../multipart-failure.ts';
 import { createAlignment } from '../../commands/create-alignment.ts';
 import type { ProbeGate } from './probe-gate.ts';
 import type { AlignmentRow } from '../../db/schema.ts';
@@ -139,6 +138,9 @@ async function receive(request: FastifyRequest, tmp: string): Promise<Received> 
 
 const BOOL = /^(true|false|1|0|on|off)$/;
 
+const unsupported = (code: string) =>
+  createError('language_unsupported', { code }, { language: ['This value is invalid.'] });
+
 export function parseOptions(fields: Record<string, string>): UploadOptionsT {
   const language = fields.language?.trim() ?? '';
   if (!language) throw createError('language_required', {}, { language: ['This field is required.'] });
@@ -148,19 +150,21 @@ export function parseOptions(fields: Record<string, string>): UploadOptionsT {
       {},
       { language: ['This value is invalid: expected an ISO 639-3 or 639-1 code in lowercase letters.'] },
     );
-  let iso3: string;
+  // The engine's own rule (plan.ts) decides whether this installation can align the language: an IPA
+  // transcript takes every ISO 639-3 code; written text needs a pronunciation route, or MMS (which reads
+  // any language) when it is installed. Values the schema refuses below are planned as their defaults.
+  const inputKind = fields.input_kind === 'ipa' ? 'ipa' : 'orthography';
+  const asked = fields.engine === 'hmm' || fields.engine === 'mms' ? fields.engine : 'auto';
+  let plan: AlignmentPlan;
   try {
-    // An IPA transcript takes every ISO 639-3 code; written text needs a pronunciation route, or MMS
-    // (which reads any language) when it is installed.
-    const inputKind = fields.input_kind === 'ipa' ? 'ipa' : 'orthography';
-    const asked = fields.engine === 'hmm' || fields.engine === 'mms' ? fields.engine : 'auto';
-    const mms = availableEngines().find((e) => e.id === 'mms')?.available ?? false;
-    // (IPA on mms is the engine's to refuse, with its own message; the code itself is fine.)
-    const engine = inputKind === 'ipa' || (asked === 'auto' && !mms) ? 'hmm' : asked;
-    iso3 = acceptLanguage(language, { inputKind, engine }).iso3;
-  } catch {
-    throw createError('language_unsupported', { code: language }, { language: ['This value is invalid.'] });
+    plan = planAlignment(language, { inputKind, engine: asked });
+  } catch (err) {
+    if (err instanceof EngineError && err.code === 'unsupported_option')
+      throw fieldError({ input_kind: [`This value is invalid: ${err.message}`] });
+    throw unsupported(language);
   }
+  // auto would send written text in this language to MMS, which is not installed here
+  if (asked === 'auto' && !backendInstalled(plan.backend)) throw unsupported(language);
   const bools: Record<string, boolean> = {};
   const fieldErrors: Record<string, string[]> = {};
   for (const k of ['normalize', 'remove_fillers', 'numbers_to_words']) {
@@ -170,7 +174,7 @@ export function parseOptions(fields: Record<string, string>): UploadOptionsT {
     else bools[k] = v === 'true' || v === '1' || v === 'on';
   }
   const parsed = UploadOptions.safeParse({
-    language: iso3,
+    language: plan.language.iso3,
     ...bools,
     ...(fields.precision ? { precision: fields.precision } : {}),
     ...(fields.engine ? { engine: fields.engine } : {}),
@@ -186,7 +190,7 @@ export function parseOptions(fields: Record<string, string>): UploadOptionsT {
   }
   if (Object.keys(fieldErrors).length || !parsed.success) throw fieldError(fieldErrors);
   const engine = parsed.data.engine;
-  if (engine !== 'auto' && !availableEngines().find((e) => e.id === engine)?.available)
+  if (engine !== 'auto' && !backendInstalled(engine))
     throw createError('engine_unavailable', { engine }, { engine: ['This value is invalid.'] });
   return parsed.data;
 }
@@ -266,12 +270,7 @@ export async function acceptUpload(
     const { format, duration, sampleRate } = await checkAudio(got.audio, gate);
     checkBounds(duration, sampleRate, text, app.jobs.config.maxAudioSeconds);
     if (options.project_id) {
-      const project = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', options.project_id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const project = await findOwnedProject(db, userId, options.project_id);
       if (!project) throw fieldError({ project_id: ['This value is invalid: no such project.'] });
     }
     return await createAlignment(app, userId, options, {
@@ -285,18 +284,6 @@ export async function acceptUpload(
     });
   } catch (err) {
     await rm(tmp, { force: true });
-    if (err instanceof AppError) throw err;
-    if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
-      throw err;
-    if (isMalformedMultipart(err))
-      throw createError(
-        'bad_request',
-        {},
-        { non_field_errors: ['The multipart body is incomplete or malformed.'] },
-      );
-    // a dependency away (503 with Retry-After) or a full disk (507): the error handler answers them
-    if (isTransientWriteError(err)) throw err;
-    request.log.error({ err }, 'upload failed');
-    throw createError('upload_failed');
+    throw multipartFailure(err, request.log, 'upload failed');
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import yazl from 'yazl';
 import { z } from 'zod';
 import { DeleteAccountRequest, PasswordResetConfirm, PasswordResetRequest } from '@tazamun/contracts/auth';
-import { confirmPasswordReset, deleteAccount, requestPasswordReset } from '../../accounts/commands.ts';
+import { confirmPasswordReset, deleteAccount, requestPasswordReset } from '../../commands/accounts.ts';
 import { presentUser } from '../../accounts/present-user.ts';
 import { describeDevice } from '../../accounts/sessions.ts';
 import { presentApiToken } from '../../accounts/api-tokens.ts';

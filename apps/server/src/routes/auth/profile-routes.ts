@@ -11,14 +11,13 @@ import {
   Stats,
   User,
 } from '@tazamun/contracts/auth';
-import { changePassword } from '../../accounts/commands.ts';
-import { checkName } from '../../accounts/account-validation.ts';
+import { changePassword, updatePreferences, updateProfile } from '../../commands/accounts.ts';
 import { presentQuota, presentUser } from '../../accounts/present-user.ts';
 import { utcDay } from '../../clock.ts';
-import { createError, FieldErrorCollector } from '../../errors.ts';
+import { createError } from '../../errors.ts';
 import { userStats } from '../../db/alignments.ts';
-import { getPreferences, savePreferences } from '../../db/preferences.ts';
-import { consumeQuota, findUserById, resetQuota, updateUser } from '../../db/users.ts';
+import { getPreferences } from '../../db/preferences.ts';
+import { consumeQuota, findUserById, resetQuota } from '../../db/users.ts';
 import { BODY_LIMITS } from '../../reliability/body-limits.ts';
 import {
   auth,
@@ -54,31 +53,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user } = auth(request);
-      const body = request.body;
-      const errors = new FieldErrorCollector();
-      const first =
-        body.first_name !== undefined ? checkName(errors, 'first_name', body.first_name) : undefined;
-      const last = body.last_name !== undefined ? checkName(errors, 'last_name', body.last_name) : undefined;
-      errors.throwIfAny();
-      const nowIso = deps.clock.now().toISOString();
-      await deps.db.transaction().execute(async (trx) => {
-        await updateUser(trx, user.id, {
-          ...(first !== undefined && { first_name: first }),
-          ...(last !== undefined && { last_name: last }),
-          ...(body.preferred_language && { preferred_language: body.preferred_language }),
-          updated_at: nowIso,
-        });
-        if (body.preferences || body.preferred_language) {
-          const current = await getPreferences(trx, user.id);
-          const next = { ...current, ...body.preferences };
-          if (body.preferred_language && !body.preferences?.language) next.language = body.preferred_language;
-          await savePreferences(trx, user.id, next, nowIso);
-          // The two names of the interface language stay equal whichever one the client sets.
-          if (!body.preferred_language && body.preferences?.language) {
-            await updateUser(trx, user.id, { preferred_language: body.preferences.language });
-          }
-        }
-      });
+      await updateProfile(deps, user, request.body);
       return presentUser(deps, (await findUserById(deps.db, user.id))!);
     },
   );
@@ -124,15 +99,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { user } = auth(request);
-      const nowIso = deps.clock.now().toISOString();
-      return deps.db.transaction().execute(async (trx) => {
-        const next = { ...(await getPreferences(trx, user.id)), ...request.body };
-        await savePreferences(trx, user.id, next, nowIso);
-        if (request.body.language)
-          await updateUser(trx, user.id, { preferred_language: request.body.language });
-        return next;
-      });
+      return updatePreferences(deps, auth(request).user, request.body);
     },
   );
 

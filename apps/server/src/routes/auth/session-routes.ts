@@ -12,7 +12,7 @@ import {
   RevokedCount,
   SessionList,
 } from '@tazamun/contracts/auth';
-import { login, register } from '../../accounts/commands.ts';
+import { login, register } from '../../commands/accounts.ts';
 import { presentUser } from '../../accounts/present-user.ts';
 import { closeSessionByRefresh, describeDevice, refreshSession } from '../../accounts/sessions.ts';
 import { createError } from '../../errors.ts';

@@ -2,10 +2,12 @@
 // background jobs), idempotent; the public list with search and filters; publishing by an admin.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until } from '@tazamun/server/testing/until';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvedUser, bearer, expectError, makeAdmin } from '@tazamun/server/testing/test-app';
 import { seedDemos } from '../../demos/seed-demos.ts';
+import { DemoList } from '@tazamun/contracts/demos';
 import type { Demo } from '@tazamun/contracts/demos';
 import {
   EVAL_DIR,
@@ -68,12 +70,10 @@ test('seeding, the public gallery and admin publishing', { timeout: 300_000 }, a
   // Two demos exist from now on: being prepared until the engine has aligned them, then listed.
   const early = (await app.inject({ url: '/api/demos/' })).json();
   assert.equal(early.preparing + early.count, 2);
-  for (;;) {
-    const list = (await app.inject({ url: '/api/demos/' })).json();
-    if (list.count === 2) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const list = (await app.inject({ url: '/api/demos/' })).json();
+  const list = await until('both demos aligned and listed', async () => {
+    const l = DemoList.parse((await app.inject({ url: '/api/demos/' })).json());
+    return l.count === 2 ? l : null;
+  });
   assert.equal(list.preparing, 0);
   assert.deepEqual(list.categories, ['read speech', 'synthetic speech']);
   // Per-language texts follow the request's language, English when one is missing.
@@ -94,7 +94,8 @@ test('seeding, the public gallery and admin publishing', { timeout: 300_000 }, a
   assert.equal(await q('q=greasy'), 1, 'search reaches the transcript');
   assert.equal(await q('q=eSpeak'), 1);
 
-  const demo = list.results.find((d: { language: string }) => d.language === 'eng');
+  const demo = list.results.find((d) => d.language === 'eng');
+  assert.ok(demo, 'the English demo is listed');
   const detail = (await app.inject({ url: `/api/demos/${demo.id}/` })).json();
   assert.equal(detail.original_text, clip.text);
   assert.equal(detail.result.words.length, 11);

@@ -3,9 +3,9 @@
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import type { ExportQuery } from '@tazamun/contracts/exports';
 import type { UiLanguage } from '@tazamun/contracts/limits';
-import { MEDIA_FORMATS, exportResult } from '@tazamun/aligner/formats/export';
-import type { ExportFormat, ExportedFile } from '@tazamun/aligner/formats/export';
-import { portableMedia } from '@tazamun/aligner/formats/export-media';
+import { MEDIA_FORMATS, exportResult } from '@tazamun/aligner/formats';
+import type { ExportFormat, ExportedFile } from '@tazamun/aligner/formats';
+import { portableMedia } from '@tazamun/aligner/formats';
 import { AUDIO_MIME } from '../../media/audio-sniff.ts';
 import type { SniffedFormat } from '../../media/audio-sniff.ts';
 import { readStoredBytes, withLocalFile } from '../../storage/local-copy.ts';

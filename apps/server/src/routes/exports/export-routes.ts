@@ -1,5 +1,4 @@
 // /api/alignments/{id}/export/{format}/ and the karaoke video (a render job, downloadable again).
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorMessage } from '@tazamun/contracts/errors';
@@ -16,7 +15,6 @@ import type { VideoRequest as VideoRequestT } from '@tazamun/contracts/exports';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { createError } from '../../errors.ts';
 import { readRevision } from '../../revisions/revision-store.ts';
-import { jobTimeoutMs } from '../../jobs/job-config.ts';
 import { VIDEO_FPS } from '../../media/render-video.ts';
 import { assertFreeJobRoom } from '../../jobs/fair-share.ts';
 import { contentDisposition, safeBaseName, sendStoredFile } from '../../media/send-file.ts';
@@ -26,6 +24,8 @@ import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
 import { buildExport, exportSource } from './export-file.ts';
 import type { VideoRow } from '../../db/schema.ts';
+import { findVideo, latestVideo } from '../../db/videos.ts';
+import { requestVideo } from '../../commands/request-video.ts';
 
 function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
   const options = JSON.parse(v.options) as VideoRequestT;
@@ -52,15 +52,6 @@ function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
 export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   const db = deps.db;
-
-  const latestVideo = (alignmentId: string) =>
-    db
-      .selectFrom('videos')
-      .selectAll()
-      .where('alignment_id', '=', alignmentId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
 
   app.get(
     '/:id/export/:format/',
@@ -132,44 +123,15 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         watermark: asked.watermark ?? prefs.watermark,
       };
       const lang = requestLanguage(request);
-      const current = await latestVideo(row.id);
+      const current = await latestVideo(db, row.id);
       if (current && (current.status === 'queued' || current.status === 'processing')) {
         return reply.code(202).send(presentVideo(current, row.id, lang));
       }
       // videos use no quota unit: a user keeps a few queued or rendering at most (jobs/fair-share.ts)
       await assertFreeJobRoom(db, row.user_id, 'video');
-      // One video per alignment: a new render replaces the previous file.
-      const old = await db.selectFrom('videos').selectAll().where('alignment_id', '=', row.id).execute();
-      const id = randomUUID();
-      const nowIso = deps.clock.now().toISOString();
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('videos').where('alignment_id', '=', row.id).execute();
-        await trx
-          .insertInto('videos')
-          .values({
-            id,
-            alignment_id: row.id,
-            status: 'queued',
-            options: JSON.stringify(options),
-            progress: 0,
-            file: null,
-            file_size: null,
-            render_time: null,
-            error_code: null,
-            created_at: nowIso,
-            completed_at: null,
-          })
-          .execute();
-        await app.jobs.queue.enqueue(trx, {
-          kind: 'video',
-          alignmentId: row.id,
-          videoId: id,
-          timeoutMs: jobTimeoutMs(app.jobs.config, (row.duration ?? 60) * 4),
-        });
-      });
-      for (const v of old) if (v.file) await deps.files.store.delete(deps.files.key(row.user_id, v.file));
-      app.jobs.queue.wake();
-      const created = (await latestVideo(row.id))!;
+      // one video per alignment: a new render replaces the previous one
+      const id = await requestVideo(app, row, options);
+      const created = (await findVideo(db, id))!;
       return reply.code(202).send(presentVideo(created, row.id, lang));
     },
   );
@@ -187,7 +149,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const row = await ownedOr404(db, request, request.params.id);
-      const v = await latestVideo(row.id);
+      const v = await latestVideo(db, row.id);
       if (!v) throw createError('not_found');
       return presentVideo(v, row.id, requestLanguage(request));
     },
@@ -206,7 +168,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const row = await ownedOr404(db, request, request.params.id);
-      const v = await latestVideo(row.id);
+      const v = await latestVideo(db, row.id);
       if (!v) throw createError('not_found');
       if (v.status !== 'completed' || !v.file) throw createError('video_not_ready', { status: v.status });
       const name =

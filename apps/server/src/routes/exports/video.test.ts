@@ -5,6 +5,9 @@ import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import assert from 'node:assert/strict';
+import type { z } from 'zod';
+import { VideoStatus } from '@tazamun/contracts/exports';
+import { until } from '@tazamun/server/testing/until';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,13 +54,10 @@ test(
     });
     assert.equal(post.statusCode, 202, post.body);
     assert.deepEqual([post.json().width, post.json().height, post.json().fps], [854, 480, 30]);
-    let status = post.json();
-    while (status.status === 'queued' || status.status === 'processing') {
-      await new Promise((r) => setTimeout(r, 200));
-      status = (await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(u.access) })).json();
-    }
+    const status = await videoEnded(app, id, u.access);
     assert.equal(status.status, 'completed', JSON.stringify(status));
     assert.equal(status.download_url, `/api/alignments/${id}/video/file/`);
+    assert.ok(status.download_url);
     // the detail says there is one, so a page opened again offers its download at once
     const reopened = (await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(u.access) })).json();
     assert.deepEqual(reopened.video, { status: 'completed' });
@@ -170,7 +170,7 @@ test(
     assert.equal(before, 0);
 
     const again = await app.inject({
-      url: smooth.status.download_url,
+      url: smooth.status.download_url!,
       headers: { ...bearer(u.access), range: 'bytes=4-7' },
     });
     assert.equal(again.statusCode, 206);
@@ -187,6 +187,15 @@ test(
   },
 );
 
+/** The render's status once it has ended (completed or failed). */
+function videoEnded(app: FastifyInstance, id: string, access: string): Promise<z.infer<typeof VideoStatus>> {
+  return until('the video render ended', async () => {
+    const res = await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(access) });
+    const status = VideoStatus.parse(res.json());
+    return status.status === 'queued' || status.status === 'processing' ? null : status;
+  });
+}
+
 async function renderVideo(
   app: FastifyInstance,
   access: string,
@@ -200,12 +209,9 @@ async function renderVideo(
     payload,
   });
   assert.equal(post.statusCode, 202, post.body);
-  let status = post.json();
-  while (status.status === 'queued' || status.status === 'processing') {
-    await new Promise((r) => setTimeout(r, 200));
-    status = (await app.inject({ url: `/api/alignments/${id}/video/`, headers: bearer(access) })).json();
-  }
+  const status = await videoEnded(app, id, access);
   assert.equal(status.status, 'completed', JSON.stringify(status));
+  assert.ok(status.download_url);
   const file = await app.inject({ url: status.download_url, headers: bearer(access) });
   assert.equal(file.statusCode, 200);
   return { status, file: file.rawPayload };

@@ -1,9 +1,9 @@
 // Public catalogue routes: supported languages and the platform's figures for the landing page.
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listLanguages } from '@tazamun/aligner/text/languages';
-import { HMM_NATIVE_LANGUAGES, availableEngines } from '@tazamun/aligner/models/registry';
+import { listLanguages } from '@tazamun/aligner/backends';
+import { HMM_NATIVE_LANGUAGES, availableEngines } from '@tazamun/aligner/backends';
 import { LanguagesResponse, PublicStats } from '@tazamun/contracts/alignments';
+import { completedTotals } from '../../db/alignments.ts';
 
 export function languageCatalogue() {
   const engines = availableEngines();
@@ -49,20 +49,12 @@ export const languageRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => {
-      const agg = await db
-        .selectFrom('alignments')
-        .select([
-          sql<number>`count(*)`.as('n'),
-          sql<number | null>`sum(duration)`.as('seconds'),
-          sql<number | null>`sum(words)`.as('words'),
-        ])
-        .where('status', '=', 'completed')
-        .executeTakeFirstOrThrow();
+      const agg = await completedTotals(db);
       return {
         languages_supported: (cached ??= languageCatalogue()).count,
-        alignments_completed: Number(agg.n),
-        hours_aligned: Math.round((Number(agg.seconds ?? 0) / 3600) * 100) / 100,
-        words_aligned: Number(agg.words ?? 0),
+        alignments_completed: agg.count,
+        hours_aligned: Math.round((agg.seconds / 3600) * 100) / 100,
+        words_aligned: agg.words,
       };
     },
   );

@@ -16,10 +16,10 @@ import {
   PronunciationPreview,
   PronunciationPreviewRequest,
 } from '@tazamun/contracts/lexicon';
-import { previewPronunciations } from '@tazamun/aligner/text/pronunciation-preview';
-import { resolveLanguage } from '@tazamun/aligner/text/languages';
-import { ipaToPhones, pronunciationPhones, unknownIpaSymbols } from '@tazamun/aligner/text/g2p';
-import { protectFormula } from '@tazamun/aligner/formats/csv';
+import { previewPronunciations } from '@tazamun/aligner/pronunciation';
+import { resolveLanguage } from '@tazamun/aligner/backends';
+import { ipaToPhones, pronunciationPhones, unknownIpaSymbols } from '@tazamun/aligner/pronunciation';
+import { protectFormula, unprotectFormula } from '@tazamun/aligner/formats';
 import {
   countLexicon,
   deleteLexiconEntry,
@@ -43,9 +43,6 @@ const present = (r: LexiconEntryRow): LexiconEntry => ({
 
 const LanguageQuery = z.object({ language: z.string().regex(ISO_639_3) });
 
-/** The export's formula guard undone: `'=x` came out of `=x` (csv.ts's protectFormula). */
-const unguard = (s: string): string => (/^'[=+\-@]/.test(s) ? s.slice(1) : s);
-
 /** Why an IPA string cannot be stored as it is, or null (the same rule for one entry and for imports). */
 export function ipaProblem(ipa: string): string | null {
   const unknown = unknownIpaSymbols(ipa);
@@ -59,7 +56,7 @@ export function parseDictionaryLine(line: string): { word: string; ipa: string }
   const trimmed = line.replace(/\r$/, '');
   if (!trimmed.trim() || trimmed.startsWith('#')) return null;
   const cols = trimmed.includes('\t') ? trimmed.split('\t') : trimmed.trim().split(/\s+(.*)/s);
-  const word = unguard(cols[0]?.trim() ?? '');
+  const word = unprotectFormula(cols[0]?.trim() ?? '');
   const rest = cols.slice(1).filter((c) => !/^\s*\d+(\.\d+)?\s*$/.test(c));
   const ipa = rest.join(' ').trim();
   if (!word || /\s/.test(word)) return 'expected a word, a tab and its phones';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { ipaToModelPhones } from '@tazamun/aligner/acoustic/hmm/phone-map';
+import { ipaToModelPhones } from '@tazamun/aligner/pronunciation';
 import { approvedUser, bearer, createTestApp, expectError } from '@tazamun/server/testing/test-app';
 import { createJobsTestApp, evalClip, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
 

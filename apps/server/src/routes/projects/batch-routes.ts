@@ -3,7 +3,6 @@
 // recording is checked as a single upload is (by content, then by ffprobe) and its transcript read;
 // the ones that fail are listed in `skipped` with the reason, the others become one alignment each,
 // queued together by the createAlignments command (one quota unit each, all or nothing).
-import { isTransientWriteError } from '../../reliability/unavailable.ts';
 import { open, rm } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorMessage } from '@tazamun/contracts/errors';
@@ -12,20 +11,21 @@ import { LIMITS, MB } from '@tazamun/contracts/limits';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { BATCH_LIMITS, BatchResponse } from '@tazamun/contracts/projects';
 import type { BatchSkipped } from '@tazamun/contracts/projects';
-import { pairCorpus } from '@tazamun/aligner/corpus/corpus-layout';
-import type { CorpusSkipReason } from '@tazamun/aligner/corpus/corpus-layout';
+import { pairCorpus } from '@tazamun/aligner/corpus';
+import type { CorpusSkipReason } from '@tazamun/aligner/corpus';
 import { createAlignments, quotaCovers } from '../../commands/create-alignment.ts';
 import type { CheckedRecording } from '../../commands/create-alignment.ts';
 import { CorpusZip } from '../../corpus/corpus-zip.ts';
 import { receiveBatch, transcriptsTooLarge } from '../../corpus/receive-batch.ts';
 import type { ReceivedBatch } from '../../corpus/receive-batch.ts';
 import { TranscriptReader } from '../../corpus/transcript-reader.ts';
+import { findOwnedProject } from '../../db/projects.ts';
 import { findUserById } from '../../db/users.ts';
 import { AppError, createError } from '../../errors.ts';
 import { SNIFF_BYTES } from '../../media/audio-sniff.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
-import { isMalformedMultipart } from '../../reliability/input-hygiene.ts';
+import { multipartFailure } from '../multipart-failure.ts';
 import { tempPath } from '../../storage/local-copy.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
 import { presentAlignment } from '../alignments/present-alignment.ts';
@@ -107,12 +107,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
         throw createError('bad_request', {}, { non_field_errors: ['Send multipart/form-data.'] });
       const userId = auth(request).user.id;
       const lang = requestLanguage(request);
-      const project = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', request.params.id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const project = await findOwnedProject(db, userId, request.params.id);
       if (!project) throw createError('not_found');
       quotaCovers((await findUserById(deps.db, userId))!, deps.clock.now(), 1);
 
@@ -183,19 +178,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
           skipped,
         });
       } catch (err) {
-        if (err instanceof AppError) throw err;
-        if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
-          throw err;
-        if (isMalformedMultipart(err))
-          throw createError(
-            'bad_request',
-            {},
-            { non_field_errors: ['The multipart body is incomplete or malformed.'] },
-          );
-        // a dependency away (503 with Retry-After) or a full disk (507): the error handler answers them
-        if (isTransientWriteError(err)) throw err;
-        request.log.error({ err }, 'batch upload failed');
-        throw createError('upload_failed');
+        throw multipartFailure(err, request.log, 'batch upload failed');
       } finally {
         zip?.close();
         // moved into the store when accepted; everything else goes

@@ -6,9 +6,9 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import yazl from 'yazl';
 import { ExportQuery, FileExportFormat } from '@tazamun/contracts/exports';
-import type { ExportFormat } from '@tazamun/aligner/formats/export';
-import { stripBidiControls } from '@tazamun/aligner/formats/common';
-import { csvRows } from '@tazamun/aligner/formats/csv';
+import type { ExportFormat } from '@tazamun/aligner/formats';
+import { stripBidiControls } from '@tazamun/aligner/formats';
+import { csvRows } from '@tazamun/aligner/formats';
 import { createError } from '../../errors.ts';
 import { readResult } from '../../jobs/alignment-files.ts';
 import { contentDisposition, safeBaseName } from '../../media/send-file.ts';
@@ -16,6 +16,7 @@ import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
 import { buildExport, exportSource } from '../exports/export-file.ts';
 import { requestLanguage } from '../../plugins/language.ts';
+import { completedProjectAlignments, findOwnedProject } from '../../db/projects.ts';
 import type { AlignmentRow } from '../../db/schema.ts';
 
 const EXTENSIONS: Record<ExportFormat, (q: ExportQuery) => string> = {
@@ -98,22 +99,9 @@ export const projectExportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const userId = auth(request).user.id;
-      const project = await db
-        .selectFrom('projects')
-        .selectAll()
-        .where('id', '=', request.params.id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const project = await findOwnedProject(db, userId, request.params.id);
       if (!project) throw createError('not_found');
-      const rows = await db
-        .selectFrom('alignments')
-        .selectAll()
-        .where('project_id', '=', project.id)
-        .where('user_id', '=', userId)
-        .where('status', '=', 'completed')
-        .orderBy('file_name')
-        .orderBy('id')
-        .execute();
+      const rows = await completedProjectAlignments(db, userId, project.id);
       const { format } = request.params;
       const names = uniqueNames(rows, EXTENSIONS[format](request.query));
       const zip = new yazl.ZipFile();

@@ -15,7 +15,8 @@ import { latestRealignment } from '../../db/revisions.ts';
 import { createError } from '../../errors.ts';
 import { requireApproved } from '../../plugins/auth-guard.ts';
 import { requestLanguage } from '../../plugins/language.ts';
-import { presentRealignment, requestRealignment } from '../../revisions/realign-command.ts';
+import { requestRealignment } from '../../commands/request-realignment.ts';
+import { presentRealignment } from './present-realignment.ts';
 import { createRevision, listRevisions } from '../../revisions/revision-store.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
 

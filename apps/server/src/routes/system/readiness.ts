@@ -9,7 +9,8 @@
 // second however frozen a dependency is: a frozen Redis or database makes its check "timeout", never
 // the probe hang past a load balancer's usual one-second probe timeout.
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { backlog } from '../../db/jobs.ts';
+import { workerBeats } from '../../db/workers.ts';
 import { pingDatabase, probeDatabaseWrite } from '../../db/database.ts';
 import { freeBytes } from '../../reliability/disk-space.ts';
 import { isLive } from '../../jobs/worker-registry.ts';
@@ -65,23 +66,11 @@ async function redisState(app: FastifyInstance): Promise<CheckState> {
 async function workersState(app: FastifyInstance, now: Date): Promise<CheckState> {
   if (app.jobs.config.concurrency > 0) return 'ok';
   const db = app.deps.db;
-  const [row, registry] = await Promise.all([
-    db
-      .selectFrom('jobs')
-      .select([
-        sql<number>`sum(case when status = 'processing' then 1 else 0 end)`.as('running'),
-        sql<number>`sum(case when status = 'queued' then 1 else 0 end)`.as('queued'),
-        sql<string | null>`min(case when status = 'queued' then created_at end)`.as('oldest'),
-      ])
-      .where('status', 'in', ['queued', 'processing'])
-      .executeTakeFirst(),
-    db.selectFrom('workers').select(['heartbeat_at', 'lease_ms']).execute(),
-  ]);
-  const queued = Number(row?.queued ?? 0);
-  if (queued > 0 && !registry.some((w) => isLive(w, now))) return 'no_live_workers';
-  const oldest = row?.oldest ? Date.parse(row.oldest) : null;
+  const [jobs, registry] = await Promise.all([backlog(db), workerBeats(db)]);
+  if (jobs.queued > 0 && !registry.some((w) => isLive(w, now))) return 'no_live_workers';
+  const oldest = jobs.oldest ? Date.parse(jobs.oldest) : null;
   const stalled = oldest !== null && now.getTime() - oldest > STALLED_BACKLOG_MS;
-  return stalled && Number(row?.running ?? 0) === 0 ? 'no_live_workers' : 'ok';
+  return stalled && jobs.running === 0 ? 'no_live_workers' : 'ok';
 }
 
 /** The files' disk under MIN_FREE_DISK_MB: uploads are refused (507), the rest works. */

@@ -2,18 +2,9 @@
 // results page and in the lists, so they behave the same everywhere.
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AlignmentSummary } from '@tazamun/contracts/alignments';
-import { PROFILE_QUERY_KEY } from '../../lib/api/get-user.ts';
-import { deleteAlignment, renameAlignment, retryAlignment } from '../../lib/api/alignments-api.ts';
-import { alignmentQueryKey } from '../../lib/api/get-alignment.ts';
-import { ALIGNMENTS_KEY } from '../../lib/api/get-alignments.ts';
-import { audioUrlQueryKey } from '../../lib/api/get-audio-url.ts';
-import { progressQueryKey } from '../../lib/api/get-progress.ts';
-import { PROJECTS_KEY } from '../../lib/api/get-projects.ts';
-import { videoQueryKey } from '../../lib/api/get-video.ts';
+import { useDeleteAlignment, useRenameAlignment, useRetryAlignment } from '../../lib/api/alignments-api.ts';
 import { toast, useUiStore } from '../../stores/ui-store.ts';
 import { Button } from '../ui/button.tsx';
 import { confirmAction } from '../ui/confirm.tsx';
@@ -21,36 +12,12 @@ import { InputField } from '../ui/field.tsx';
 
 type Target = Pick<AlignmentSummary, 'id' | 'title' | 'status'>;
 
-function refresh(queryClient: QueryClient, id: string): void {
-  void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
-  void queryClient.invalidateQueries({ queryKey: progressQueryKey(id) });
-  void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
-  void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
-  void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-}
-
-/**
- * After a delete: stop whatever is in flight for that alignment and refresh the lists. Its own queries
- * are left to expire unused (never invalidated, never removed): a query removed while the page that
- * reads it is still mounted (the router keeps it during the navigation) is rebuilt, fetched and 404s.
- */
-function forget(queryClient: QueryClient, id: string): void {
-  for (const key of [alignmentQueryKey(id), progressQueryKey(id), audioUrlQueryKey(id), videoQueryKey(id)])
-    void queryClient.cancelQueries({ queryKey: key });
-  void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
-  void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
-  void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-}
-
 function RenameForm({ target }: { target: Target }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const close = useUiStore((s) => s.closeModal);
   const [title, setTitle] = useState(target.title);
-  const rename = useMutation({
-    mutationFn: (value: string) => renameAlignment(target.id, value),
+  const rename = useRenameAlignment(target.id, {
     onSuccess: () => {
-      refresh(queryClient, target.id);
       toast.success(t('manage.renamed'));
       close();
     },
@@ -91,20 +58,13 @@ interface AlignmentActionsProps {
 
 export function AlignmentActions({ alignment, onDeleted, size = 'sm' }: AlignmentActionsProps) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const openModal = useUiStore((s) => s.openModal);
-  const retry = useMutation({
-    mutationFn: () => retryAlignment(alignment.id),
-    onSuccess: () => {
-      refresh(queryClient, alignment.id);
-      toast.info(t('manage.retried'));
-    },
+  const retry = useRetryAlignment(alignment.id, {
+    onSuccess: () => toast.info(t('manage.retried')),
     onError: (e) => toast.error(e.message),
   });
-  const remove = useMutation({
-    mutationFn: () => deleteAlignment(alignment.id),
+  const remove = useDeleteAlignment(alignment.id, {
     onSuccess: () => {
-      forget(queryClient, alignment.id);
       onDeleted?.();
       toast.success(t('manage.deleted'));
     },

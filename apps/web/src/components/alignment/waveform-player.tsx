@@ -1,9 +1,10 @@
 import { useEffect, useImperativeHandle, useRef, useState } from 'react';
 import type { Ref } from 'react';
-import WaveSurfer from 'wavesurfer.js';
+import type WaveSurfer from 'wavesurfer.js';
 import { useTranslation } from 'react-i18next';
 import { useUiStore } from '../../stores/ui-store.ts';
 import { Spinner } from '../ui/spinner.tsx';
+import { PLAYBACK_RATES, createWaveSurfer, waveColours } from '../../lib/wavesurfer.ts';
 import { formatClock } from './time.ts';
 
 export interface PlayerHandle {
@@ -12,18 +13,6 @@ export interface PlayerHandle {
   playSpan: (start: number, end: number) => void;
   togglePlay: () => void;
 }
-
-const RATES = [0.5, 0.75, 1, 1.25, 1.5];
-
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
-
-const waveColours = () => ({
-  waveColor: cssVar('--border'),
-  progressColor: cssVar('--accent'),
-  cursorColor: cssVar('--fg'),
-});
 
 /** The audio with its waveform (wavesurfer.js). Time runs left to right in every interface language. */
 export function WaveformPlayer({
@@ -61,17 +50,7 @@ export function WaveformPlayer({
   useEffect(() => {
     const media = audio.current;
     if (!container.current || !media) return;
-    const instance = WaveSurfer.create({
-      container: container.current,
-      media,
-      height: 88,
-      ...waveColours(),
-      barWidth: 2,
-      barGap: 1,
-      barRadius: 2,
-      normalize: true,
-      dragToSeek: true,
-    });
+    const instance = createWaveSurfer('player', { container: container.current, media });
     ws.current = instance;
     const unsubs = [
       instance.on('ready', (d) => {
@@ -98,7 +77,7 @@ export function WaveformPlayer({
 
   // A theme change repaints the waveform; it must not reload the audio.
   useEffect(() => {
-    ws.current?.setOptions(waveColours());
+    ws.current?.setOptions(waveColours('player'));
   }, [theme]);
 
   useImperativeHandle(ref, () => ({
@@ -166,7 +145,7 @@ export function WaveformPlayer({
             }}
             className="rounded-md border border-border bg-surface px-2 py-1 text-fg"
           >
-            {RATES.map((r) => (
+            {PLAYBACK_RATES.player.map((r) => (
               <option key={r} value={r}>
                 {r}×
               </option>

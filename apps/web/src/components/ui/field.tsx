@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { ComponentPropsWithRef, ReactNode } from 'react';
 
 const CONTROL =
   'w-full rounded-lg border border-border bg-surface px-3 py-2 text-fg placeholder:text-muted/70 focus:border-accent focus:outline-none focus:ring-2 focus:ring-ring/30 aria-[invalid=true]:border-danger';
@@ -36,7 +36,8 @@ function FieldShell({ label, error, hint, children }: FieldShellProps) {
   );
 }
 
-type InputFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+// Each field takes a ref to its control (react-hook-form's register() passes one).
+type InputFieldProps = ComponentPropsWithRef<'input'> & {
   label: ReactNode;
   error?: string | null;
   hint?: ReactNode;
@@ -75,7 +76,7 @@ export function EmailField(props: EmailFieldProps) {
   return <InputField type="email" autoComplete="email" dir="ltr" {...props} />;
 }
 
-type TextareaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+type TextareaFieldProps = ComponentPropsWithRef<'textarea'> & {
   label: ReactNode;
   error?: string | null;
   hint?: ReactNode;
@@ -98,7 +99,7 @@ export function TextareaField({ label, error, hint, className = '', ...props }: 
   );
 }
 
-type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
+type SelectFieldProps = ComponentPropsWithRef<'select'> & {
   label: ReactNode;
   error?: string | null;
   hint?: ReactNode;
@@ -122,7 +123,7 @@ export function SelectField({ label, error, hint, className = '', children, ...p
   );
 }
 
-type CheckboxProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & {
+type CheckboxProps = Omit<ComponentPropsWithRef<'input'>, 'type'> & {
   label: ReactNode;
   error?: string | null;
 };

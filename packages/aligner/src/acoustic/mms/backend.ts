@@ -25,6 +25,7 @@ import { scoreRecognition } from '../../metrics/recognition.ts';
 import { findInstalled, MODELS } from '../../models/registry.ts';
 import { romanizeWord } from '../../romanize/romanize.ts';
 import { lookupIso639, MMS_IPA_REFUSAL } from '../../text/languages.ts';
+import type { InputKind } from '@tazamun/contracts/alignment-options';
 import {
   arraySource,
   computeEmissions,
@@ -118,7 +119,7 @@ export class MmsBackend implements AcousticBackend {
   async pronounce(
     tokens: { text: string; wordIndex: number }[],
     lang: string,
-    inputKind: 'orthography' | 'ipa',
+    inputKind: InputKind,
   ): Promise<{ units: Unit[]; route: string; warnings: string[] }> {
     if (inputKind === 'ipa') throw new EngineError('unsupported_option', MMS_IPA_REFUSAL);
     // The language only matters to the romaniser for Japanese (kanji are not read as Chinese).

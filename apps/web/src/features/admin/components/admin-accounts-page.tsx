@@ -3,7 +3,6 @@
 // reject | set-quota`, without a shell on the server.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { APPROVAL_STATUSES } from '@tazamun/contracts/auth';
 import type { AdminUser, ApprovalStatus } from '@tazamun/contracts/auth';
 import { useUser } from '../../../lib/api/get-user.ts';
@@ -12,23 +11,19 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, PageHeader } from '../../../components/ui/card.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { approveUser, rejectUser, setDailyLimit } from '../api/admin-users-api.ts';
-import { ADMIN_USERS_KEY, useAdminUsers } from '../api/get-admin-users.ts';
+import { useApproveUser, useRejectUser, useSetDailyLimit } from '../api/admin-users-api.ts';
+import { useAdminUsers } from '../api/get-admin-users.ts';
 
 function QuotaForm({ account }: { account: AdminUser }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [value, setValue] = useState(String(account.quota.daily_limit));
   const n = Number(value);
   const valid = value.trim() !== '' && Number.isInteger(n) && n >= 0 && n <= 100_000;
-  const save = useMutation({
-    mutationFn: () => setDailyLimit(account.id, n),
-    onSuccess: (r) => {
+  const save = useSetDailyLimit(account.id, {
+    onSuccess: (r) =>
       toast.success(
         t('adminAccounts.quotaSaved', { email: r.user.email, limit: formatNumber(r.user.quota.daily_limit) }),
-      );
-      void queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
-    },
+      ),
     onError: (e) => toast.error(e.message),
   });
   const id = `quota-${account.id}`;
@@ -37,7 +32,7 @@ function QuotaForm({ account }: { account: AdminUser }) {
       className="flex items-center gap-2"
       onSubmit={(e) => {
         e.preventDefault();
-        if (valid) save.mutate();
+        if (valid) save.mutate(n);
       }}
     >
       <label htmlFor={id} className="sr-only">
@@ -73,22 +68,12 @@ export function AdminAccountsPage() {
   const isAdmin = user?.role === 'admin';
   const [status, setStatus] = useState<ApprovalStatus>('pending');
   const accounts = useAdminUsers(status, isAdmin);
-  const queryClient = useQueryClient();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
-  const approve = useMutation({
-    mutationFn: approveUser,
-    onSuccess: (r) => {
-      toast.success(t('adminAccounts.approved', { email: r.user.email }));
-      refresh();
-    },
+  const approve = useApproveUser({
+    onSuccess: (r) => toast.success(t('adminAccounts.approved', { email: r.user.email })),
     onError: (e) => toast.error(e.message),
   });
-  const reject = useMutation({
-    mutationFn: rejectUser,
-    onSuccess: (r) => {
-      toast.success(t('adminAccounts.rejected', { email: r.user.email }));
-      refresh();
-    },
+  const reject = useRejectUser({
+    onSuccess: (r) => toast.success(t('adminAccounts.rejected', { email: r.user.email })),
     onError: (e) => toast.error(e.message),
   });
 

@@ -3,14 +3,14 @@
 // running one. Same actions as `npm run admin -- jobs | retry-job | cancel-job`.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { AdminJob, AdminJobStatus } from '@tazamun/contracts/admin-jobs';
 import { useUser } from '../../../lib/api/get-user.ts';
 import { useLanguageName } from '../../../lib/use-language-name.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card } from '../../../components/ui/card.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { cancelJob, retryJob } from '../api/admin-jobs-api.ts';
+import { useCancelJob, useRetryJob } from '../api/admin-jobs-api.ts';
 import { ADMIN_JOBS_KEY, useAdminJobs } from '../api/get-admin-jobs.ts';
 
 const FILTERS = ['open', 'queued', 'processing', 'failed', 'completed', 'cancelled'] as const;
@@ -30,20 +30,13 @@ export function AdminJobsPage() {
   const languageName = useLanguageName();
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ADMIN_JOBS_KEY });
-  const retry = useMutation({
-    mutationFn: retryJob,
-    onSuccess: () => {
-      toast.success(t('adminJobs.retried'));
-      refresh();
-    },
+  const retry = useRetryJob({
+    onSuccess: () => toast.success(t('adminJobs.retried')),
     onError: (e) => toast.error(e.message),
   });
-  const cancel = useMutation({
-    mutationFn: cancelJob,
-    onSuccess: (r) => {
-      toast.success(t(r.result === 'requested' ? 'adminJobs.cancelRequested' : 'adminJobs.cancelled'));
-      refresh();
-    },
+  const cancel = useCancelJob({
+    onSuccess: (r) =>
+      toast.success(t(r.result === 'requested' ? 'adminJobs.cancelRequested' : 'adminJobs.cancelled')),
     onError: (e) => toast.error(e.message),
   });
 

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { FILE_EXPORT_FORMATS } from '@tazamun/contracts/exports';
 import { saveBlob } from '../../../lib/download.ts';
@@ -8,8 +7,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Checkbox, InputField, SelectField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { downloadVideo, exportFile, requestVideo } from '../api/alignments-api.ts';
-import { useVideo, videoQueryKey } from '../../../lib/api/get-video.ts';
+import { useDownloadVideo, useExportFile, useRequestVideo } from '../api/alignments-api.ts';
+import { useVideo } from '../../../lib/api/get-video.ts';
 
 type Format = (typeof FILE_EXPORT_FORMATS)[number];
 const EXTENSIONS: Record<Format, string> = {
@@ -40,40 +39,39 @@ function FileExport({ id, baseName }: { id: string; baseName: string }) {
     headers: true,
   });
   const set = <K extends keyof typeof o>(k: K, v: (typeof o)[K]) => setO((prev) => ({ ...prev, [k]: v }));
-  const mutation = useMutation({
-    mutationFn: () => {
-      const params: Record<string, string> = {};
-      if (format === 'json')
-        Object.assign(params, {
-          include_metrics: o.include_metrics,
-          include_audio: o.include_audio,
-          pretty: o.pretty,
-        });
-      if (format === 'textgrid' || format === 'eaf')
-        Object.assign(params, {
-          tier_name: o.tier_name,
-          phone_tier: o.phone_tier,
-          phone_label: o.phone_label,
-        });
-      if (format === 'vtt' || format === 'srt')
-        Object.assign(params, {
-          min_segment_duration: o.min_segment_duration,
-          words_per_line: o.words_per_line,
-          timestamps: o.timestamps,
-        });
-      if (format === 'csv') Object.assign(params, { separator: o.separator, headers: o.headers });
-      return exportFile(
-        id,
-        format,
-        Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
-      );
-    },
+  const mutation = useExportFile(id, {
     onSuccess: (blob) => {
       saveBlob(blob, `${baseName}.${EXTENSIONS[format]}`);
       toast.success(t('export.done'));
     },
     onError: (e) => toast.error(e.message),
   });
+  const download = () => {
+    const params: Record<string, string> = {};
+    if (format === 'json')
+      Object.assign(params, {
+        include_metrics: o.include_metrics,
+        include_audio: o.include_audio,
+        pretty: o.pretty,
+      });
+    if (format === 'textgrid' || format === 'eaf')
+      Object.assign(params, {
+        tier_name: o.tier_name,
+        phone_tier: o.phone_tier,
+        phone_label: o.phone_label,
+      });
+    if (format === 'vtt' || format === 'srt')
+      Object.assign(params, {
+        min_segment_duration: o.min_segment_duration,
+        words_per_line: o.words_per_line,
+        timestamps: o.timestamps,
+      });
+    if (format === 'csv') Object.assign(params, { separator: o.separator, headers: o.headers });
+    mutation.mutate({
+      format,
+      options: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+    });
+  };
   return (
     <div className="space-y-4">
       <SelectField
@@ -177,7 +175,7 @@ function FileExport({ id, baseName }: { id: string; baseName: string }) {
           />
         </div>
       )}
-      <Button onClick={() => mutation.mutate()} loading={mutation.isPending}>
+      <Button onClick={download} loading={mutation.isPending}>
         {mutation.isPending ? t('export.exporting') : t('export.download')}
       </Button>
     </div>
@@ -186,7 +184,6 @@ function FileExport({ id, baseName }: { id: string; baseName: string }) {
 
 function VideoExport({ id, baseName, hasVideo }: { id: string; baseName: string; hasVideo: boolean }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [resolution, setResolution] = useState<'sd' | 'hd' | 'fullhd'>('fullhd');
   const [position, setPosition] = useState<'bottom' | 'top' | 'center'>('bottom');
   const [fontSize, setFontSize] = useState('');
@@ -196,23 +193,19 @@ function VideoExport({ id, baseName, hasVideo }: { id: string; baseName: string;
   // A video rendered before (another visit, another tab) is found again with its download button: the
   // detail says there is one. Without one, nothing is asked (the server would answer 404).
   const status = useVideo(id, hasVideo || requested);
-  const start = useMutation({
-    mutationFn: () =>
-      requestVideo(id, {
-        resolution,
-        position,
-        show_processed_text: processed,
-        show_waveform: waveform,
-        ...(fontSize ? { font_size: Number(fontSize) } : {}),
-      }),
-    onSuccess: (v) => {
-      queryClient.setQueryData(videoQueryKey(id), v);
-      setRequested(true);
-    },
+  const start = useRequestVideo(id, {
+    onSuccess: () => setRequested(true),
     onError: (e) => toast.error(e.message),
   });
-  const download = useMutation({
-    mutationFn: () => downloadVideo(id),
+  const render = () =>
+    start.mutate({
+      resolution,
+      position,
+      show_processed_text: processed,
+      show_waveform: waveform,
+      ...(fontSize ? { font_size: Number(fontSize) } : {}),
+    });
+  const download = useDownloadVideo(id, {
     onSuccess: (blob) => saveBlob(blob, `${baseName}.mp4`),
     onError: (e) => toast.error(e.message),
   });
@@ -268,7 +261,7 @@ function VideoExport({ id, baseName, hasVideo }: { id: string; baseName: string;
       )}
       <div className="flex flex-wrap gap-2">
         <Button
-          onClick={() => start.mutate()}
+          onClick={render}
           loading={start.isPending || Boolean(busy)}
           variant={v?.status === 'completed' ? 'secondary' : 'primary'}
         >
@@ -287,11 +280,9 @@ function VideoExport({ id, baseName, hasVideo }: { id: string; baseName: string;
 /** The read-along page and the EPUB: the text read aloud with each word highlighted, for readers. */
 function ReaderExport({ id, baseName }: { id: string; baseName: string }) {
   const { t } = useTranslation();
-  const mutation = useMutation({
-    mutationFn: (format: 'readalong' | 'epub') =>
-      exportFile(id, format, {}).then((blob) => ({ blob, format })),
-    onSuccess: ({ blob, format }) => {
-      saveBlob(blob, `${baseName}.${EXTENSIONS[format]}`);
+  const mutation = useExportFile(id, {
+    onSuccess: (blob, { format }) => {
+      saveBlob(blob, `${baseName}.${EXTENSIONS[format as 'readalong' | 'epub']}`);
       toast.success(t('export.done'));
     },
     onError: (e) => toast.error(e.message),
@@ -304,8 +295,8 @@ function ReaderExport({ id, baseName }: { id: string; baseName: string }) {
           <Button
             key={format}
             variant="secondary"
-            onClick={() => mutation.mutate(format)}
-            loading={mutation.isPending && mutation.variables === format}
+            onClick={() => mutation.mutate({ format, options: {} })}
+            loading={mutation.isPending && mutation.variables?.format === format}
             data-testid={`download-${format}`}
           >
             {t(`export.readers.${format}`)}

@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PronunciationPreview as Preview } from '@tazamun/contracts/lexicon';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { addLexiconEntry, previewPronunciations } from '../api/lexicon-api.ts';
+import { useAddLexiconEntry, usePreviewPronunciations } from '../api/lexicon-api.ts';
 
 /**
  * The words of the transcript the aligner would pronounce by rule or by eSpeak, with their IPA, each
@@ -16,16 +15,14 @@ export function PronunciationPreview({ language, text }: { language: string; tex
   const { t } = useTranslation();
   const [preview, setPreview] = useState<Preview | null>(null);
   const [edits, setEdits] = useState<Record<string, string>>({});
-  const check = useMutation({
-    mutationFn: () => previewPronunciations({ language, text }),
+  const check = usePreviewPronunciations({
     onSuccess: (p) => {
       setPreview(p);
       setEdits({});
     },
     onError: (e) => toast.error(e.message),
   });
-  const save = useMutation({
-    mutationFn: (entry: { word: string; ipa: string }) => addLexiconEntry({ language, ...entry }),
+  const save = useAddLexiconEntry({
     onSuccess: (e) => {
       toast.success(t('upload.pronunciation.saved', { word: e.word }));
       setPreview((p) => p && { ...p, words: p.words.filter((w) => w.word !== e.word) });
@@ -40,7 +37,7 @@ export function PronunciationPreview({ language, text }: { language: string; tex
         variant="secondary"
         disabled={!text.trim()}
         loading={check.isPending}
-        onClick={() => check.mutate()}
+        onClick={() => check.mutate({ language, text })}
       >
         {t('upload.pronunciation.check')}
       </Button>
@@ -82,7 +79,9 @@ export function PronunciationPreview({ language, text }: { language: string; tex
                     type="button"
                     size="sm"
                     variant="ghost"
-                    onClick={() => save.mutate({ word: w.word, ipa: (edits[w.word] ?? w.ipa).trim() })}
+                    onClick={() =>
+                      save.mutate({ language, word: w.word, ipa: (edits[w.word] ?? w.ipa).trim() })
+                    }
                   >
                     {t('upload.pronunciation.save')}
                   </Button>

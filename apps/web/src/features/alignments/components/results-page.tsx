@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { PROCESSING_STEPS } from '@tazamun/contracts/alignments';
 import type { Progress } from '@tazamun/contracts/alignments';
-import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import {
   formatBytes,
@@ -20,14 +19,13 @@ import { Alert, Card } from '../../../components/ui/card.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
-import { cancelAlignment } from '../api/alignments-api.ts';
+import { refreshEndedAlignment, useCancelAlignment } from '../api/alignments-api.ts';
 import { CorrectionEditor } from '../editor/correction-editor.tsx';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { ExportPanel } from './export-panel.tsx';
 import { ProcessingEstimate } from './processing-estimate.tsx';
 import { ShareControls } from './share-controls.tsx';
-import { alignmentQueryKey, useAlignment } from '../../../lib/api/get-alignment.ts';
-import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
+import { useAlignment } from '../../../lib/api/get-alignment.ts';
 import { useAudioUrl } from '../../../lib/api/get-audio-url.ts';
 import { useAlignmentProgress } from '../../../lib/api/get-progress.ts';
 import { useLanguageName } from '../../../lib/use-language-name.ts';
@@ -106,18 +104,14 @@ export function ResultsPage() {
   const finished = progress.data && !['queued', 'processing'].includes(progress.data.status);
   useEffect(() => {
     if (!finished || !running) return;
-    void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
-    void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
-    void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+    refreshEndedAlignment(queryClient, id);
     if (progress.data?.status === 'completed')
       notify({ type: 'success', title: t('results.completed'), message: detail.data?.title });
     if (progress.data?.status === 'failed')
       notify({ type: 'error', title: t('results.failed'), message: progress.data.error?.detail });
   }, [finished, running, queryClient, id, notify, t, progress.data, detail.data?.title]);
   const audioUrl = useAudioUrl(id, detail.data?.status === 'completed');
-  const cancel = useMutation({
-    mutationFn: () => cancelAlignment(id),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) }),
+  const cancel = useCancelAlignment(id, {
     onError: (e) => toast.error(e.message),
   });
 

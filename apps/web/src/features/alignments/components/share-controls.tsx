@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button.tsx';
 import { CheckIcon, CopyIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
-import { shareAlignment, unshareAlignment } from '../api/alignments-api.ts';
+import { useShareAlignment, useUnshareAlignment } from '../api/alignments-api.ts';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -27,25 +25,20 @@ export function ShareControls({
   transcript: string;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [link, setLink] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const share = useMutation({
-    mutationFn: () => shareAlignment(id),
+  const share = useShareAlignment(id, {
     onSuccess: (r) => {
       const url = new URL(r.url, window.location.origin);
       // The server knows its public URL; the link is shown on this origin's /share/ route.
       setLink(`${window.location.origin}${url.pathname}`);
-      void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
     },
     onError: (e) => toast.error(e.message),
   });
-  const unshare = useMutation({
-    mutationFn: () => unshareAlignment(id),
+  const unshare = useUnshareAlignment(id, {
     onSuccess: () => {
       setLink(null);
       toast.success(t('share.stopped'));
-      void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(id) });
     },
     onError: (e) => toast.error(e.message),
   });

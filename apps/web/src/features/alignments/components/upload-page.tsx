@@ -1,16 +1,15 @@
 import { useMemo, useRef, useState } from 'react';
-import { PronunciationPreview } from './pronunciation-preview.tsx';
-import type { DragEvent, FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DragEvent } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ENGINES, LANGUAGE_CODE } from '@tazamun/contracts/alignments';
+import { ENGINES } from '@tazamun/contracts/alignment-options';
 import { LIMITS, PRECISIONS } from '@tazamun/contracts/limits';
 import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { checkLanguage } from '@tazamun/contracts/language-check';
-import { PROFILE_QUERY_KEY, useUser } from '../../../lib/api/get-user.ts';
+import { useUser } from '../../../lib/api/get-user.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
 import { useLanguages } from '../../../lib/api/get-languages.ts';
 import { contentDirection } from '../../../lib/content-direction.ts';
 import { languageOptions } from '../../../lib/language-search.ts';
@@ -22,7 +21,10 @@ import { LanguagePicker } from '../../../components/alignment/language-picker.ts
 import { FileIcon, UploadIcon } from '../../../components/ui/icons.tsx';
 import { useUiStore } from '../../../stores/ui-store.ts';
 import { decodeTextBytes } from '../../../lib/decode-text-file.ts';
-import { uploadAlignment } from '../api/alignments-api.ts';
+import { WORDS, useFieldErrorText } from '../../../lib/form-errors.ts';
+import { UploadForm, uploadFormData, useUploadAlignment } from '../api/alignments-api.ts';
+import type { UploadFormInput, UploadFormOutput } from '../api/alignments-api.ts';
+import { PronunciationPreview } from './pronunciation-preview.tsx';
 
 const AUDIO_ACCEPT = LIMITS.audioFormats.map((f) => `.${f}`).join(',');
 const FORMATS_LABEL = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
@@ -42,25 +44,36 @@ export function UploadPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const languages = useLanguages();
-  const queryClient = useQueryClient();
   const notify = useUiStore((s) => s.notify);
   const { user } = useUser();
+  const errorText = useFieldErrorText();
   const audioInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLInputElement>(null);
-  const [language, setLanguage] = useState(user?.preferences.default_alignment_language ?? 'ara');
-  const [audio, setAudio] = useState<File | null>(null);
-  const [text, setText] = useState('');
-  const [textFile, setTextFile] = useState<File | null>(null);
+  // Checked on submit (UploadForm, over the contracts' options); the errors stay until the next one.
+  const form = useForm<UploadFormInput, unknown, UploadFormOutput>({
+    resolver: zodResolver(UploadForm),
+    defaultValues: {
+      language: user?.preferences.default_alignment_language ?? 'ara',
+      audio: null,
+      text: '',
+      text_file: null,
+      title: '',
+      precision: 'standard',
+      engine: 'auto',
+      normalize: true,
+      remove_fillers: false,
+      numbers_to_words: true,
+    },
+    reValidateMode: 'onSubmit',
+  });
+  const { errors } = form.formState;
+  const [language, audio, text] = useWatch({ control: form.control, name: ['language', 'audio', 'text'] });
+  // Why the last file chosen was refused: it stays the audio's error after Start ("too large" rather than
+  // "choose a file").
+  const [audioRefusal, setAudioRefusal] = useState<string | null>(null);
   // The encoding a non-UTF-8 text file was converted from, shown once under the transcript.
   const [convertedFrom, setConvertedFrom] = useState<string | null>(null);
-  const [title, setTitle] = useState('');
-  const [precision, setPrecision] = useState<(typeof PRECISIONS)[number]>('standard');
-  const [engine, setEngine] = useState<(typeof ENGINES)[number]>('auto');
-  const [normalize, setNormalize] = useState(true);
-  const [removeFillers, setRemoveFillers] = useState(false);
-  const [numbersToWords, setNumbersToWords] = useState(true);
   const [dragging, setDragging] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
 
   const counts = useMemo(() => {
     const trimmed = text.trim();
@@ -77,62 +90,57 @@ export function UploadPage() {
   );
   const nameOf = (code: string) => languageNames.find((o) => o.code === code)?.label ?? code;
 
-  const mutation = useMutation({
-    mutationFn: uploadAlignment,
+  const mutation = useUploadAlignment({
     onSuccess: (job) => {
-      void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
       notify({ type: 'info', title: t('upload.queued'), message: job.title });
       void navigate(`/results/${job.id}`);
     },
     onError: (error) => {
-      if (error instanceof ApiError) {
-        // The field names where the error belongs; the message is the catalogue's, in the interface
-        // language (the field entries themselves are English, for API clients).
-        const mapped: Record<string, string> = {};
-        for (const field of ['audio', 'text', 'text_file', 'language']) {
-          if (error.fieldErrors(field).length > 0) mapped[field] = error.message;
-        }
-        // A job beyond its bounds: the server's localised message, whose numbers it computed.
-        const boundField = error.code ? BOUND_FIELDS[error.code] : undefined;
-        if (boundField) mapped[boundField] = error.message;
-        setErrors(mapped);
-      }
+      if (!(error instanceof ApiError)) return;
+      // The field names where the error belongs; the message is the catalogue's, in the interface
+      // language (the field entries themselves are English, for API clients).
+      for (const field of ['audio', 'text', 'text_file', 'language'] as const)
+        if (error.fieldErrors(field).length > 0)
+          form.setError(field, { type: WORDS, message: error.message });
+      // A job beyond its bounds: the server's localised message, whose numbers it computed.
+      const boundField = error.code ? BOUND_FIELDS[error.code] : undefined;
+      if (boundField) form.setError(boundField, { type: WORDS, message: error.message });
     },
   });
 
+  const refuseAudio = (message: string) => {
+    setAudioRefusal(message);
+    form.setValue('audio', null);
+    form.setError('audio', { type: WORDS, message });
+  };
+
   const pickAudio = (file: File | undefined) => {
     if (!file) return;
-    const next = { ...errors };
-    delete next.audio;
-    if (!(LIMITS.audioFormats as readonly string[]).includes(extensionOf(file.name))) {
-      next.audio = t('upload.errors.audioFormat', { formats: FORMATS_LABEL });
-      setAudio(null);
-    } else if (file.size > LIMITS.audioMaxBytes) {
-      next.audio = t('upload.errors.audioTooLarge', { size: formatBytes(LIMITS.audioMaxBytes) });
-      setAudio(null);
-    } else {
-      setAudio(file);
-      if (!title) setTitle(file.name.replace(/\.[^.]+$/, ''));
-    }
-    setErrors(next);
+    form.clearErrors('audio');
+    if (!(LIMITS.audioFormats as readonly string[]).includes(extensionOf(file.name)))
+      return refuseAudio(t('upload.errors.audioFormat', { formats: FORMATS_LABEL }));
+    if (file.size > LIMITS.audioMaxBytes)
+      return refuseAudio(t('upload.errors.audioTooLarge', { size: formatBytes(LIMITS.audioMaxBytes) }));
+    setAudioRefusal(null);
+    form.setValue('audio', file);
+    if (!form.getValues('title')) form.setValue('title', file.name.replace(/\.[^.]+$/, ''));
   };
 
   const pickText = (file: File | undefined) => {
     if (!file) return;
     if (file.size > LIMITS.textFileMaxBytes) {
-      setErrors((e) => ({
-        ...e,
-        text: t('upload.errors.textTooLarge', { size: formatBytes(LIMITS.textFileMaxBytes) }),
-      }));
+      form.setError('text', {
+        type: WORDS,
+        message: t('upload.errors.textTooLarge', { size: formatBytes(LIMITS.textFileMaxBytes) }),
+      });
       return;
     }
     const reader = new FileReader();
     reader.onload = () => {
       const decoded = decodeTextBytes(new Uint8Array(reader.result as ArrayBuffer));
-      setText(decoded.text);
+      form.setValue('text', decoded.text);
       // A converted file goes to the server as the UTF-8 text shown, not as its original bytes.
-      setTextFile(decoded.converted ? null : file);
+      form.setValue('text_file', decoded.converted ? null : file);
       setConvertedFrom(decoded.converted ? decoded.encoding : null);
     };
     reader.readAsArrayBuffer(file);
@@ -144,30 +152,14 @@ export function UploadPage() {
     pickAudio(event.dataTransfer.files[0]);
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const next: Record<string, string> = {};
-    if (!LANGUAGE_CODE.test(language)) next.language = t('upload.errors.language');
-    // A refused file keeps its reason ("too large") rather than becoming "choose a file".
-    if (!audio) next.audio = errors.audio ?? t('upload.errors.audioRequired');
-    if (!text.trim()) next.text = t('upload.errors.textRequired');
-    setErrors(next);
-    if (Object.keys(next).length > 0 || !audio) return;
-    const form = new FormData();
-    form.append('language', language);
-    form.append('precision', precision);
-    form.append('engine', engine);
-    form.append('normalize', String(normalize));
-    form.append('remove_fillers', String(removeFillers));
-    form.append('numbers_to_words', String(numbersToWords));
-    if (title.trim()) form.append('title', title.trim());
-    // Text fields before the files: the server streams the parts in order.
-    // textFile is cleared as soon as the text is edited, so it still holds exactly what is shown.
-    if (textFile) form.append('text_file', textFile);
-    else form.append('text', text);
-    form.append('audio', audio);
-    mutation.mutate(form);
-  };
+  const onSubmit = form.handleSubmit(
+    (values) => mutation.mutate(uploadFormData(values)),
+    () => {
+      if (audioRefusal && !form.getValues('audio'))
+        form.setError('audio', { type: WORDS, message: audioRefusal });
+    },
+  );
+  const audioError = errorText(errors.audio);
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
@@ -181,7 +173,7 @@ export function UploadPage() {
           })
         }
       />
-      <form onSubmit={onSubmit} noValidate className="grid gap-6 lg:grid-cols-[1.6fr_1fr]">
+      <form onSubmit={(e) => void onSubmit(e)} noValidate className="grid gap-6 lg:grid-cols-[1.6fr_1fr]">
         <div className="space-y-6">
           <Card>
             <CardTitle>{t('upload.audio.title')}</CardTitle>
@@ -200,7 +192,7 @@ export function UploadPage() {
               className={`flex cursor-pointer flex-col items-center justify-center rounded-xl border-2 border-dashed px-6 py-10 text-center transition-colors ${
                 dragging
                   ? 'border-accent bg-accent-soft'
-                  : errors.audio
+                  : audioError
                     ? 'border-danger'
                     : 'border-border hover:border-accent/60'
               }`}
@@ -228,9 +220,9 @@ export function UploadPage() {
                 }}
               />
             </div>
-            {errors.audio && (
+            {audioError && (
               <p role="alert" className="mt-2 text-sm text-danger">
-                {errors.audio}
+                {audioError}
               </p>
             )}
           </Card>
@@ -257,16 +249,17 @@ export function UploadPage() {
             />
             <TextareaField
               label={t('upload.text.label')}
-              value={text}
-              onChange={(e) => {
-                setText(e.target.value);
-                setTextFile(null);
-                setConvertedFrom(null);
-              }}
+              {...form.register('text', {
+                // the file no longer holds what is shown once the text is edited
+                onChange: () => {
+                  form.setValue('text_file', null);
+                  setConvertedFrom(null);
+                },
+              })}
               dir={contentDirection(language)}
               lang={language}
               className="min-h-56"
-              error={errors.text ?? errors.text_file}
+              error={errorText(errors.text) ?? errorText(errors.text_file)}
               hint={t('upload.text.hint', { size: formatBytes(LIMITS.textFileMaxBytes) })}
             />
             {convertedFrom && (
@@ -296,57 +289,42 @@ export function UploadPage() {
             <div className="space-y-4">
               <InputField
                 label={t('upload.titleField')}
-                value={title}
                 maxLength={200}
                 dir="auto"
-                onChange={(e) => setTitle(e.target.value)}
+                {...form.register('title')}
               />
-              <LanguagePicker
-                label={t('upload.language.label')}
-                value={language}
-                onChange={setLanguage}
-                error={errors.language}
+              <Controller
+                control={form.control}
+                name="language"
+                render={({ field }) => (
+                  <LanguagePicker
+                    label={t('upload.language.label')}
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={errorText(errors.language)}
+                  />
+                )}
               />
               <details className="rounded-xl border border-border p-4">
                 <summary className="cursor-pointer text-sm font-medium">{t('upload.advanced')}</summary>
                 <div className="mt-4 space-y-4">
-                  <SelectField
-                    label={t('upload.precision.label')}
-                    value={precision}
-                    onChange={(e) => setPrecision(e.target.value as typeof precision)}
-                  >
+                  <SelectField label={t('upload.precision.label')} {...form.register('precision')}>
                     {PRECISIONS.map((p) => (
                       <option key={p} value={p}>
                         {t(`upload.precision.${p}`)}
                       </option>
                     ))}
                   </SelectField>
-                  <SelectField
-                    label={t('upload.engine.label')}
-                    value={engine}
-                    onChange={(e) => setEngine(e.target.value as typeof engine)}
-                  >
+                  <SelectField label={t('upload.engine.label')} {...form.register('engine')}>
                     {ENGINES.map((en) => (
                       <option key={en} value={en}>
                         {t(`upload.engine.${en}`)}
                       </option>
                     ))}
                   </SelectField>
-                  <Checkbox
-                    label={t('upload.options.normalize')}
-                    checked={normalize}
-                    onChange={(e) => setNormalize(e.target.checked)}
-                  />
-                  <Checkbox
-                    label={t('upload.options.fillers')}
-                    checked={removeFillers}
-                    onChange={(e) => setRemoveFillers(e.target.checked)}
-                  />
-                  <Checkbox
-                    label={t('upload.options.numbers')}
-                    checked={numbersToWords}
-                    onChange={(e) => setNumbersToWords(e.target.checked)}
-                  />
+                  <Checkbox label={t('upload.options.normalize')} {...form.register('normalize')} />
+                  <Checkbox label={t('upload.options.fillers')} {...form.register('remove_fillers')} />
+                  <Checkbox label={t('upload.options.numbers')} {...form.register('numbers_to_words')} />
                 </div>
               </details>
               {langCheck?.disagrees && langCheck.detected && (
@@ -359,7 +337,7 @@ export function UploadPage() {
                   </Alert>
                 </div>
               )}
-              {mutation.error && !Object.keys(errors).length && (
+              {mutation.error && Object.keys(errors).length === 0 && (
                 <Alert tone="danger">{mutation.error.message}</Alert>
               )}
               <Button type="submit" size="lg" className="w-full" loading={mutation.isPending}>

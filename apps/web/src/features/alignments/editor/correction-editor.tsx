@@ -5,26 +5,21 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { contentDirection } from '../../../lib/content-direction.ts';
 import { isApiError } from '../../../lib/api-client.ts';
-import { formatNumber, formatPercent } from '../../../lib/format.ts';
+import { formatPercent } from '../../../lib/format.ts';
 import { useUser } from '../../../lib/api/get-user.ts';
 import { useUiStore, toast } from '../../../stores/ui-store.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Alert } from '../../../components/ui/card.tsx';
-import { formatClock } from '../../../components/alignment/time.ts';
 import { CONFIDENCE_THRESHOLDS } from '../../../components/alignment/confidence-threshold.ts';
-import { alignmentQueryKey } from '../../../lib/api/get-alignment.ts';
-import { realignmentQueryKey, useRealignment } from '../api/get-realignment.ts';
-import { revisionsQueryKey, useRevisions } from '../api/get-revisions.ts';
-import { requestRealign, saveRevision } from '../api/revisions-api.ts';
-import { AxisColumn } from './axis-column.tsx';
+import { useRealignment } from '../api/get-realignment.ts';
+import { useRevisions } from '../api/get-revisions.ts';
+import { refreshRevisions, useRequestRealign, useSaveRevision } from '../api/revisions-api.ts';
 import { CheckPanel } from './check-panel.tsx';
+import { EditorToolbar } from './editor-toolbar.tsx';
 import {
-  canonicalEdge,
   edgeTime,
   mergePhones,
   moveEdge,
@@ -37,25 +32,22 @@ import {
   wordAtTime,
   wordsToCheck,
 } from './edit-model.ts';
-import type { EdgeRef } from './edit-model.ts';
-import { SHORTCUTS, ZOOM_STEP, editorAction } from './key-map.ts';
+import { ZOOM_STEP, editorAction } from './key-map.ts';
 import type { EditorAction, KeyPlace } from './key-map.ts';
 import { RevisionList } from './revision-list.tsx';
+import { SaveBar } from './save-bar.tsx';
+import type { SaveError } from './save-bar.tsx';
 import { SelectionPanel, selectionSpan } from './selection-panel.tsx';
-import { SpectrogramControls } from './spectrogram-controls.tsx';
+import { ShortcutsHelp } from './shortcuts-help.tsx';
 import { loadSpectrogramSettings, saveSpectrogramSettings } from './spectrogram.ts';
 import type { SpectrogramSettings } from './spectrogram.ts';
 import { StretchPanel } from './stretch-panel.tsx';
 import { BoundaryLines, TierLayer } from './tier-layer.tsx';
-import type { FocusRequest, FocusTarget, Selection } from './tier-layer.tsx';
 import { useEditHistory } from './use-edit-history.ts';
-import { SPECTRO_HEIGHT, WAVE_HEIGHT, useWaveSurfer } from './use-wavesurfer.ts';
+import { timed, useTierSelection } from './use-tier-selection.ts';
+import { useWaveSurfer } from './use-wavesurfer.ts';
 import type { Stretch } from './use-wavesurfer.ts';
-
-const RATES = [0.25, 0.5, 0.75, 1, 1.25, 1.5];
-
-const timed = (w: { start: number | null; end: number | null } | undefined) =>
-  !!w && w.start !== null && w.end !== null;
+import { WaveformPanel } from './waveform-panel.tsx';
 
 export function CorrectionEditor({
   alignmentId,
@@ -85,31 +77,14 @@ export function CorrectionEditor({
 
   const labelInput = useRef<HTMLInputElement>(null);
   const [settings, setSettings] = useState<SpectrogramSettings>(loadSpectrogramSettings);
-  const [selection, setSelection] = useState<Selection>(null);
-  const [range, setRange] = useState<{ anchor: number; from: number; to: number } | null>(null);
-  const [edge, setEdge] = useState<EdgeRef | null>(null);
-  const [focus, setFocus] = useState<FocusTarget | null>(null);
-  const focusSeq = useRef(0);
   const [stretch, setStretch] = useState<Stretch | null>(null);
   const [stretchText, setStretchText] = useState('');
   const [labelEdit, setLabelEdit] = useState<{ key: string; value: string } | null>(null);
   const draftRef = useRef(draft);
   const [help, setHelp] = useState(false);
   const [rate, setRate] = useState(1);
-  const [saveError, setSaveError] = useState<{ message: string; conflict: boolean } | null>(null);
+  const [saveError, setSaveError] = useState<SaveError | null>(null);
   const [realignId, setRealignId] = useState<string | null>(null);
-
-  if ((result.revision?.number ?? 1) !== revision) {
-    setBase(result);
-    history.reset(result);
-    // a re-aligned stretch may renumber the words: what was selected is no longer what it was
-    if (result.revision?.author === 'realign') {
-      setStretch(null);
-      setRange(null);
-      setSelection(null);
-      setEdge(null);
-    }
-  }
 
   const onRegion = useCallback((s: Stretch) => {
     setStretch(s);
@@ -123,6 +98,36 @@ export function CorrectionEditor({
       theme,
       onRegion,
     });
+
+  /** The stretch made of words [a, b] (positions): drawn on the waveform, its text in the panel. */
+  const stretchOfWords = (a: number, b: number) => {
+    const lo = draft.words[Math.min(a, b)]!;
+    const hi = draft.words[Math.max(a, b)]!;
+    if (!timed(lo) || !timed(hi)) return;
+    regions.current?.clearRegions();
+    regions.current?.addRegion({
+      start: lo.start!,
+      end: hi.end!,
+      color: 'color-mix(in srgb, var(--accent) 18%, transparent)',
+    });
+    onRegion({ start: lo.start!, end: hi.end! });
+  };
+  const tiers = useTierSelection({
+    draft,
+    seek: (seconds) => ws.current?.setTime(seconds),
+    onRange: stretchOfWords,
+  });
+  const { selection, range, edge, focus, select } = tiers;
+
+  if ((result.revision?.number ?? 1) !== revision) {
+    setBase(result);
+    history.reset(result);
+    // a re-aligned stretch may renumber the words: what was selected is no longer what it was
+    if (result.revision?.author === 'realign') {
+      setStretch(null);
+      tiers.clear();
+    }
+  }
 
   const body = useMemo(() => revisionBody(base, draft, revision), [base, draft, revision]);
   const dirty = body !== null;
@@ -153,11 +158,6 @@ export function CorrectionEditor({
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
 
-  const focusOn = (target: FocusRequest) => {
-    focusSeq.current += 1;
-    setFocus({ ...target, seq: focusSeq.current });
-  };
-
   // The label field shows the selection's label until the user types in it.
   const selKey = selection ? JSON.stringify(selection) : '';
   const currentLabel = (() => {
@@ -169,17 +169,6 @@ export function CorrectionEditor({
 
   const playSpan = (span: Stretch | null) => {
     if (span && ws.current) void ws.current.play(span.start, span.end);
-  };
-
-  /** Selects an interval, puts the cursor at its start and the keyboard on it. */
-  const select = (s: Selection, keepRange = false) => {
-    setSelection(s);
-    setEdge(null);
-    if (!keepRange) setRange(null);
-    const span = selectionSpan(draftRef.current, s);
-    if (span) ws.current?.setTime(span.start);
-    if (s?.tier === 'word') focusOn({ kind: 'cell', tier: 'word', word: s.word });
-    else if (s) focusOn({ kind: 'cell', tier: 'phone', word: s.word, phone: s.phone });
   };
 
   const zoomBy = (factor: number) => {
@@ -216,97 +205,12 @@ export function CorrectionEditor({
     history.apply(mergePhones(draft, selection.word, selection.phone));
   };
 
-  /** The stretch made of words [a, b] (positions): drawn on the waveform, its text in the panel. */
-  const stretchOfWords = (a: number, b: number) => {
-    const lo = draft.words[Math.min(a, b)]!;
-    const hi = draft.words[Math.max(a, b)]!;
-    if (!timed(lo) || !timed(hi)) return;
-    regions.current?.clearRegions();
-    regions.current?.addRegion({
-      start: lo.start!,
-      end: hi.end!,
-      color: 'color-mix(in srgb, var(--accent) 18%, transparent)',
-    });
-    onRegion({ start: lo.start!, end: hi.end! });
-  };
-
-  const moveInTier = (step: 1 | -1, extend: boolean) => {
-    const words = draft.words;
-    if (!selection || selection.tier === 'word') {
-      const from = extend && range ? (step > 0 ? range.to : range.from) : selection ? selection.word : -1;
-      let i = from < 0 && step < 0 ? words.length : from;
-      do i += step;
-      while (i >= 0 && i < words.length && !timed(words[i]));
-      if (i < 0 || i >= words.length) return;
-      if (extend && selection) {
-        const anchor = range?.anchor ?? selection.word;
-        const next = { anchor, from: Math.min(anchor, i), to: Math.max(anchor, i) };
-        setRange(next);
-        setSelection({ tier: 'word', word: i });
-        setEdge(null);
-        focusOn({ kind: 'cell', tier: 'word', word: i });
-        stretchOfWords(next.from, next.to);
-        return;
-      }
-      select({ tier: 'word', word: i });
-      return;
-    }
-    let { word, phone } = selection;
-    phone += step;
-    while (word >= 0 && word < words.length && (phone < 0 || phone >= words[word]!.phones.length)) {
-      word += step;
-      if (word < 0 || word >= words.length) return;
-      phone = step > 0 ? 0 : words[word]!.phones.length - 1;
-    }
-    select({ tier: 'phone', word, phone });
-  };
-
-  const firstOrLast = (last: boolean) => {
-    const words = draft.words;
-    if (selection?.tier === 'phone') {
-      const order = last ? [...words.keys()].reverse() : [...words.keys()];
-      const w = order.find((i) => words[i]!.phones.length);
-      if (w !== undefined) select({ tier: 'phone', word: w, phone: last ? words[w]!.phones.length - 1 : 0 });
-      return;
-    }
-    const i = last ? words.findLastIndex(timed) : words.findIndex(timed);
-    if (i >= 0) select({ tier: 'word', word: i });
-  };
-
-  const switchTier = (step: 1 | -1) => {
-    if (!selection) return;
-    if (step < 0 && selection.tier === 'phone') select({ tier: 'word', word: selection.word });
-    else if (step > 0 && selection.tier === 'word' && draft.words[selection.word]?.phones.length)
-      select({ tier: 'phone', word: selection.word, phone: 0 });
-  };
-
-  const focusEdge = (side: 'start' | 'end') => {
-    // the boundaries of the selected interval (a boundary's own interval when one was dragged)
-    const from = selection
-      ? { word: selection.word, phone: selection.tier === 'phone' ? selection.phone : null }
-      : null;
-    if (!from || !timed(draft.words[from.word])) return;
-    const ref = canonicalEdge(draft, { ...from, edge: side });
-    setEdge(ref);
-    focusOn({ kind: 'edge', ref });
-  };
-
-  const leaveEdge = () => {
-    setEdge(null);
-    if (selection) select(selection, true);
-  };
-
-  const save = useMutation({
-    mutationFn: () => saveRevision(alignmentId, body!),
+  const save = useSaveRevision(alignmentId, {
     onSuccess: (created) => {
       setSaveError(null);
       toast.success(t('editor.saved', { n: created.revision }));
       // the keyboard goes back to where it was in the tiers (the Save button is now disabled)
       if (selection) select(selection, true);
-      queryClient.setQueryData(alignmentQueryKey(alignmentId), (old: unknown) =>
-        old && typeof old === 'object' ? { ...old, result: created.result } : old,
-      );
-      void queryClient.invalidateQueries({ queryKey: revisionsQueryKey(alignmentId) });
     },
     onError: (e) => {
       const conflict = isApiError(e) && e.code === 'revision_conflict';
@@ -321,13 +225,8 @@ export function CorrectionEditor({
 
   const revisions = useRevisions(alignmentId);
 
-  const realign = useMutation({
-    mutationFn: (s: Stretch) =>
-      requestRealign(alignmentId, { start: s.start, end: s.end, text: stretchText }),
-    onSuccess: (r) => {
-      setRealignId(r.id);
-      queryClient.setQueryData(realignmentQueryKey(alignmentId), r);
-    },
+  const realign = useRequestRealign(alignmentId, {
+    onSuccess: (r) => setRealignId(r.id),
     onError: (e) => toast.error(e.message),
   });
   const realignment = useRealignment(alignmentId, realignId !== null);
@@ -336,8 +235,7 @@ export function CorrectionEditor({
     if (realignState?.status !== 'completed') return;
     toast.success(t('editor.stretch.done', { n: realignState.revision }));
     // the new revision becomes the base of a fresh draft (see `newRevision`)
-    void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(alignmentId) });
-    void queryClient.invalidateQueries({ queryKey: revisionsQueryKey(alignmentId) });
+    refreshRevisions(queryClient, alignmentId);
   }, [realignState, queryClient, alignmentId, t]);
   const realignRunning =
     realign.isPending || realignState?.status === 'queued' || realignState?.status === 'processing';
@@ -349,27 +247,27 @@ export function CorrectionEditor({
       case 'redo':
         return history.redo();
       case 'save':
-        if (dirty && !save.isPending) save.mutate();
+        if (body !== null && !save.isPending) save.mutate(body);
         return;
       case 'playPause':
         return void ws.current?.playPause();
       case 'playSelection':
         return playSpan(edge ? null : (selectionSpan(draft, selection) ?? stretch));
       case 'move':
-        return moveInTier(a.step, a.extend);
+        return tiers.move(a.step, a.extend);
       case 'first':
-        return firstOrLast(false);
+        return tiers.firstOrLast(false);
       case 'last':
-        return firstOrLast(true);
+        return tiers.firstOrLast(true);
       case 'switchTier':
-        return switchTier(a.step);
+        return tiers.switchTier(a.step);
       case 'edge':
-        return focusEdge(a.side);
+        return tiers.focusEdge(a.side);
       case 'nudge':
         if (edge) history.apply(nudgeEdge(draft, edge, a.delta));
         return;
       case 'leaveEdge':
-        return leaveEdge();
+        return tiers.leaveEdge();
       case 'editLabel':
         labelInput.current?.focus();
         labelInput.current?.select();
@@ -385,10 +283,7 @@ export function CorrectionEditor({
       case 'help':
         return setHelp((h) => !h);
       case 'clear':
-        setSelection(null);
-        setRange(null);
-        setEdge(null);
-        return;
+        return tiers.clear();
     }
   };
 
@@ -412,134 +307,35 @@ export function CorrectionEditor({
 
   return (
     <div onKeyDown={onRootKey} data-testid="correction-editor" className="min-w-0 space-y-4">
-      <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label={t('editor.toolbar')}>
-        <Button
-          size="sm"
-          onClick={() => void ws.current?.playPause()}
-          disabled={!ready}
-          aria-keyshortcuts="Space"
-        >
-          {playing ? t('editor.pause') : t('editor.play')}
-        </Button>
-        <Button
-          size="sm"
-          variant="secondary"
-          disabled={!ready || (!selection && !stretch)}
-          onClick={() => playSpan(selectionSpan(draft, selection) ?? stretch)}
-          aria-keyshortcuts="P"
-        >
-          {t('editor.playSelection')}
-        </Button>
-        <label className="flex items-center gap-2 text-sm text-muted">
-          {t('editor.speed')}
-          <select
-            value={rate}
-            onChange={(e) => {
-              const r = Number(e.target.value);
-              setRate(r);
-              ws.current?.setPlaybackRate(r, true);
-            }}
-            className="rounded-md border border-border bg-surface px-2 py-1 text-fg"
-          >
-            {RATES.map((r) => (
-              <option key={r} value={r}>
-                {formatNumber(r)}×
-              </option>
-            ))}
-          </select>
-        </label>
-        <span className="text-sm text-muted">
-          {t('editor.cursor')}{' '}
-          <span dir="ltr" className="font-mono tabular-nums text-fg" data-testid="editor-time">
-            {formatClock(time, true)}
-          </span>
-        </span>
-        <div className="ms-auto flex flex-wrap items-center gap-1">
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => zoomBy(1 / ZOOM_STEP)}
-            aria-label={t('editor.zoomOut')}
-            aria-keyshortcuts="-"
-            disabled={!ready}
-          >
-            −
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setZoomLevel(0)} disabled={!ready}>
-            {t('editor.zoomFit')}
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => zoomBy(ZOOM_STEP)}
-            aria-label={t('editor.zoomIn')}
-            aria-keyshortcuts="+"
-            disabled={!ready}
-          >
-            +
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => setHelp((h) => !h)}
-            aria-expanded={help}
-            aria-controls="editor-shortcuts"
-            aria-keyshortcuts="?"
-          >
-            {t('editor.help.open')}
-          </Button>
-        </div>
-      </div>
-
-      {help && (
-        <section
-          id="editor-shortcuts"
-          className="rounded-xl border border-border bg-surface p-4"
-          data-testid="shortcuts-help"
-        >
-          <h3 className="mb-2 font-semibold">{t('editor.help.title')}</h3>
-          <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
-            {SHORTCUTS.map(([k, v]) => (
-              <div key={v} className="flex min-w-0 gap-3">
-                <dt dir="ltr" className="w-40 shrink-0 whitespace-nowrap">
-                  <kbd className="rounded border border-border bg-surface-2 px-1.5 font-mono text-xs">
-                    {k}
-                  </kbd>
-                </dt>
-                <dd className="min-w-0 text-muted">{t(`editor.help.${v}`)}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-      )}
-
-      <div className="rounded-xl border border-border bg-surface-2/50 p-2" aria-label={t('editor.waveform')}>
-        <div dir="ltr" className="flex min-w-0">
-          <AxisColumn maxHz={settings.maxHz} />
-          <div
-            ref={container}
-            data-testid="editor-waveform"
-            className="min-w-0 flex-1"
-            style={{ minHeight: WAVE_HEIGHT + SPECTRO_HEIGHT }}
-          />
-        </div>
-        {!audioUrl && <p className="text-sm text-muted">{t('common.loading')}</p>}
-        <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1">
-          <SpectrogramControls
-            value={settings}
-            onChange={(s) => {
-              setSettings(s);
-              saveSpectrogramSettings(s);
-            }}
-          />
-          <span dir="ltr" className="ms-auto text-xs text-muted tabular-nums">
-            {zoom ? `${Math.round(zoom)} px/s` : ''}
-          </span>
-        </div>
-        <p className="mt-1 text-xs text-muted" id="tiers-help">
-          {t('editor.tiersHint')}
-        </p>
-      </div>
+      <EditorToolbar
+        ready={ready}
+        playing={playing}
+        canPlaySelection={!!selection || !!stretch}
+        rate={rate}
+        time={time}
+        help={help}
+        onPlayPause={() => void ws.current?.playPause()}
+        onPlaySelection={() => playSpan(selectionSpan(draft, selection) ?? stretch)}
+        onRate={(r) => {
+          setRate(r);
+          ws.current?.setPlaybackRate(r, true);
+        }}
+        onZoomOut={() => zoomBy(1 / ZOOM_STEP)}
+        onZoomFit={() => setZoomLevel(0)}
+        onZoomIn={() => zoomBy(ZOOM_STEP)}
+        onHelp={() => setHelp((h) => !h)}
+      />
+      {help && <ShortcutsHelp />}
+      <WaveformPanel
+        container={container}
+        loading={!audioUrl}
+        settings={settings}
+        onSettings={(s) => {
+          setSettings(s);
+          saveSpectrogramSettings(s);
+        }}
+        zoom={zoom}
+      />
       {hosts &&
         createPortal(
           <TierLayer
@@ -568,15 +364,7 @@ export function CorrectionEditor({
               endOf: (a) => t('editor.boundaryEnd', { a }),
             }}
             onSelect={(s) => select(s)}
-            onEdge={(r) => {
-              const ref = canonicalEdge(draft, r);
-              setEdge(ref);
-              setSelection(
-                r.phone === null
-                  ? { tier: 'word', word: r.word }
-                  : { tier: 'phone', word: r.word, phone: r.phone },
-              );
-            }}
+            onEdge={tiers.grabEdge}
             onDrag={(r, at) => history.preview(moveEdge(draft, r, at))}
             onDragEnd={() => history.commit()}
             onKey={onKey}
@@ -585,57 +373,21 @@ export function CorrectionEditor({
         )}
       {hosts && createPortal(<BoundaryLines draft={draft} duration={duration} edge={edge} />, hosts.lines)}
 
-      <div className="flex flex-wrap items-center gap-2">
-        <Button
-          size="sm"
-          variant="secondary"
-          onClick={history.undo}
-          disabled={!history.canUndo}
-          aria-keyshortcuts="Control+Z"
-        >
-          {t('editor.undo')}
-        </Button>
-        <Button
-          size="sm"
-          variant="secondary"
-          onClick={history.redo}
-          disabled={!history.canRedo}
-          aria-keyshortcuts="Control+Shift+Z"
-        >
-          {t('editor.redo')}
-        </Button>
-        <Button
-          size="sm"
-          onClick={() => save.mutate()}
-          disabled={!dirty}
-          loading={save.isPending}
-          aria-keyshortcuts="Control+S"
-        >
-          {t('editor.save')}
-        </Button>
-        <span className="text-sm text-muted" data-testid="editor-state" role="status">
-          {t('editor.revisionOf', { n: revision })} · {dirty ? t('editor.unsaved') : t('editor.upToDate')}
-        </span>
-      </div>
-      {saveError && (
-        <Alert tone="danger">
-          <p>{saveError.message}</p>
-          {saveError.conflict && (
-            <Button
-              size="sm"
-              variant="secondary"
-              className="mt-2"
-              onClick={() => {
-                setSaveError(null);
-                void queryClient.invalidateQueries({ queryKey: alignmentQueryKey(alignmentId) });
-                void queryClient.invalidateQueries({ queryKey: revisionsQueryKey(alignmentId) });
-              }}
-            >
-              {t('editor.reload')}
-            </Button>
-          )}
-        </Alert>
-      )}
+      <SaveBar
+        revision={revision}
+        dirty={dirty}
+        saving={save.isPending}
+        canUndo={history.canUndo}
+        canRedo={history.canRedo}
+        error={saveError}
+        onUndo={history.undo}
+        onRedo={history.redo}
+        onSave={() => body !== null && save.mutate(body)}
+        onReload={() => {
+          setSaveError(null);
+          refreshRevisions(queryClient, alignmentId);
+        }}
+      />
 
       <div className="grid min-w-0 gap-4 lg:grid-cols-3">
         <SelectionPanel
@@ -660,11 +412,13 @@ export function CorrectionEditor({
           dirty={dirty}
           running={realignRunning}
           state={realignState}
-          onRealign={() => stretch && realign.mutate(stretch)}
+          onRealign={() =>
+            stretch && realign.mutate({ start: stretch.start, end: stretch.end, text: stretchText })
+          }
           onClear={() => {
             regions.current?.clearRegions();
             setStretch(null);
-            setRange(null);
+            tiers.clearRange();
           }}
         />
         <CheckPanel

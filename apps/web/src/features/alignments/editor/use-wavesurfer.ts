@@ -2,26 +2,17 @@
 // without loading the audio again), zoom, stretch selection by dragging, and two hosts inside the
 // scrolling wrapper where React draws the ruler and tiers (they scroll and zoom with the waveform).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import WaveSurfer from 'wavesurfer.js';
+import type WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
 import SpectrogramPlugin from 'wavesurfer.js/dist/plugins/spectrogram.esm.js';
 import ZoomPlugin from 'wavesurfer.js/dist/plugins/zoom.esm.js';
+import { createWaveSurfer, waveColours } from '../../../lib/wavesurfer.ts';
 import { spectrogramOptions } from './spectrogram.ts';
 import type { SpectrogramSettings } from './spectrogram.ts';
 
 export const WAVE_HEIGHT = 80;
 export const SPECTRO_HEIGHT = 160;
 export const MAX_ZOOM = 4000;
-
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
-
-const waveColours = () => ({
-  waveColor: cssVar('--muted'),
-  progressColor: cssVar('--muted'),
-  cursorColor: cssVar('--danger'),
-});
 
 export interface Stretch {
   start: number;
@@ -64,17 +55,10 @@ export function useWaveSurfer({
     if (!container.current || !audioUrl) return;
     const regionsPlugin = RegionsPlugin.create();
     const spectro = SpectrogramPlugin.create(spectrogramOptions(settings, theme, SPECTRO_HEIGHT));
-    const instance = WaveSurfer.create({
+    const instance = createWaveSurfer('workspace', {
       container: container.current,
       url: audioUrl,
-      // decoded at the engine's rate, so the spectrogram reaches 8 kHz (wavesurfer's default is 8000)
-      sampleRate: 16000,
       height: WAVE_HEIGHT,
-      ...waveColours(),
-      cursorWidth: 2,
-      normalize: true,
-      autoScroll: true,
-      autoCenter: false,
       plugins: [
         spectro,
         ZoomPlugin.create({ scale: 0.3, maxZoom: MAX_ZOOM, exponentialZooming: true }),
@@ -141,7 +125,7 @@ export function useWaveSurfer({
   // under the waveform (above the ruler and tiers).
   useEffect(() => {
     const instance = ws.current;
-    ws.current?.setOptions(waveColours());
+    ws.current?.setOptions(waveColours('workspace'));
     if (!instance || !ready || !hosts) return;
     const last = drawn.current;
     if (last && last.theme === theme && JSON.stringify(last.settings) === JSON.stringify(settings)) return;

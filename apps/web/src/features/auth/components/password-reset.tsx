@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
@@ -9,7 +8,7 @@ import { Alert } from '../../../components/ui/card.tsx';
 import { EmailField } from '../../../components/ui/field.tsx';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { confirmPasswordReset, requestPasswordReset } from '../api/auth-api.ts';
+import { useConfirmPasswordReset, useRequestPasswordReset } from '../api/auth-api.ts';
 import { fieldErrorKey } from '../api/field-errors.ts';
 import { passwordRules } from '../api/password-rules.ts';
 import { PasswordChecklist } from './password-checklist.tsx';
@@ -18,7 +17,7 @@ export function ForgotPasswordForm() {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({ mutationFn: requestPasswordReset });
+  const mutation = useRequestPasswordReset();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -68,8 +67,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
   const rules = passwordRules(password, confirm, {});
-  const mutation = useMutation({
-    mutationFn: confirmPasswordReset,
+  const mutation = useConfirmPasswordReset({
     onError: (err) => {
       if (err instanceof ApiError) {
         const fieldMessage = err.fieldErrors('new_password')[0];

@@ -1,124 +1,88 @@
-import { useState } from 'react';
-import type { FormEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { Checkbox, EmailField, InputField, PasswordField } from '../../../components/ui/field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { register } from '../api/auth-api.ts';
+import { WORDS, useFieldErrorText } from '../../../lib/form-errors.ts';
+import { RegisterForm, useRegister } from '../api/auth-api.ts';
+import type { RegisterFormInput, RegisterFormOutput } from '../api/auth-api.ts';
 import { REGISTER_FIELDS, fieldErrorKey } from '../api/field-errors.ts';
-import type { RegisterField } from '../api/field-errors.ts';
 import { passwordRules } from '../api/password-rules.ts';
 import { PasswordChecklist } from './password-checklist.tsx';
 import { useSignIn } from '../hooks/use-sign-in.ts';
 
-// Letters (any script), spaces, apostrophes, hyphens and dots: what personal names are made of.
-const NAME = /^[\p{L}\p{M}][\p{L}\p{M}\s'’.-]*$/u;
-
-type Errors = Partial<Record<RegisterField | 'terms', string>>;
+const EMPTY: RegisterFormInput = {
+  first_name: '',
+  last_name: '',
+  email: '',
+  password: '',
+  password_confirm: '',
+  terms: false,
+};
 
 export function RegisterFormView() {
   const { t } = useTranslation();
   const signIn = useSignIn();
-  const [form, setForm] = useState({
-    first_name: '',
-    last_name: '',
-    email: '',
-    password: '',
-    password_confirm: '',
+  const errorText = useFieldErrorText();
+  // Checked on submit (the contracts' schema, RegisterForm); an error stays until its field changes.
+  const form = useForm<RegisterFormInput, unknown, RegisterFormOutput>({
+    resolver: zodResolver(RegisterForm),
+    defaultValues: EMPTY,
+    reValidateMode: 'onSubmit',
   });
-  const [accepted, setAccepted] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const rules = passwordRules(form.password, form.password_confirm, form);
+  const { errors } = form.formState;
+  const [first_name, last_name, email, password, password_confirm] = useWatch({
+    control: form.control,
+    name: ['first_name', 'last_name', 'email', 'password', 'password_confirm'],
+  });
+  const rules = passwordRules(password, password_confirm, { first_name, last_name, email });
 
-  const mutation = useMutation({
-    mutationFn: register,
+  const mutation = useRegister({
     onSuccess: (data) => signIn(data.tokens, data.user, true, data.waitlist),
     onError: (error) => {
-      if (!(error instanceof ApiError)) {
-        setFormError(t('register.errors.generic'));
-        return;
-      }
-      if (error.kind === 'network' || error.kind === 'timeout') {
-        setFormError(error.kind === 'network' ? t('auth.errors.network') : t('auth.errors.timeout'));
-        return;
-      }
-      const mapped: Errors = {};
+      const formError = (message: string | null) =>
+        message && form.setError('root.server', { type: WORDS, message });
+      if (!(error instanceof ApiError)) return formError(t('register.errors.generic'));
+      if (error.kind === 'network' || error.kind === 'timeout')
+        return formError(error.kind === 'network' ? t('auth.errors.network') : t('auth.errors.timeout'));
+      let mapped = 0;
       for (const field of REGISTER_FIELDS) {
         const message = error.fieldErrors(field)[0];
         if (!message) continue;
         const key = fieldErrorKey(field, message);
-        mapped[field] = key ? t(key) : message;
+        form.setError(field, { type: WORDS, message: key ? t(key) : message });
+        mapped += 1;
       }
-      setErrors(mapped);
       const nonField = error.body?.non_field_errors?.[0];
-      setFormError(
-        Object.keys(mapped).length > 0
-          ? (nonField ?? null)
-          : (nonField ?? error.message ?? t('register.errors.generic')),
+      formError(
+        mapped > 0 ? (nonField ?? null) : (nonField ?? error.message ?? t('register.errors.generic')),
       );
     },
   });
 
-  // An error stays until its field changes: fixing a field clears what was said about it.
-  const clearError = (field: RegisterField | 'terms') =>
-    setErrors((prev) => {
-      if (!(field in prev)) return prev;
-      const next = { ...prev };
-      delete next[field];
-      return next;
-    });
-
-  // Everything a field of this form takes from the form's state: its name, value, setter and error.
-  const bind = (field: RegisterField) => ({
-    name: field,
-    value: form[field],
-    onChange: (e: { target: { value: string } }) => {
-      setForm((f) => ({ ...f, [field]: e.target.value }));
-      clearError(field);
-    },
-    error: errors[field],
+  // Everything a field of this form takes from the form: its registration and its error, which goes as
+  // soon as the field changes.
+  const bind = (field: keyof RegisterFormInput) => ({
+    ...form.register(field, { onChange: () => form.clearErrors(field) }),
+    error: errorText(errors[field]),
   });
 
-  const validate = (): Errors => {
-    const next: Errors = {};
-    if (!form.first_name.trim()) next.first_name = t('register.errors.firstNameRequired');
-    else if (!NAME.test(form.first_name.trim())) next.first_name = t('register.errors.nameInvalid');
-    if (!form.last_name.trim()) next.last_name = t('register.errors.lastNameRequired');
-    else if (!NAME.test(form.last_name.trim())) next.last_name = t('register.errors.nameInvalid');
-    if (!form.email.trim()) next.email = t('register.errors.emailRequired');
-    else if (!z.email().safeParse(form.email.trim()).success) next.email = t('register.errors.emailInvalid');
-    if (!form.password) next.password = t('register.errors.passwordRequired');
-    else if (!rules.length) next.password = t('register.errors.passwordTooShort');
-    else if (!rules.notNumeric) next.password = t('register.errors.passwordNumeric');
-    if (!form.password_confirm) next.password_confirm = t('register.errors.confirmRequired');
-    else if (!rules.matches) next.password_confirm = t('register.errors.passwordMismatch');
-    if (!accepted) next.terms = t('register.errors.termsRequired');
-    return next;
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const next = validate();
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    mutation.mutate({
-      first_name: form.first_name.trim(),
-      last_name: form.last_name.trim(),
-      email: form.email.trim(),
-      password: form.password,
-      password_confirm: form.password_confirm,
-    });
-  };
+  const onSubmit = form.handleSubmit(({ terms: _accepted, ...request }) => mutation.mutate(request));
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-label={t('auth.register.title')}>
-      {formError && <Alert tone="danger">{formError}</Alert>}
+    <form
+      onSubmit={(e) => {
+        form.clearErrors('root.server');
+        void onSubmit(e);
+      }}
+      noValidate
+      className="space-y-5"
+      aria-label={t('auth.register.title')}
+    >
+      {errors.root?.server && <Alert tone="danger">{errors.root.server.message}</Alert>}
       <div className="grid gap-4 sm:grid-cols-2">
         <InputField
           label={t('auth.fields.firstName')}
@@ -142,13 +106,7 @@ export function RegisterFormView() {
       />
       <PasswordChecklist rules={rules} />
       <Checkbox
-        name="terms"
-        checked={accepted}
-        onChange={(e) => {
-          setAccepted(e.target.checked);
-          clearError('terms');
-        }}
-        error={errors.terms}
+        {...bind('terms')}
         label={
           <Trans
             i18nKey="register.acceptTerms"

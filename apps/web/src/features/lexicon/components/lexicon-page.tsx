@@ -3,7 +3,6 @@
 // export as an MFA dictionary, and beside each entry what the aligner would say without it.
 import { useMemo, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { LexiconEntry } from '@tazamun/contracts/lexicon';
 import { useUser } from '../../../lib/api/get-user.ts';
@@ -18,9 +17,14 @@ import { InputField } from '../../../components/ui/field.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { LanguagesIcon } from '../../../components/ui/icons.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { LEXICON_KEY, useLexicon } from '../api/get-lexicon.ts';
+import { useLexicon } from '../api/get-lexicon.ts';
 import { useLexiconPreview } from '../api/get-lexicon-preview.ts';
-import { deleteEntry, exportDictionary, importDictionary, saveEntry } from '../api/lexicon-api.ts';
+import {
+  useDeleteEntry,
+  useExportDictionary,
+  useImportDictionary,
+  useSaveEntry,
+} from '../api/lexicon-api.ts';
 
 /** The preview has room for this many words of text at once: the first entries shown. */
 const PREVIEW_WORDS = 300;
@@ -30,28 +34,18 @@ const key = (w: string) => w.normalize('NFC').toLowerCase();
 function EntryRow({
   entry,
   preview,
-  onSaved,
 }: {
   entry: LexiconEntry;
   preview: { source: string; ipa: string } | null | undefined;
-  onSaved: () => void;
 }) {
   const { t } = useTranslation();
   const [ipa, setIpa] = useState(entry.ipa);
-  const save = useMutation({
-    mutationFn: () => saveEntry({ language: entry.language, word: entry.word, ipa: ipa.trim() }),
-    onSuccess: () => {
-      toast.success(t('lexicon.saved', { word: entry.word }));
-      onSaved();
-    },
+  const save = useSaveEntry({
+    onSuccess: () => toast.success(t('lexicon.saved', { word: entry.word })),
     onError: (e) => toast.error(e.message),
   });
-  const remove = useMutation({
-    mutationFn: () => deleteEntry(entry.id),
-    onSuccess: () => {
-      toast.success(t('lexicon.deleted', { word: entry.word }));
-      onSaved();
-    },
+  const remove = useDeleteEntry({
+    onSuccess: () => toast.success(t('lexicon.deleted', { word: entry.word })),
     onError: (e) => toast.error(e.message),
   });
   const changed = ipa.trim() !== entry.ipa && ipa.trim() !== '';
@@ -67,7 +61,7 @@ function EntryRow({
         className="flex min-w-0 gap-2"
         onSubmit={(e) => {
           e.preventDefault();
-          if (changed) save.mutate();
+          if (changed) save.mutate({ language: entry.language, word: entry.word, ipa: ipa.trim() });
         }}
       >
         <label className="sr-only" htmlFor={`ipa-${entry.id}`}>
@@ -114,7 +108,7 @@ function EntryRow({
             title: t('lexicon.deleteTitle'),
             body: t('lexicon.deleteBody', { word: entry.word }),
             action: t('lexicon.delete'),
-            onConfirm: () => remove.mutateAsync(),
+            onConfirm: () => remove.mutateAsync(entry.id),
           })
         }
       >
@@ -126,7 +120,6 @@ function EntryRow({
 
 export function LexiconPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const { user } = useUser();
   const languageName = useLanguageName();
   const lexicon = useLexicon();
@@ -137,7 +130,6 @@ export function LexiconPage() {
   const [errors, setErrors] = useState<{ word?: string; ipa?: string }>({});
   const [skipped, setSkipped] = useState<{ line: number; reason: string }[] | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: LEXICON_KEY });
   const valid = /^[a-z]{3}$/.test(language);
 
   const all = useMemo(() => lexicon.data?.results ?? [], [lexicon.data]);
@@ -163,27 +155,22 @@ export function LexiconPage() {
     return found ? { source: found.source, ipa: found.ipa } : null;
   };
 
-  const add = useMutation({
-    mutationFn: () => saveEntry({ language, word: word.trim(), ipa: ipa.trim() }),
+  const add = useSaveEntry({
     onSuccess: (e) => {
       toast.success(t('lexicon.saved', { word: e.word }));
       setWord('');
       setIpa('');
-      refresh();
     },
     onError: (e) => toast.error(e.message),
   });
-  const importing = useMutation({
-    mutationFn: (file: File) => importDictionary(language, file),
+  const importing = useImportDictionary(language, {
     onSuccess: (r) => {
       toast.success(t('lexicon.imported', { count: r.imported }));
       setSkipped(r.skipped);
-      refresh();
     },
     onError: (e) => toast.error(e.message),
   });
-  const exporting = useMutation({
-    mutationFn: () => exportDictionary(language),
+  const exporting = useExportDictionary(language, {
     onSuccess: (blob) => saveBlob(blob, `lexicon-${language}.dict`),
     onError: (e) => toast.error(e.message),
   });
@@ -195,7 +182,7 @@ export function LexiconPage() {
     else if (/\s/.test(word.trim())) next.word = t('lexicon.errors.oneWord');
     if (!ipa.trim()) next.ipa = t('lexicon.errors.ipa');
     setErrors(next);
-    if (!Object.keys(next).length && valid) add.mutate();
+    if (!Object.keys(next).length && valid) add.mutate({ language, word: word.trim(), ipa: ipa.trim() });
   };
 
   return (
@@ -322,7 +309,7 @@ export function LexiconPage() {
         ) : (
           <ul className="divide-y divide-border" data-testid="lexicon-entries">
             {entries.map((e) => (
-              <EntryRow key={`${e.id}:${e.ipa}`} entry={e} preview={previewOf(e.word)} onSaved={refresh} />
+              <EntryRow key={`${e.id}:${e.ipa}`} entry={e} preview={previewOf(e.word)} />
             ))}
           </ul>
         )}

@@ -1,10 +1,8 @@
 import { useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@tazamun/contracts/auth';
 import { LIMITS } from '@tazamun/contracts/limits';
-import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { Avatar } from '../../../components/ui/avatar.tsx';
 import { ApiError, clientErrorMessage } from '../../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
@@ -13,24 +11,21 @@ import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
 import { InputField, PasswordField } from '../../../components/ui/field.tsx';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { changePassword, removeAvatar, updateProfile, uploadAvatar } from '../api/profile-api.ts';
+import { useChangePassword, useRemoveAvatar, useUpdateProfile, useUploadAvatar } from '../api/profile-api.ts';
 
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
 function AvatarEditor({ user }: { user: User }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  // Both avatar changes end the same way: a toast, then the profile (and its avatar URL) reloads.
-  const avatarChange = (done: string) => ({
-    onSuccess: () => {
-      toast.success(done);
-      void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-    },
-    onError: (e: Error) => toast.error(e.message),
+  const upload = useUploadAvatar({
+    onSuccess: () => toast.success(t('profile.avatar.updated')),
+    onError: (e) => toast.error(e.message),
   });
-  const upload = useMutation({ mutationFn: uploadAvatar, ...avatarChange(t('profile.avatar.updated')) });
-  const remove = useMutation({ mutationFn: removeAvatar, ...avatarChange(t('profile.avatar.removed')) });
+  const remove = useRemoveAvatar({
+    onSuccess: () => toast.success(t('profile.avatar.removed')),
+    onError: (e) => toast.error(e.message),
+  });
   const onFile = (file: File | undefined) => {
     if (!file) return;
     if (!AVATAR_TYPES.includes(file.type)) return toast.error(t('profile.avatar.badType'));
@@ -78,15 +73,10 @@ function AvatarEditor({ user }: { user: User }) {
 
 export function AccountSection({ user }: { user: User }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [firstName, setFirstName] = useState(user.first_name);
   const [lastName, setLastName] = useState(user.last_name);
-  const mutation = useMutation({
-    mutationFn: updateProfile,
-    onSuccess: (updated) => {
-      queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
-      toast.success(t('profile.account.saved'));
-    },
+  const mutation = useUpdateProfile({
+    onSuccess: () => toast.success(t('profile.account.saved')),
     onError: (e) => toast.error(clientErrorMessage(e, t('profile.account.error'))),
   });
   const onSubmit = (event: FormEvent) => {
@@ -134,8 +124,7 @@ export function PasswordSection() {
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: changePassword,
+  const mutation = useChangePassword({
     onSuccess: () => {
       setCurrent('');
       setNext('');

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -8,35 +7,27 @@ import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
 import { InputField, SelectField } from '../../../components/ui/field.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { createApiToken, revokeApiToken } from '../api/api-tokens-api.ts';
-import { API_TOKENS_KEY, useApiTokens } from '../api/get-api-tokens.ts';
+import { useCreateApiToken, useRevokeApiToken } from '../api/api-tokens-api.ts';
+import { useApiTokens } from '../api/get-api-tokens.ts';
 
 const LIFETIMES = ['30', '90', '365', ''] as const;
 
 export function ApiTokensSection() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [days, setDays] = useState<(typeof LIFETIMES)[number]>('90');
   // the secret is shown once, right after creation, and forgotten when the page goes
   const [secret, setSecret] = useState<string | null>(null);
   const tokens = useApiTokens();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: API_TOKENS_KEY });
-  const create = useMutation({
-    mutationFn: createApiToken,
+  const create = useCreateApiToken({
     onSuccess: (created) => {
       setSecret(created.token);
       setName('');
-      void refresh();
     },
     onError: (e) => toast.error(e.message),
   });
-  const revoke = useMutation({
-    mutationFn: revokeApiToken,
-    onSuccess: () => {
-      toast.success(t('profile.tokens.revoked'));
-      void refresh();
-    },
+  const revoke = useRevokeApiToken({
+    onSuccess: () => toast.success(t('profile.tokens.revoked')),
     onError: (e) => toast.error(e.message),
   });
   const onCreate = (e: FormEvent) => {

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DELETE_CONFIRMATION_WORDS } from '@tazamun/contracts/auth';
 import { currentLanguage } from '../../../lib/i18n.ts';
@@ -10,12 +9,11 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
 import { InputField, PasswordField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { deleteAccount, downloadExport } from '../api/profile-api.ts';
+import { useDeleteAccount, useDownloadExport } from '../api/profile-api.ts';
 
 export function ExportSection() {
   const { t } = useTranslation();
-  const mutation = useMutation({
-    mutationFn: downloadExport,
+  const mutation = useDownloadExport({
     onSuccess: (blob) => {
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
@@ -47,8 +45,7 @@ export function DangerZone() {
   const [password, setPassword] = useState('');
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: deleteAccount,
+  const mutation = useDeleteAccount({
     onSuccess: () => {
       void signOut();
       toast.success(t('profile.danger.deleted'));

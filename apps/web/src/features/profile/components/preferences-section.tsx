@@ -1,25 +1,18 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Preferences, User } from '@tazamun/contracts/auth';
-import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
 import { Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Checkbox, SelectField } from '../../../components/ui/field.tsx';
 import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { updatePreferences } from '../api/profile-api.ts';
+import { useUpdatePreferences } from '../api/profile-api.ts';
 
 function usePreferencesMutation() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updatePreferences,
-    onSuccess: () => {
-      toast.success(t('profile.preferences.saved'));
-      void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-    },
+  return useUpdatePreferences({
+    onSuccess: () => toast.success(t('profile.preferences.saved')),
     onError: (e) => toast.error(e.message),
   });
 }

@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -6,28 +5,18 @@ import { Alert, Card, CardTitle } from '../../../components/ui/card.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { revokeOtherSessions, revokeSession } from '../api/profile-api.ts';
-import { SESSIONS_KEY, useSessions } from '../api/get-sessions.ts';
+import { useRevokeOtherSessions, useRevokeSession } from '../api/profile-api.ts';
+import { useSessions } from '../api/get-sessions.ts';
 
 export function SessionsSection() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const sessions = useSessions();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
-  const revoke = useMutation({
-    mutationFn: revokeSession,
-    onSuccess: () => {
-      toast.success(t('profile.sessions.revoked'));
-      void refresh();
-    },
+  const revoke = useRevokeSession({
+    onSuccess: () => toast.success(t('profile.sessions.revoked')),
     onError: (e) => toast.error(e.message),
   });
-  const revokeOthers = useMutation({
-    mutationFn: revokeOtherSessions,
-    onSuccess: (r) => {
-      toast.success(t('profile.sessions.revokedOthers', { count: r.revoked }));
-      void refresh();
-    },
+  const revokeOthers = useRevokeOtherSessions({
+    onSuccess: (r) => toast.success(t('profile.sessions.revokedOthers', { count: r.revoked })),
     onError: (e) => toast.error(e.message),
   });
   const list = sessions.data?.sessions ?? [];

@@ -1,11 +1,7 @@
 import { useState } from 'react';
 import type { DragEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchResponse } from '@tazamun/contracts/projects';
-import { retryAlignment } from '../../../lib/api/alignments-api.ts';
-import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
-import { PROJECTS_KEY } from '../../../lib/api/get-projects.ts';
 import { saveBlob } from '../../../lib/download.ts';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { formatPercent } from '../../../lib/format.ts';
@@ -14,7 +10,7 @@ import { Alert } from '../../../components/ui/card.tsx';
 import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
 import { useUser } from '../../../lib/api/get-user.ts';
 import { toast } from '../../../stores/ui-store.ts';
-import { downloadProjectExport, uploadBatch } from '../api/corpus-api.ts';
+import { useDownloadProjectExport, useRetryRecordings, useUploadBatch } from '../api/corpus-api.ts';
 import { useProjectBatch } from '../api/get-project-batch.ts';
 import type { BatchInput } from '../api/corpus-api.ts';
 
@@ -51,7 +47,6 @@ async function dropped(e: DragEvent): Promise<BatchInput | null> {
 
 export function ProjectBatch({ projectId, projectName }: { projectId: string; projectName: string }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   // the account's default alignment language, chosen from the same picker as the upload studio
   const { user } = useUser();
   const [language, setLanguage] = useState(user?.preferences.default_alignment_language ?? 'ara');
@@ -59,18 +54,14 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
   const [over, setOver] = useState(false);
   const [last, setLast] = useState<BatchResponse | null>(null);
   const rows = useProjectBatch(projectId);
-  const send = useMutation({
-    mutationFn: (input: BatchInput) => uploadBatch(projectId, language, input),
+  const send = useUploadBatch(projectId, language, {
     onSuccess: (r) => {
       setLast(r);
       toast.success(t('projects.batch.queued', { count: r.alignments.length }));
-      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
-      void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
     },
     onError: (e) => toast.error(e.message),
   });
-  const download = useMutation({
-    mutationFn: () => downloadProjectExport(projectId, 'textgrid'),
+  const download = useDownloadProjectExport(projectId, {
     onSuccess: (blob) => saveBlob(blob, `${projectName}-textgrid.zip`),
     onError: (e) => toast.error(e.message),
   });
@@ -78,19 +69,9 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
   const completed = list.filter((a) => a.status === 'completed').length;
   const failed = list.filter((a) => a.status === 'failed' || a.status === 'cancelled');
   // one retry per failed recording, same files and options, one quota unit each (as an upload)
-  const retry = useMutation({
-    mutationFn: async (ids: string[]) => {
-      for (const id of ids) await retryAlignment(id);
-      return ids.length;
-    },
-    onSuccess: (count) => {
-      toast.success(t('projects.batch.retried', { count }));
-      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
-    },
-    onError: (e) => {
-      toast.error(e.message);
-      void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
-    },
+  const retry = useRetryRecordings({
+    onSuccess: (count) => toast.success(t('projects.batch.retried', { count })),
+    onError: (e) => toast.error(e.message),
   });
 
   return (

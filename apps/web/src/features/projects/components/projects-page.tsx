@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Link, useSearchParams } from 'react-router';
-import { ALIGNMENTS_KEY, useAlignmentList } from '../../../lib/api/get-alignments.ts';
-import { PROJECTS_KEY, useProjects } from '../../../lib/api/get-projects.ts';
+import { useAlignmentList } from '../../../lib/api/get-alignments.ts';
+import { useProjects } from '../../../lib/api/get-projects.ts';
 import { useLanguageName } from '../../../lib/use-language-name.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Button, ButtonLink } from '../../../components/ui/button.tsx';
@@ -16,12 +15,11 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { AlignmentActions } from '../../../components/alignment/alignment-actions.tsx';
 import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
-import { createProject, deleteProject, moveToProject } from '../api/projects-api.ts';
+import { useCreateProject, useDeleteProject, useMoveToProject } from '../api/projects-api.ts';
 import { ProjectBatch } from './project-batch.tsx';
 
 export function ProjectsPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   // ?project= opens one (the dashboard links there)
   const [params] = useSearchParams();
   const [selected, setSelected] = useState<string>(params.get('project') ?? '');
@@ -36,33 +34,19 @@ export function ProjectsPage() {
     page,
     page_size: 20,
   });
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
-    void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY });
-  };
-  const create = useMutation({
-    mutationFn: createProject,
+  const create = useCreateProject({
     onSuccess: (p) => {
       setName('');
       setSelected(p.id);
-      refresh();
     },
     onError: (e) => toast.error(e.message),
   });
-  const remove = useMutation({
-    mutationFn: deleteProject,
-    onSuccess: () => {
-      setSelected('');
-      refresh();
-    },
+  const remove = useDeleteProject({
+    onSuccess: () => setSelected(''),
     onError: (e) => toast.error(e.message),
   });
-  const move = useMutation({
-    mutationFn: ({ project, id }: { project: string; id: string }) => moveToProject(project, [id]),
-    onSuccess: (r) => {
-      toast.success(t('projects.moved', { name: r.project.name }));
-      refresh();
-    },
+  const move = useMoveToProject({
+    onSuccess: (r) => toast.success(t('projects.moved', { name: r.project.name })),
     onError: (e) => toast.error(e.message),
   });
   const onCreate = (e: FormEvent) => {

@@ -1,33 +1,26 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PREFERENCES, FEEDBACK_TYPES } from '@tazamun/contracts/auth';
 import { UI_LANGUAGES } from '@tazamun/contracts/limits';
 import type { UiLanguage } from '@tazamun/contracts/limits';
-import { PROFILE_QUERY_KEY } from '../../../lib/api/get-user.ts';
 import { changeLanguage, currentLanguage, i18n } from '../../../lib/i18n.ts';
 import type { Theme } from '../../../lib/theme.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardTitle, PageHeader } from '../../../components/ui/card.tsx';
 import { InputField, SelectField, TextareaField } from '../../../components/ui/field.tsx';
 import { toast, useUiStore } from '../../../stores/ui-store.ts';
-import { saveAppearance, sendFeedback } from '../api/settings-api.ts';
+import { useSaveAppearance, useSendFeedback } from '../api/settings-api.ts';
 
 const LANGUAGE_NAMES: Record<UiLanguage, string> = { ar: 'العربية', fr: 'Français', en: 'English' };
 
 function AppearanceCard() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const theme = useUiStore((s) => s.theme);
   const setTheme = useUiStore((s) => s.setTheme);
   const [draftLanguage, setDraftLanguage] = useState<UiLanguage>(currentLanguage());
   const [draftTheme, setDraftTheme] = useState<Theme>(theme);
-  const mutation = useMutation({
-    mutationFn: saveAppearance,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
-    onError: (e) => toast.error(e.message),
-  });
+  const mutation = useSaveAppearance({ onError: (e) => toast.error(e.message) });
   // This browser takes the choice at once; the account keeps it for the user's other browsers. The
   // success message waits for the server, whose failure has its own message (onError).
   const onSubmit = async (event: FormEvent) => {
@@ -102,8 +95,7 @@ function FeedbackCard() {
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
-    mutationFn: sendFeedback,
+  const mutation = useSendFeedback({
     onSuccess: () => {
       setSubject('');
       setMessage('');

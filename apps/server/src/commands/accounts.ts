@@ -2,7 +2,13 @@
 // when it is more than one row) → side effects (mail, files) after the rows are safe.
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_PREFERENCES, DELETE_CONFIRMATION_WORDS } from '@tazamun/contracts/auth';
-import type { RegisterRequest, Tokens } from '@tazamun/contracts/auth';
+import type {
+  Preferences,
+  PreferencesUpdate,
+  ProfileUpdate,
+  RegisterRequest,
+  Tokens,
+} from '@tazamun/contracts/auth';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { utcDay } from '../clock.ts';
 import type { AppDeps } from '../context.ts';
@@ -10,20 +16,23 @@ import { createError, FIELD_MESSAGES, FieldErrorCollector } from '../errors.ts';
 import { clearLoginAttempts, lockAccount, reserveLoginAttempt } from '../db/login-attempts.ts';
 import {
   consumePasswordReset,
+  deletePasswordResets,
   findValidPasswordReset,
   insertPasswordReset,
   revokePasswordResets,
 } from '../db/password-resets.ts';
-import { savePreferences } from '../db/preferences.ts';
+import { getPreferences, savePreferences } from '../db/preferences.ts';
 import type { UserRow } from '../db/schema.ts';
 import { deleteUserApiTokens } from '../db/api-tokens.ts';
+import { deleteOutboxFor } from '../db/email-outbox.ts';
 import { deleteUserSessions } from '../db/sessions.ts';
-import { findUserByEmail, findUserById, insertUser, updateUser } from '../db/users.ts';
-import { checkEmail, checkName, checkNewPassword, normaliseEmail } from './account-validation.ts';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './password-hash.ts';
-import { openSession } from './sessions.ts';
-import type { ClientInfo } from './sessions.ts';
-import { newOpaqueToken, sha256 } from './tokens.ts';
+import { deleteUserShares } from '../db/shares.ts';
+import { deleteUser, findUserByEmail, findUserById, insertUser, updateUser } from '../db/users.ts';
+import { checkEmail, checkName, checkNewPassword, normaliseEmail } from '../accounts/account-validation.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../accounts/password-hash.ts';
+import { openSession } from '../accounts/sessions.ts';
+import type { ClientInfo } from '../accounts/sessions.ts';
+import { newOpaqueToken, sha256 } from '../accounts/tokens.ts';
 
 const LOCK_WINDOW_MS = LIMITS.lockoutMinutes * 60_000;
 
@@ -202,6 +211,50 @@ export async function changePassword(
   return deleteUserSessions(deps.db, user.id, currentSessionId);
 }
 
+/**
+ * Names, interface language and preferences changed together. The two names of the interface language
+ * (the user's `preferred_language` and the preferences' `language`) stay equal whichever one is set.
+ */
+export async function updateProfile(deps: AppDeps, user: UserRow, body: ProfileUpdate): Promise<void> {
+  const errors = new FieldErrorCollector();
+  const first = body.first_name !== undefined ? checkName(errors, 'first_name', body.first_name) : undefined;
+  const last = body.last_name !== undefined ? checkName(errors, 'last_name', body.last_name) : undefined;
+  errors.throwIfAny();
+  const nowIso = deps.clock.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    await updateUser(trx, user.id, {
+      ...(first !== undefined && { first_name: first }),
+      ...(last !== undefined && { last_name: last }),
+      ...(body.preferred_language && { preferred_language: body.preferred_language }),
+      updated_at: nowIso,
+    });
+    if (body.preferences || body.preferred_language) {
+      const current = await getPreferences(trx, user.id);
+      const next = { ...current, ...body.preferences };
+      if (body.preferred_language && !body.preferences?.language) next.language = body.preferred_language;
+      await savePreferences(trx, user.id, next, nowIso);
+      if (!body.preferred_language && body.preferences?.language) {
+        await updateUser(trx, user.id, { preferred_language: body.preferences.language });
+      }
+    }
+  });
+}
+
+/** Some preferences changed, the others kept; returns them all. */
+export async function updatePreferences(
+  deps: AppDeps,
+  user: UserRow,
+  patch: PreferencesUpdate,
+): Promise<Preferences> {
+  const nowIso = deps.clock.now().toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const next = { ...(await getPreferences(trx, user.id)), ...patch };
+    await savePreferences(trx, user.id, next, nowIso);
+    if (patch.language) await updateUser(trx, user.id, { preferred_language: patch.language });
+    return next;
+  });
+}
+
 export async function requestPasswordReset(deps: AppDeps, email: string): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
   if (!user || user.status === 'rejected') return;
@@ -275,11 +328,11 @@ export async function deleteAccount(
 
 export async function purgeAccount(deps: AppDeps, user: UserRow): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('email_outbox').where('to_address', '=', user.email_key).execute();
-    await trx.deleteFrom('login_attempts').where('email_key', '=', user.email_key).execute();
+    await deleteOutboxFor(trx, user.email_key);
+    await clearLoginAttempts(trx, user.email_key);
     // the foreign key cascades too; deleted here so no link outlives the account whatever the pragma
-    await trx.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
-    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    await deletePasswordResets(trx, user.id);
+    await deleteUser(trx, user.id);
   });
   await deps.files.removeAll(user.id);
 }
@@ -310,12 +363,7 @@ export async function rejectUser(deps: AppDeps, user: UserRow): Promise<UserRow>
     await deleteUserApiTokens(trx, user.id);
     await revokePasswordResets(trx, user.id, nowIso);
     // public links die too (signed audio URLs are refused by the owner's status: they have no row)
-    await trx
-      .deleteFrom('shares')
-      .where('alignment_id', 'in', (eb) =>
-        eb.selectFrom('alignments').select('id').where('user_id', '=', user.id),
-      )
-      .execute();
+    await deleteUserShares(trx, user.id);
   });
   if (user.status !== 'rejected') {
     await deps.email.send({

@@ -2,13 +2,14 @@
 // was uploaded with. It is a new attempt, so it is counted like a new upload: one unit of today's quota,
 // taken in the same transaction that puts the row back in the queue (the failed attempt's own unit was
 // given back or not by the rule that applied to it).
-import { utcDay } from '../../clock.ts';
-import { consumeQuota, findUserById } from '../../db/users.ts';
-import { createError } from '../../errors.ts';
-import { jobTimeoutMs } from '../../jobs/job-config.ts';
-import { presentQuota } from '../../accounts/present-user.ts';
+import { utcDay } from '../clock.ts';
+import { requeueEndedAlignment } from '../db/alignments.ts';
+import { consumeQuota, findUserById } from '../db/users.ts';
+import { createError } from '../errors.ts';
+import { jobTimeoutMs } from '../jobs/job-config.ts';
+import { presentQuota } from '../accounts/present-user.ts';
 import type { FastifyInstance } from 'fastify';
-import type { AlignmentRow } from '../../db/schema.ts';
+import type { AlignmentRow } from '../db/schema.ts';
 
 const RETRYABLE = new Set(['failed', 'cancelled']);
 
@@ -23,24 +24,7 @@ export async function retryAlignment(app: FastifyInstance, row: AlignmentRow): P
       const user = (await findUserById(trx, row.user_id))!;
       throw createError('quota_exhausted', { limit: user.daily_limit }, { quota: presentQuota(user, now) });
     }
-    // The status guard makes two retries pressed at once queue one job: the second matches no row.
-    const updated = await trx
-      .updateTable('alignments')
-      .set({
-        status: 'queued',
-        step: null,
-        progress: 0,
-        error_code: null,
-        error_params: null,
-        quota_day: today,
-        quota_refunded: 0,
-        completed_at: null,
-        updated_at: nowIso,
-      })
-      .where('id', '=', row.id)
-      .where('status', 'in', [...RETRYABLE])
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await requeueEndedAlignment(trx, row.id, [...RETRYABLE], today, nowIso);
     if (!updated) throw createError('alignment_not_retryable', { status: 'queued' });
     await app.jobs.queue.enqueue(trx, {
       kind: 'align',

@@ -7,9 +7,9 @@
 // drops it if the process dies.
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { sqliteFileOf } from '../db/database.ts';
-import { isPostgres } from '../db/postgres.ts';
+import type { Db } from './database.ts';
+import { sqliteFileOf } from './database.ts';
+import { isPostgres } from './postgres.ts';
 
 // Any fixed 64-bit key, distinct from the migration lock's.
 const SEED_LOCK_KEY = 7_301_946_212;

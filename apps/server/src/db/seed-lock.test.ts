@@ -3,7 +3,7 @@
 // PostgreSQL), with two real connections contending as two processes would.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase } from './database.ts';
 import { createTestApp } from '@tazamun/server/testing/test-app';
 import { underSeedLock } from './seed-lock.ts';
 

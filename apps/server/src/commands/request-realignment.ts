@@ -2,10 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { errorMessage } from '@tazamun/contracts/errors';
 import { checkJobBounds } from '@tazamun/contracts/job-bounds';
-import type { ErrorCode } from '@tazamun/contracts/errors';
-import type { UiLanguage } from '@tazamun/contracts/limits';
 import { MAX_REALIGN_SECONDS, MAX_REVISIONS } from '@tazamun/contracts/revisions';
-import type { RealignRequest, RealignStatus } from '@tazamun/contracts/revisions';
+import type { RealignRequest } from '@tazamun/contracts/revisions';
 import { activeRealignment, insertRealignment } from '../db/revisions.ts';
 import { createError } from '../errors.ts';
 import { cleanTranscriptText } from '../media/text-decode.ts';
@@ -13,9 +11,9 @@ import { assertFreeJobRoom } from '../jobs/fair-share.ts';
 import { jobTimeoutMs } from '../jobs/job-config.ts';
 import type { JobConfig } from '../jobs/job-config.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import { readRevision } from './revision-store.ts';
-import type { RevisionDeps } from './revision-store.ts';
-import { findStretch } from './splice-stretch.ts';
+import { readRevision } from '../revisions/revision-store.ts';
+import type { RevisionDeps } from '../revisions/revision-store.ts';
+import { findStretch } from '../revisions/splice-stretch.ts';
 import type { AlignmentRow, RealignmentRow } from '../db/schema.ts';
 
 // milliseconds for messages; a number too large to scale (1e306 s) is shown as it is, never "Infinity"
@@ -80,22 +78,4 @@ export async function requestRealignment(
   });
   deps.queue.wake();
   return request;
-}
-
-export function presentRealignment(r: RealignmentRow, lang: UiLanguage): RealignStatus {
-  const params = r.error_params ? (JSON.parse(r.error_params) as Record<string, string>) : {};
-  return {
-    id: r.id,
-    status: r.status,
-    start: r.start_time,
-    end: r.end_time,
-    text: r.text,
-    base_revision: r.base_revision,
-    revision: r.revision,
-    error: r.error_code
-      ? { code: r.error_code, detail: errorMessage(r.error_code as ErrorCode, lang, params) }
-      : null,
-    created_at: r.created_at,
-    completed_at: r.completed_at,
-  };
 }
