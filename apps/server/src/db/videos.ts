@@ -1,7 +1,13 @@
 // The videos repository: the karaoke renders of an alignment (one at a time; a new render replaces the
 // last, commands/request-video.ts), read by the export routes and written by the video job.
+import { VideoRequest } from '@tazamun/contracts/exports';
 import type { Db } from './database.ts';
 import type { VideoRow } from './schema.ts';
+
+/** A render's stored options read back through their schema, not cast. */
+export function videoOptions(row: Pick<VideoRow, 'options'>): VideoRequest {
+  return VideoRequest.parse(JSON.parse(row.options));
+}
 
 export function findVideo(db: Db, id: string): Promise<VideoRow | undefined> {
   return db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();

@@ -2,7 +2,6 @@
 // can be downloaded again later and disappears with the alignment.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { VideoRequest } from '@tazamun/contracts/exports';
 import { moveIntoStore, withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { renderKaraokeVideo } from '../media/render-video.ts';
@@ -19,6 +18,7 @@ import {
   findVideo,
   requeueVideo,
   setVideoProgress,
+  videoOptions,
 } from '../db/videos.ts';
 import type { JobRow } from '../db/schema.ts';
 
@@ -60,7 +60,7 @@ export class VideoJobHandler implements JobHandler {
             audioPath,
             workDir,
             output,
-            options: JSON.parse(video.options) as VideoRequest,
+            options: videoOptions(video),
             fontsDir: this.fontsDir,
             signal: ctx.signal,
             onProgress: (f) => {

@@ -11,7 +11,6 @@ import {
   VideoStatus,
 } from '@tazamun/contracts/exports';
 import { RevisionQuery } from '@tazamun/contracts/revisions';
-import type { VideoRequest as VideoRequestT } from '@tazamun/contracts/exports';
 import type { UiLanguage } from '@tazamun/contracts/limits';
 import { createError } from '../../errors.ts';
 import { readRevision } from '../../revisions/revision-store.ts';
@@ -24,11 +23,11 @@ import { requestLanguage } from '../../plugins/language.ts';
 import { IdParams, ownedOr404 } from '../alignments/alignment-routes.ts';
 import { buildExport, exportSource } from './export-file.ts';
 import type { VideoRow } from '../../db/schema.ts';
-import { findVideo, latestVideo } from '../../db/videos.ts';
+import { findVideo, latestVideo, videoOptions } from '../../db/videos.ts';
 import { requestVideo } from '../../commands/request-video.ts';
 
 function presentVideo(v: VideoRow, alignmentId: string, lang: UiLanguage) {
-  const options = JSON.parse(v.options) as VideoRequestT;
+  const options = videoOptions(v);
   const [width, height] = VIDEO_RESOLUTIONS[options.resolution];
   return {
     id: v.id,
