@@ -16,6 +16,8 @@ import type {
 } from './acoustic/backend.ts';
 import { HmmBackend, loadAdaptedDecoder, loadSearch } from './acoustic/hmm/backend.ts';
 import type { FrameStats } from './acoustic/hmm/adapt/map.ts';
+import { correctSpans } from './acoustic/hmm/adapt/edges.ts';
+import { readEdgeCorrection } from './acoustic/hmm/adapt/model-dir.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { AudioError } from './audio/audio-file.ts';
 import { SAMPLE_RATE, probeAudio } from './audio/decode.ts';
@@ -219,11 +221,14 @@ async function alignUnchecked(
     await pool?.close();
   }
   const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
-  const spans = backend.traits.refineEdges
+  const refined = backend.traits.refineEdges
     ? refineEdges(searched, energyTrack(samples.pcm, samples.dither), stats.duration, DEFAULT_REFINE, () =>
         fricationTrack(samples.pcm, samples.dither),
       )
     : searched;
+  // an adapted model that learnt from hand corrections where people put word edges moves them so
+  const edges = options.model ? readEdgeCorrection(options.model) : null;
+  const spans = edges ? correctSpans(refined, (u) => units[u]!.wordIndex, edges, stats.duration) : refined;
   const recog =
     recognition && !silent
       ? windowRecognitions.length

@@ -16,6 +16,7 @@ import { wordLoop } from '../../align/grammar.ts';
 import { EngineError, toEngineError } from '../../errors.ts';
 import { TMAT_FORBIDDEN, loadAcousticModel } from './model/acoustic-model.ts';
 import type { AcousticModel } from './model/acoustic-model.ts';
+import { WPOS, nearestPhone, phoneSenones } from './model/mdef.ts';
 import { PronunciationDictionary, readFillers } from './model/dictionary.ts';
 import { FrontEnd } from './frontend/mfcc.ts';
 import { computeFeatures } from './frontend/features.ts';
@@ -416,6 +417,50 @@ export class HmmDecoder implements HmmSearch {
   /** A new, empty set of adaptation statistics for this decoder's model. */
   adaptationStats(): AdaptationStats {
     return new AdaptationStats(this.model);
+  }
+
+  /**
+   * Model adaptation from hand-placed phones (adapt/corpus.ts): each word's phones (model labels, times
+   * in seconds from the window's start) in their triphones (neighbours within the word, silence at its
+   * edges), and the stretches given as silence, their frames added to `stats` in the states of each
+   * phone's best path over its own frames; no search. Returns the frames added (before their weight).
+   */
+  async collectPlaced(
+    samples: Float32Array,
+    words: readonly { phone: string; start: number; end: number }[][],
+    silences: readonly { start: number; end: number }[],
+    stats: FrameStats,
+    gamma = 1,
+  ): Promise<number> {
+    this.configure({ ...this.settings, transform: undefined });
+    const w = await this.score(samples);
+    const { mdef } = this.model;
+    const segs: { pid: number; from: number; to: number }[] = [];
+    const frame = (s: number) => Math.max(0, Math.min(w.nFrames, Math.round(s * FRAME_RATE)));
+    for (const word of words) {
+      const ci = word.map((p) => mdef.ciIndex.get(p.phone));
+      if (ci.some((c) => c === undefined)) continue;
+      const n = ci.length;
+      word.forEach((p, k) => {
+        const wpos = n === 1 ? WPOS.single : k === 0 ? WPOS.begin : k === n - 1 ? WPOS.end : WPOS.internal;
+        const lc = k > 0 ? ci[k - 1]! : mdef.sil;
+        const rc = k < n - 1 ? ci[k + 1]! : mdef.sil;
+        segs.push({ pid: nearestPhone(mdef, ci[k]!, lc, rc, wpos), from: frame(p.start), to: frame(p.end) });
+      });
+    }
+    for (const s of silences) segs.push({ pid: mdef.sil, from: frame(s.start), to: frame(s.end) });
+    let frames = 0;
+    for (const s of segs) {
+      if (s.to <= s.from) continue;
+      const senones = Int32Array.from(phoneSenones(mdef, s.pid));
+      const costs = new SenoneCosts(this.model, w.topn, w.dens, senones);
+      const states = new Int8Array(s.to - s.from);
+      const local = Int32Array.from(senones, (_, i) => i);
+      phonePathCosts(this.model, mdef.phoneTmat[s.pid]!, local, costs, s.from, s.to - 1, states);
+      for (let t = s.from; t < s.to; t++) stats.add(w.feats, w.topn, t, senones[states[t - s.from]!]!, gamma);
+      frames += s.to - s.from;
+    }
+    return frames;
   }
 
   /** Adds the speech frames of a path, each in its state's senone, to the adaptation statistics. */

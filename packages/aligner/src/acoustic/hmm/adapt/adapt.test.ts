@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -24,11 +25,16 @@ import { loadAcousticModel } from '../model/acoustic-model.ts';
 import { phoneSenones } from '../model/mdef.ts';
 import { resolveHmmModel } from '../models.ts';
 import { densityOffset } from '../scoring/gaussians.ts';
-import { ARABIC_PHONES, adaptModel } from './corpus.ts';
+import { ARABIC_PHONES, adaptModel, edgeWords } from './corpus.ts';
+import { EDGES_FILE, edgeKeys, edgeShift } from './edges.ts';
+import { loadDecoder } from '../backend.ts';
+import { fixedWordsOf } from '../../../bench/adapt.ts';
+import type { RefUtt } from '../../../bench/common.ts';
 import { mixtureProbabilities } from './map.ts';
 import {
   MANIFEST,
   adaptedModelSpec,
+  readEdgeCorrection,
   addPhones,
   modelParams,
   readTransitionFile,
@@ -79,6 +85,8 @@ test('phones added to a model are copies of their parents, written and read back
     assert.ok(existsSync(join(out, f)), f);
   const spec = adaptedModelSpec(out);
   assert.equal(spec.family, 'en');
+  // a folder without hand corrections (as every folder written before them) has no edge correction
+  assert.equal(readEdgeCorrection(out), null);
   assert.deepEqual(spec.extraPhones, [...ARABIC_PHONES]);
   const again = loadAcousticModel({ dir: out, featParams: spec.featParams });
   const n = m.mdef.ciPhones.length;
@@ -282,32 +290,71 @@ test('tazamun adapt on an MFA corpus, then align --model names the adapted model
   );
 });
 
-test('hand-placed words are ground truth: aligned alone within their times, weighing twice', async (t) => {
+test('hand-placed words and phones are ground truth, and teach the model where people put word edges', async (t) => {
   const uids = [...timitUids('dr1-fvmh0'), ...timitUids('dr2-marc0'), ...timitUids('dr4-falr0')];
-  const free = uids.map((uid) => {
-    const r = timit(uid);
-    return { audio: r.wav, text: r.text };
-  });
-  const fixed = uids.map((uid) => {
-    const r = timit(uid);
-    return {
-      audio: r.wav,
-      text: r.text,
-      fixedWords: r.words.map((w) => ({ text: w.w, start: w.start, end: w.end })),
-    };
-  });
-  const a = await adaptModel(free, { lang: 'en', out: join(tmp(t), 'free'), maxIterations: 1 });
-  const b = await adaptModel(fixed, { lang: 'en', out: join(tmp(t), 'fixed'), maxIterations: 1 });
+  const refs = uids.map((uid) => ({
+    ...(JSON.parse(readFileSync(join(evalDir(), 'timit-dev', `${uid}.json`), 'utf8')) as RefUtt),
+    uid,
+  }));
+  const free = refs.map((r) => ({ audio: join(evalDir(), 'timit-dev', r.audio), text: r.text }));
+  const decoder = await loadDecoder('en');
+  const fixed = refs.map((r) => ({
+    audio: join(evalDir(), 'timit-dev', r.audio),
+    text: r.text,
+    fixedWords: fixedWordsOf(r, decoder),
+    fixedAll: true,
+  }));
+  const work = tmp(t);
+  const a = await adaptModel(free, { lang: 'en', out: join(work, 'free'), maxIterations: 1 });
+  const b = await adaptModel(fixed, { lang: 'en', out: join(work, 'fixed'), maxIterations: 1 });
   assert.equal(a.manifest.corpus.groundTruthWords, 0);
-  const words = uids.reduce((n, uid) => n + timit(uid).words.length, 0);
+  assert.equal(a.manifest.edges, undefined, 'no hand corrections, no edge correction');
+  assert.equal(readEdgeCorrection(join(work, 'free')), null);
+  const words = refs.reduce((n, r) => n + r.words.length, 0);
   assert.ok(
-    b.manifest.corpus.groundTruthWords >= words * 0.7,
+    b.manifest.corpus.groundTruthWords >= words * 0.9,
     `${b.manifest.corpus.groundTruthWords} of ${words}`,
   );
-  // each hand-placed frame counts twice: about twice the frames of the free alignment's words
-  const ratio = b.manifest.corpus.frames / a.manifest.corpus.frames;
+  // most words come with their phones, taken in the person's segments
+  const withPhones = fixed.reduce((n, f) => n + f.fixedWords.filter((w) => w.phones).length, 0);
+  assert.ok(withPhones >= words * 0.7, `${withPhones} of ${words} words with phones`);
   assert.ok(
-    ratio > 1.3 && ratio < 2.3,
-    `frames ${b.manifest.corpus.frames} against ${a.manifest.corpus.frames}`,
+    (b.manifest.corpus.groundTruthPhones ?? 0) >= withPhones * 2,
+    `${b.manifest.corpus.groundTruthPhones} phones`,
   );
+  // each hand-placed frame (words and the pauses between them) counts twice in the statistics, once
+  // in the corpus's size
+  const ratio = b.manifest.iterations[0]!.frames / a.manifest.iterations[0]!.frames;
+  assert.ok(
+    ratio > 1.6 && ratio < 2.3,
+    `statistics' frames ${b.manifest.iterations[0]!.frames} against ${a.manifest.iterations[0]!.frames}`,
+  );
+  const size = b.manifest.corpus.frames / a.manifest.corpus.frames;
+  assert.ok(
+    size > 0.8 && size < 1.25,
+    `corpus frames ${b.manifest.corpus.frames} against ${a.manifest.corpus.frames}`,
+  );
+  // the edge correction: learnt from every corrected word, kept in the folder, applied by align --model
+  assert.equal(b.manifest.edges?.file, EDGES_FILE);
+  const edges = readEdgeCorrection(join(work, 'fixed'))!;
+  assert.ok(edges.words >= words * 0.95, `${edges.words} words`);
+  for (const k of ['s:P', 's:J', 'e:P', 'e:J']) assert.ok(edges.entries[k]!.n > 20, k);
+  const bare = join(work, 'bare');
+  cpSync(join(work, 'fixed'), bare, { recursive: true });
+  rmSync(join(bare, EDGES_FILE));
+  const m = JSON.parse(readFileSync(join(bare, MANIFEST), 'utf8')) as Record<string, unknown>;
+  delete m.edges;
+  writeFileSync(join(bare, MANIFEST), JSON.stringify(m));
+  const other = timit(timitUids('dr3-madc0')[0]!);
+  const opts = { lang: 'en', recognition: false } as const;
+  const plain = await align(other.wav, other.text, { ...opts, model: bare });
+  const moved = await align(other.wav, other.text, { ...opts, model: join(work, 'fixed') });
+  const { words: placed } = edgeWords(plain);
+  const first = edgeKeys(placed, 0, edges.classes);
+  assert.ok(
+    Math.abs(moved.words[0]!.start! - (plain.words[0]!.start! + edgeShift(edges, first.start))) < 0.0011,
+    `${first.start}: ${plain.words[0]!.start} -> ${moved.words[0]!.start} (shift ${edgeShift(edges, first.start)})`,
+  );
+  for (let i = 1; i < moved.words.length; i++)
+    assert.ok(moved.words[i]!.start! >= moved.words[i - 1]!.end! - 1e-9);
 });

@@ -116,6 +116,13 @@ export interface MapOptions {
    * ar-synthetic 23.9 -> 38.8 ms against 20.6 with means and weights only; docs/benchmarks.md)
    */
   variances?: boolean;
+  /** re-estimate the means (default true; false: only the mixture weights, e.g. after MLLR alone) */
+  means?: boolean;
+  /**
+   * per codebook, a factor on both priors (τ and τ_w): above 1 keeps its phone nearer the model it
+   * came from (an adapted Arabic model: the base's own phones, against the phones cloned for Arabic)
+   */
+  tauScale?: Float64Array;
 }
 
 /** The model's parameters after one MAP step: a new model (the decoder's layout) and its float weights. */
@@ -137,22 +144,24 @@ export function mapUpdate(
   weights: Float32Array,
   opts: MapOptions = {},
 ): MapResult {
-  const tau = opts.tauGaussian ?? TAU_GAUSSIAN;
+  const tau0 = opts.tauGaussian ?? TAU_GAUSSIAN;
   const tauW = opts.tauWeights ?? TAU_WEIGHTS;
   const means = new Float32Array(m.means);
   const variances = new Float32Array(m.variances);
   let moved = 0;
-  for (let cb = 0; cb < m.nCodebooks; cb++)
+  const reMeans = opts.means !== false;
+  for (let cb = 0; cb < m.nCodebooks; cb++) {
+    const tau = tau0 * (opts.tauScale?.[cb] ?? 1);
     for (let f = 0; f < m.nStreams; f++)
       for (let d = 0; d < m.nDensities; d++) {
         const n = stats.occ[(cb * m.nStreams + f) * m.nDensities + d]!;
-        if (n <= 0) continue;
+        if (n <= 0 || !Number.isFinite(tau)) continue;
         moved++;
         const at = densityOffset(m, cb, f, d);
         for (let i = 0; i < m.streamLengths[f]!; i++) {
           const mu0 = m.means[at + i]!;
           const s0 = m.variances[at + i]!;
-          const mu = (tau * mu0 + stats.sum[at + i]!) / (tau + n);
+          const mu = reMeans ? (tau * mu0 + stats.sum[at + i]!) / (tau + n) : mu0;
           means[at + i] = mu;
           if (opts.variances === true) {
             // the prior's second moment and the data's, about the new mean
@@ -161,13 +170,17 @@ export function mapUpdate(
           }
         }
       }
+  }
   const out = new Float32Array(weights.length);
   const per = m.nDensities;
   for (let row = 0; row < weights.length / per; row++) {
+    const tw = tauW * (opts.tauScale?.[m.mdef.senoneCi[Math.floor(row / m.nStreams)]!] ?? 1);
     let n = 0;
     for (let d = 0; d < per; d++) n += stats.mix[row * per + d]!;
     for (let d = 0; d < per; d++)
-      out[row * per + d] = (tauW * weights[row * per + d]! + stats.mix[row * per + d]!) / (tauW + n);
+      out[row * per + d] = !Number.isFinite(tw)
+        ? weights[row * per + d]!
+        : (tw * weights[row * per + d]! + stats.mix[row * per + d]!) / (tw + n);
   }
   const mixw = mixwFromFloats(out, m.mdef.nSenones, m.nStreams, m.nDensities, 1e-7);
   return {

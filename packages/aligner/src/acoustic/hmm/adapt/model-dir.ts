@@ -8,6 +8,10 @@
 // long vowels): each is a copy of the base phone it was standing in for (its codebook of Gaussians, its
 // three states' mixture weights and its transition matrix), context-independent, and the re-estimation
 // then moves it towards the frames the transcripts say are that phone.
+//
+// A model adapted from hand-corrected recordings also keeps what the corrections taught about word edges
+// (tazamun-edges.json, edges.ts), which an alignment with the model applies. Folders written before it
+// (no such file, a manifest without the later optional fields) read as before.
 import {
   copyFileSync,
   existsSync,
@@ -29,6 +33,8 @@ import type { TransitionFile } from '../model/s3file.ts';
 import { resolveHmmModel } from '../models.ts';
 import type { HmmModelSpec, ModelFamily } from '../models.ts';
 import type { ExtraPhone } from '../phone-map.ts';
+import { EDGES_FILE } from './edges.ts';
+import type { EdgeCorrection } from './edges.ts';
 
 export const MANIFEST = 'tazamun-model.json';
 
@@ -42,12 +48,24 @@ export interface ModelManifest {
   /** ISO 639-3 code of the corpus's language */
   language: string;
   extraPhones: ExtraPhone[];
-  corpus: { recordings: number; seconds: number; hours: number; frames: number; groundTruthWords: number };
+  corpus: {
+    recordings: number;
+    seconds: number;
+    hours: number;
+    frames: number;
+    groundTruthWords: number;
+    /** phones placed by hand that the re-estimation took in their segments (absent in older folders) */
+    groundTruthPhones?: number;
+  };
   /** mean log-likelihood per frame (nats) of the corpus's paths, before each re-estimation */
   iterations: { logLikelihood: number; frames: number }[];
   /** Gaussians the corpus moved, of all */
   moved: number;
   gaussians: number;
+  /** the regression classes of the mean transform, each with its frames (absent: none; older folders) */
+  mllr?: { classes: string; transforms: { name: string; frames: number; own: boolean }[] };
+  /** the word-edge correction learnt from hand-placed words (tazamun-edges.json), when there is one */
+  edges?: { file: string; words: number };
   created: string;
   tool: string;
 }
@@ -225,7 +243,11 @@ export function writeModelDir(
   dir: string,
   p: ModelParams,
   base: HmmModelSpec,
-  manifest: Omit<ModelManifest, 'id' | 'format' | 'base' | 'family' | 'created'> & { created?: string },
+  manifest: Omit<ModelManifest, 'id' | 'format' | 'base' | 'family' | 'created' | 'edges'> & {
+    created?: string;
+  },
+  /** the word-edge correction the model keeps (edges.ts) */
+  edges: EdgeCorrection | null = null,
 ): ModelManifest {
   const tmp = `${dir}.writing-${randomBytes(4).toString('hex')}`;
   mkdirSync(tmp, { recursive: true });
@@ -244,6 +266,7 @@ export function writeModelDir(
     writeFileSync(join(tmp, 'mdef'), writeTextMdef(p.mdef), 'latin1');
     const fp = base.featParams && existsSync(base.featParams) ? base.featParams : featParamsPath(base.hmm);
     if (fp) copyFileSync(fp, join(tmp, basename(fp).endsWith('.json') ? 'feat_params.json' : 'feat.params'));
+    if (edges) writeFileSync(join(tmp, EDGES_FILE), `${JSON.stringify(edges, null, 1)}\n`);
     const full: ModelManifest = {
       format: 1,
       id: `${base.id}+${randomBytes(6).toString('hex')}`,
@@ -251,6 +274,7 @@ export function writeModelDir(
       family: base.family,
       created: manifest.created ?? new Date().toISOString(),
       ...manifest,
+      ...(edges ? { edges: { file: EDGES_FILE, words: edges.words } } : {}),
     };
     writeFileSync(join(tmp, MANIFEST), `${JSON.stringify(full, null, 2)}\n`);
     rmSync(dir, { recursive: true, force: true });
@@ -282,6 +306,35 @@ export function readManifest(dir: string): ModelManifest {
     );
   return m as ModelManifest;
 }
+
+/**
+ * The word-edge correction of a model folder, or null when it has none (adapted without hand-placed
+ * words, or written before there was one). Read once per folder and manifest id.
+ */
+export function readEdgeCorrection(dir: string): EdgeCorrection | null {
+  const manifest = readManifest(dir);
+  const cached = edgeCache.get(dir);
+  if (cached && cached.id === manifest.id) return cached.edges;
+  let edges: EdgeCorrection | null = null;
+  if (manifest.edges) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(join(dir, manifest.edges.file), 'utf8'));
+    } catch {
+      throw new EngineError('model_not_installed', `${dir}: its word-edge correction cannot be read`);
+    }
+    const e = raw as Partial<EdgeCorrection>;
+    if (e.format !== 1 || typeof e.entries !== 'object' || typeof e.classes !== 'object')
+      throw new EngineError(
+        'model_not_installed',
+        `${dir}: its word-edge correction is not one this version reads`,
+      );
+    edges = e as EdgeCorrection;
+  }
+  edgeCache.set(dir, { id: manifest.id, edges });
+  return edges;
+}
+const edgeCache = new Map<string, { id: string; edges: EdgeCorrection | null }>();
 
 /** The decoder's view of an adapted model folder: its files, and its base's dictionary and fillers. */
 export function adaptedModelSpec(dir: string, env: NodeJS.ProcessEnv = process.env): HmmModelSpec {
