@@ -16,7 +16,7 @@ import type {
 } from './acoustic/backend.ts';
 import { HmmBackend, loadAdaptedDecoder, loadSearch } from './acoustic/hmm/backend.ts';
 import type { FrameStats } from './acoustic/hmm/adapt/map.ts';
-import { correctSpans } from './acoustic/hmm/adapt/edges.ts';
+import { asStandIns, correctSpans, restoreLabels } from './acoustic/hmm/adapt/edges.ts';
 import { readEdgeCorrection } from './acoustic/hmm/adapt/model-dir.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { AudioError } from './audio/audio-file.ts';
@@ -221,11 +221,18 @@ async function alignUnchecked(
     await pool?.close();
   }
   const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
-  const refined = backend.traits.refineEdges
-    ? refineEdges(searched, energyTrack(samples.pcm, samples.dither), stats.duration, DEFAULT_REFINE, () =>
-        fricationTrack(samples.pcm, samples.dither),
+  // (an adapted model's own phones are refined as the phones they were cloned from: ʕ as HH)
+  const named = backend instanceof HmmBackend ? asStandIns(searched, backend.decoder.spec.extraPhones) : null;
+  const refinedNamed = backend.traits.refineEdges
+    ? refineEdges(
+        named ?? searched,
+        energyTrack(samples.pcm, samples.dither),
+        stats.duration,
+        DEFAULT_REFINE,
+        () => fricationTrack(samples.pcm, samples.dither),
       )
     : searched;
+  const refined = named && backend.traits.refineEdges ? restoreLabels(refinedNamed, searched) : refinedNamed;
   // an adapted model that learnt from hand corrections where people put word edges moves them so
   const edges = options.model ? readEdgeCorrection(options.model) : null;
   const spans = edges ? correctSpans(refined, (u) => units[u]!.wordIndex, edges, stats.duration) : refined;

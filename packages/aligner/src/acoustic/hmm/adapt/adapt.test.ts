@@ -206,11 +206,25 @@ test('before re-estimation, phones cloned with their triphones score as their pa
     },
   );
   const dir = join(evalDir(), 'ar-synthetic');
-  for (const uid of ['arsyn_01', 'arsyn_02']) {
-    const ref = JSON.parse(readFileSync(join(dir, `${uid}.json`), 'utf8')) as Ref;
-    const opts = { lang: 'ar', recognition: false, precision: 'standard' as const };
-    const a = await align(join(dir, ref.audio), ref.text, opts);
-    const b = await align(join(dir, ref.audio), ref.text, { ...opts, model: out });
+  // and Tunisian words in IPA beginning with ʕ, ħ, x: the edge refinement walks back over their frication
+  // as over their parent HH's
+  const vox = join(evalDir(), 'ar-voxangeles-aeb');
+  for (const [set, uid] of [
+    [dir, 'arsyn_01'],
+    [dir, 'arsyn_02'],
+    [vox, 'aeb-000-040'],
+    [vox, 'aeb-000-001'],
+    [vox, 'aeb-000-031'],
+  ] as const) {
+    const ref = JSON.parse(readFileSync(join(set, `${uid}.json`), 'utf8')) as Ref;
+    const opts = {
+      lang: 'ar',
+      recognition: false,
+      precision: 'standard' as const,
+      inputKind: set === vox ? ('ipa' as const) : ('orthography' as const),
+    };
+    const a = await align(join(set, ref.audio), ref.text, opts);
+    const b = await align(join(set, ref.audio), ref.text, { ...opts, model: out });
     assert.equal(b.words.length, a.words.length);
     a.words.forEach((w, i) => {
       const v = b.words[i]!;

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import type { UnitSpan } from '../../backend.ts';
 import {
   EDGE_CLIP,
+  asStandIns,
+  restoreLabels,
   broadClass,
   correctSpans,
   correctedEdges,
@@ -194,4 +196,34 @@ test('spans corrected: a word of two units moves as one, its phones stay inside 
     }
   // the spans given are left as they were
   assert.equal(spans[0]!.start, 0.5);
+});
+
+test("an adapted model's own phones are named as their parents for the edge refinement, and named back", () => {
+  const spans: UnitSpan[] = [
+    {
+      unit: 0,
+      start: 0.2,
+      end: 0.5,
+      confidence: 1,
+      phones: [
+        { phone: 'ar_ain', start: 0.2, end: 0.3, confidence: 1 },
+        { phone: 'AA', start: 0.3, end: 0.5, confidence: 1 },
+      ],
+    },
+  ];
+  assert.equal(asStandIns(spans, []), null);
+  const named = asStandIns(spans, [{ phone: 'ar_ain', from: 'HH' }])!;
+  assert.deepEqual(
+    named[0]!.phones.map((p) => p.phone),
+    ['HH', 'AA'],
+  );
+  assert.equal(spans[0]!.phones[0]!.phone, 'ar_ain', 'the spans given are left as they were');
+  const moved = named.map((s) => ({
+    ...s,
+    start: 0.15,
+    phones: s.phones.map((p, k) => (k ? p : { ...p, start: 0.15 })),
+  }));
+  const back = restoreLabels(moved, spans);
+  assert.equal(back[0]!.phones[0]!.phone, 'ar_ain');
+  assert.equal(back[0]!.phones[0]!.start, 0.15);
 });

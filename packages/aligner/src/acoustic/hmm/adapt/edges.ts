@@ -235,3 +235,28 @@ export function correctSpans(
 function round(x: number): number {
   return Math.round(x * 10000) / 10000;
 }
+
+/**
+ * The spans with an adapted model's own phones named as the phones they were cloned from (ʕ as HH), for
+ * the steps that know the base model's phones by name (align/refine.ts's fricative onsets); null when
+ * the model added none. `restoreLabels` puts the model's own names back afterwards.
+ */
+export function asStandIns(
+  spans: readonly UnitSpan[],
+  extra: readonly { phone: string; from: string }[] | undefined,
+): UnitSpan[] | null {
+  if (!extra?.length) return null;
+  const from = new Map(extra.map((e) => [e.phone, e.from]));
+  return spans.map((s) => ({
+    ...s,
+    phones: s.phones.map((p) => ({ ...p, phone: from.get(p.phone) ?? p.phone })),
+  }));
+}
+
+/** `moved`'s times with `named`'s phone labels (the same spans and phones, in the same order). */
+export function restoreLabels(moved: readonly UnitSpan[], named: readonly UnitSpan[]): UnitSpan[] {
+  return moved.map((s, i) => ({
+    ...s,
+    phones: s.phones.map((p, k) => ({ ...p, phone: named[i]!.phones[k]!.phone })),
+  }));
+}
