@@ -209,13 +209,15 @@ export function wordFits(
  */
 export type CalibrationTable = [number, number][];
 
-// Fitted by bench/calibrate.ts on the dump of 2026-11-26 (bench --mode quality --raw, standard precision,
-// this package's decoder): 829 dictionary words (timit-dev, fr-librivox-mfa); 1,050 vowelled Arabic words
-// (ar-synthetic 183, synth-ar 867) and 576 without diacritics (synth-ar-plain); 332 IPA words
-// (ar-voxangeles-aeb 42, synth-ipa 290); and for presence, the placed words of the dev sets' swapped
-// transcripts (481 dictionary, 99 Arabic, 36 IPA). g2p borrows the dictionary's fit and Arabic without
-// diacritics the vowelled presence (too few words of their own). Weights: [bias, GOP, edge spread,
-// at a pause, log seconds per phone, fitScore, log phones].
+// Fitted by bench/calibrate.ts on the dump of 2026-12-02 (bench --mode quality --raw, standard precision,
+// this package's decoder, pauses between words at PAUSE_PROB): 829 dictionary words (timit-dev,
+// fr-librivox-mfa); 1,060 vowelled Arabic words (ar-synthetic 180, synth-ar 880) and 579 without
+// diacritics (synth-ar-plain, ar-synthetic); 333 IPA words (ar-voxangeles-aeb 42, synth-ipa 291); and for
+// presence, the placed words of the dev sets' swapped transcripts (490 dictionary, 112 Arabic, 36 IPA).
+// g2p borrows the dictionary's fit and Arabic without diacritics the vowelled presence (too few words of
+// their own). Weights over scoreFeatures: [bias, GOP, edge spread, at a pause, log seconds per phone,
+// fitScore, log phones, phones' mean GOP, largest phone GOP, first phone vowel / stop / fricative / nasal,
+// last phone vowel / stop / fricative / nasal]; presence over presenceFeatures.
 export const SCORE_WEIGHTS: ScoreWeights = {
   dictionary: [
     -12.4564, 0.0532, -0.6169, -0.0992, -0.8558, 13.5677, -0.437, -0.2035, 0.0281, 0, 0, 0, 0, 0, 0, 0, 0,
