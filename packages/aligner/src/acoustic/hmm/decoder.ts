@@ -121,8 +121,9 @@ export function logToUnits(lnp: number, weight = 1): number {
 
 /**
  * TAZAMUN_EMULATE=pocketsphinx: search as the soundswallower decoder did (its phone contexts, its
- * beams, context-dependent garbage phones, boundaries on the frame grid), so that the parity tests can
- * hold this decoder to it ("the old settings"). Read at every search.
+ * beams, context-dependent garbage phones, boundaries on the frame grid, its Gaussian arithmetic and
+ * senone normaliser, its search rules, its state alignment behind the level-1 segments; ADR 0075), so
+ * that the parity tests can hold this decoder to it ("the old settings"). Read at every search.
  */
 export function emulatingPocketsphinx(): boolean {
   return process.env.TAZAMUN_EMULATE === 'pocketsphinx';

@@ -81,7 +81,10 @@ export interface NetHmm {
   pos: number;
   /** CI phone */
   ci: number;
-  /** cost paid on entering this HMM (the arc's and the word penalty, on a word's first phone) */
+  /**
+   * cost paid on entering this HMM: the arc's and the word penalty on a word's first phone (with
+   * arcCostAtLastPhone, the penalty on the first and the arc's on the last)
+   */
   entryCost: number;
   /** the phone HMMs that may follow inside the word */
   next: number[];

@@ -23,7 +23,8 @@ export interface Beams {
  * TAZAMUN_EMULATE=pocketsphinx: search as pocketsphinx's grammar search does (fsg_search.c, hmm.c,
  * ptm_mgau.c), for the parity tests. Where the two differ:
  * - senone scores are normalised by the best density among the codebooks of the frame's active senones
- *   (SenoneCosts.activate), not among all codebooks, so the clamp below it moves with the search;
+ *   and of those it scores to bridge gaps between them (SenoneCosts.activate, sphinxScoredSenones), not
+ *   among all codebooks, so the clamp below it moves with the search;
  * - an HMM state's ties go as hmm_vit_eval_3st_lr breaks them (entering state 1 and leaving by state 1
  *   win ties; state 2 takes state 1's token on a tie with its own);
  * - entries (into a word or the next phone) must be strictly above the beam, as must the first entries
