@@ -27,10 +27,14 @@ import type { FeatureTransform } from './adapt/fmllr.ts';
 import { gaussianKernel } from './scoring/gaussians.ts';
 import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
 import { SenoneCosts, densityCosts } from './scoring/senones.ts';
+import { sphinxGaussians } from './scoring/sphinx-gaussians.ts';
+import type { SphinxDensities } from './scoring/sphinx-gaussians.ts';
 import { DEFAULT_CONTEXTS, SPHINX_CONTEXTS, buildNetwork } from './search/network.ts';
 import type { Network, WordDef, WordGraph } from './search/network.ts';
 import { viterbi } from './search/viterbi.ts';
 import { boundaryPosteriors } from './search/posteriors.ts';
+import { stateAlign } from './search/state-align.ts';
+import type { AlignWord, AlignedSegment } from './search/state-align.ts';
 import type { SearchResult } from './search/viterbi.ts';
 
 export interface HmmSegment {
@@ -52,6 +56,11 @@ export interface HmmSegment {
    * the path put it, under the local posterior of its position (absent from the reference)
    */
   spread?: [number, number];
+  /**
+   * the frames [first, end) the best path gave the segment (its ascr is over exactly these; the times
+   * above may sit between frames); absent from the reference
+   */
+  f?: [number, number];
   w?: HmmSegment[];
 }
 
@@ -92,6 +101,15 @@ const POSTERIOR_SCALE = 0.15;
 const LANGUAGE_WEIGHT = 6.5;
 const WORD_INSERTION = 0.65;
 const SILENCE_PROB = 0.005;
+/**
+ * The silence filler's probability at a state between two words of the transcript (pocketsphinx: 0.005,
+ * SILENCE_PROB, everywhere). Read speech pauses between words far more often than the decoders' prior
+ * for recognition says, and a pause priced too high is given to the neighbouring words' edges. Measured
+ * at standard (docs/benchmarks.md, Issue 26): 0.05 / 0.1 / 0.2 / 0.5 give timit-dev 18.3 / 18.2 / 18.1 /
+ * 18.2 ms (18.6 at 0.005) and unvowelled ar-synthetic 38.1 / 38.5 / 39.8 / 40.0 (39.0); inside a word
+ * spelled letter by letter (the Arabic lattice) silence keeps SILENCE_PROB, or words broke apart.
+ */
+const PAUSE_PROB = 0.1;
 const FILLER_PROB = 1e-8;
 
 const LN_BASE = Math.log(1.0001);
@@ -104,8 +122,9 @@ export function logToUnits(lnp: number, weight = 1): number {
 
 /**
  * TAZAMUN_EMULATE=pocketsphinx: search as the soundswallower decoder did (its phone contexts, its
- * beams, context-dependent garbage phones, boundaries on the frame grid), so that the parity tests can
- * hold this decoder to it ("the old settings"). Read at every search.
+ * beams, context-dependent garbage phones, boundaries on the frame grid, its Gaussian arithmetic and
+ * senone normaliser, its search rules, its state alignment behind the level-1 segments; ADR 0075), so
+ * that the parity tests can hold this decoder to it ("the old settings"). Read at every search.
  */
 export function emulatingPocketsphinx(): boolean {
   return process.env.TAZAMUN_EMULATE === 'pocketsphinx';
@@ -185,6 +204,8 @@ interface ScoredWindow {
   nFrames: number;
   /** the free phone loop over the window, once asked for */
   loop?: Promise<PhoneLoop>;
+  /** TAZAMUN_EMULATE=pocketsphinx: the densities as pocketsphinx scores them (SenoneCosts) */
+  sphinx?: Promise<SphinxDensities>;
 }
 
 /**
@@ -216,6 +237,8 @@ export class HmmDecoder implements HmmSearch {
   private settings: DecodeSettings = { beam: 1e-48, wbeam: 7e-29, pbeam: 1e-48 };
   private scored: ScoredWindow[] = [];
   private readonly fillerWords: { word: string; phone: number; cost: number }[];
+  /** the silence filler's cost between two words of a transcript (PAUSE_PROB) */
+  private readonly pauseCost = -logToUnits(Math.log(PAUSE_PROB), LANGUAGE_WEIGHT);
   private readonly frontEnd: FrontEnd;
 
   private constructor(
@@ -356,10 +379,15 @@ export class HmmDecoder implements HmmSearch {
         ? Math.floor(Math.max(-(2 ** 30), Math.round(a.logWeight / LN_BASE)) / 1024)
         : logToUnits(Math.log(a.prob))),
     }));
+    // a pause between two words of the transcript costs less than silence elsewhere (inside a spelled
+    // word, in the recognition loop), except when emulating pocketsphinx
+    const edges = g.wordEdges && !emulatingPocketsphinx() ? new Set(g.wordEdges) : null;
     for (const f of this.fillerWords) {
       const w = words.length;
       words.push({ name: f.word, phones: [f.phone], kind: 'filler' });
-      for (let s = 0; s < g.states; s++) arcs.push({ from: s, to: s, word: w, cost: f.cost });
+      const pause = f.word === '<sil>' && edges !== null;
+      for (let s = 0; s < g.states; s++)
+        arcs.push({ from: s, to: s, word: w, cost: pause && edges.has(s) ? this.pauseCost : f.cost });
     }
     return {
       states: g.states,
@@ -384,9 +412,17 @@ export class HmmDecoder implements HmmSearch {
     try {
       injectedFault();
       const w = await this.score(samples);
+      const sphinx = emulatingPocketsphinx();
       const net = buildNetwork(this.model, this.wordGraph(g), contextRules());
-      const costs = new SenoneCosts(this.model, w.topn, w.dens, net.senones);
-      const path = viterbi(this.model, net, costs, w.nFrames, this.beams());
+      if (sphinx) w.sphinx ??= sphinxGaussians(this.model).then((k) => k.densities(w.feats));
+      const costs = new SenoneCosts(
+        this.model,
+        w.topn,
+        w.dens,
+        net.senones,
+        sphinx ? await w.sphinx : undefined,
+      );
+      const path = viterbi(this.model, net, costs, w.nFrames, this.beams(), { sphinx });
       return { net, costs, path, window: w };
     } catch (err) {
       if (err instanceof EngineError && err.input) throw err;
@@ -410,8 +446,55 @@ export class HmmDecoder implements HmmSearch {
   ): Promise<HmmSegment | null> {
     const { net, costs, path, window } = await this.search(samples, g);
     if (!path) return null;
+    if (level === 1 && emulatingPocketsphinx()) return this.sphinxSegments(net, path, window);
     if (stats) this.collect(stats, net, costs, path, window);
     return segments(this.model, net, costs, path, path.nFrames, level, this.model.mdef.ciPhones);
+  }
+
+  /**
+   * TAZAMUN_EMULATE=pocketsphinx: the segments as soundswallower reports them at level 1, from
+   * pocketsphinx's state alignment of the path's words (search/state-align.ts): the words where the grammar
+   * search put them, the phones and every probability from the second pass, printed to 3 decimals. Null
+   * where that alignment fails.
+   */
+  private async sphinxSegments(
+    net: Network,
+    path: SearchResult,
+    w: ScoredWindow,
+  ): Promise<HmmSegment | null> {
+    const words: (AlignWord & { name: string })[] = [];
+    let lastArc = -1;
+    for (const p of path.phones) {
+      const h = net.hmms[p.hmm]!;
+      if (h.pos === 0 || h.arc !== lastArc) {
+        const def = net.graph.words[net.graph.arcs[h.arc]!.word]!;
+        words.push({ name: def.name, phones: def.phones, start: p.start, end: p.end });
+      } else words[words.length - 1]!.end = p.end;
+      lastArc = h.arc;
+    }
+    const densities = await w.sphinx!;
+    const allSenones = Int32Array.from(this.model.mdef.senoneCi, (_, s) => s);
+    const costs = new SenoneCosts(this.model, w.topn, w.dens, allSenones, densities);
+    const aligned = stateAlign(this.model, words, costs, path.lastActive ?? [], w.nFrames);
+    if (!aligned) return null;
+    // soundswallower prints times and probabilities with 3 decimals (decoder_result_json)
+    const r3 = (x: number) => Number(x.toFixed(3));
+    const seg = (s: AlignedSegment, t: string): HmmSegment => ({
+      t,
+      b: r3(s.start / FRAME_RATE),
+      d: r3(s.duration / FRAME_RATE),
+      p: r3(Math.pow(1.0001, s.score)),
+    });
+    return {
+      t: '',
+      b: 0,
+      d: w.nFrames / FRAME_RATE,
+      p: 1,
+      w: aligned.map((a, i) => ({
+        ...seg(a, words[i]!.name),
+        w: a.phones.map((ph) => seg(ph, this.model.mdef.ciPhones[ph.ci]!)),
+      })),
+    };
   }
 
   /** A new, empty set of adaptation statistics for this decoder's model. */
@@ -565,17 +648,28 @@ function segments(
       d: edge(pi + 1) / FRAME_RATE - b,
       p: Math.exp(logp),
       ascr,
+      f: [p.start, p.end + 1],
     };
     if (!cur || h.pos === 0 || h.arc !== cur.arc) {
       const w = net.graph.words[net.graph.arcs[h.arc]!.word]!;
       cur = {
         arc: h.arc,
-        seg: { t: w.name, b: phoneSeg.b, d: 0, p: 1, ascr: 0, spread: [spreadAt(pi), 0], w: [] },
+        seg: {
+          t: w.name,
+          b: phoneSeg.b,
+          d: 0,
+          p: 1,
+          ascr: 0,
+          spread: [spreadAt(pi), 0],
+          f: [p.start, p.end + 1],
+          w: [],
+        },
         logp: 0,
       };
       words.push(cur.seg);
     }
     cur.seg.spread![1] = spreadAt(pi + 1);
+    cur.seg.f![1] = p.end + 1;
     phoneSeg.t = phoneNames[h.ci]!;
     cur.seg.d = edge(pi + 1) / FRAME_RATE - cur.seg.b;
     cur.logp += logp;
