@@ -1,13 +1,30 @@
 // The engine host on real worker threads and the real engine: a thread whose engine failed is retired
 // and the next task runs on a fresh one (the test hook leaves the faulted thread broken for every later
 // task, as the WASM decoder was in issue 11, so a host that kept it would fail the next task); a task
-// refused for its input keeps its thread; progress comes in the two stages; an abort ends the task.
+// refused for its input keeps its thread; progress comes in the two stages; an abort ends the task; an
+// adapted model's folder, with its word-edge correction, is loaded and applied by a thread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AlignmentOptions } from '@tazamun/contracts/alignment-options';
+import { AlignmentOptions, engineOptionsOf } from '@tazamun/contracts/alignment-options';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { align } from '../engine.ts';
+import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import { loadAcousticModel } from '../acoustic/hmm/model/acoustic-model.ts';
+import { resolveHmmModel } from '../acoustic/hmm/models.ts';
+import { ARABIC_PHONES } from '../acoustic/hmm/adapt/corpus.ts';
+import { EDGES_FILE } from '../acoustic/hmm/adapt/edges.ts';
+import type { EdgeCorrection } from '../acoustic/hmm/adapt/edges.ts';
+import { mixtureProbabilities } from '../acoustic/hmm/adapt/map.ts';
+import {
+  MANIFEST,
+  addPhones,
+  modelParams,
+  readTransitionFile,
+  writeModelDir,
+} from '../acoustic/hmm/adapt/model-dir.ts';
 import { ENGINE_FAULT_MARKER, EngineHost } from './engine-host.ts';
 import type { EngineFaultHook } from './engine-host.ts';
 import type { AlignTask, EngineOutcome, EngineProgress } from './protocol.ts';
@@ -118,4 +135,107 @@ test('an abort terminates the task and its thread; a task aborted before it star
   assert.deepEqual(host.stats, { started: 1, retired: 0 });
   assert.deepEqual(await host.run(task(clip.text), { signal: controller.signal }), { type: 'aborted' });
   assert.deepEqual(host.runs, { runs: 1, ended: 1 });
+});
+
+test('a thread aligns with an adapted model and its word-edge correction, as the engine does in process', async (t) => {
+  const work = mkdtempSync(join(tmpdir(), 'tz-host-model-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  // an Arabic model (the base with Arabic phones of its own) keeping a word-edge table that moves every
+  // start 20 ms earlier and every end 20 ms later (counts large enough that nothing is shrunk)
+  const base = resolveHmmModel('en', 'full');
+  const m = loadAcousticModel({ dir: base.hmm, featParams: base.featParams });
+  const edges: EdgeCorrection = {
+    format: 1,
+    classes: {},
+    shrink: 10,
+    shrinkParent: 20,
+    entries: {
+      's:P': { n: 1e9, mean: 0.02 },
+      's:J': { n: 1e9, mean: 0.02 },
+      'e:P': { n: 1e9, mean: -0.02 },
+      'e:J': { n: 1e9, mean: -0.02 },
+    },
+    words: 100,
+  };
+  const model = join(work, 'model');
+  const manifest = writeModelDir(
+    model,
+    addPhones(modelParams(m, mixtureProbabilities(m), readTransitionFile(base.hmm)), ARABIC_PHONES),
+    base,
+    {
+      language: 'ara',
+      extraPhones: [...ARABIC_PHONES],
+      corpus: { recordings: 0, seconds: 0, hours: 0, frames: 0, groundTruthWords: 0 },
+      iterations: [],
+      moved: 0,
+      gaussians: 0,
+      tool: 'test',
+    },
+    edges,
+  );
+  assert.equal(manifest.edges?.file, EDGES_FILE);
+  // the same folder without its table
+  const bare = join(work, 'bare');
+  cpSync(model, bare, { recursive: true });
+  rmSync(join(bare, EDGES_FILE));
+  const bareManifest = JSON.parse(readFileSync(join(bare, MANIFEST), 'utf8')) as Record<string, unknown>;
+  delete bareManifest.edges;
+  writeFileSync(join(bare, MANIFEST), JSON.stringify({ ...bareManifest, id: `${manifest.id}-bare` }));
+
+  const dir = join(evalDir(), 'ar-synthetic');
+  const ref = JSON.parse(readFileSync(join(dir, 'arsyn_01.json'), 'utf8')) as { audio: string; text: string };
+  const arabic = (model?: string): AlignTask => ({
+    kind: 'align',
+    audio: join(dir, ref.audio),
+    text: ref.text,
+    language: 'ara',
+    options,
+    recognition: false,
+    ...(model ? { model } : {}),
+  });
+  const result = (o: EngineOutcome): AlignmentResult => {
+    assert.equal(o.type, 'result', JSON.stringify(o));
+    return JSON.parse((o as { json: string }).json) as AlignmentResult;
+  };
+  const host = new EngineHost();
+  t.after(() => host.close());
+  // one thread: the language's own model first, then the adapted folder, then the bare one
+  const own = result(await host.run(arabic()));
+  const adapted = result(await host.run(arabic(model)));
+  const plain = result(await host.run(arabic(bare)));
+  assert.deepEqual(host.stats, { started: 1, retired: 0 });
+  assert.notEqual(own.engine.model, manifest.id);
+  assert.equal(adapted.engine.model, manifest.id);
+  assert.equal(plain.engine.model, `${manifest.id}-bare`);
+  const phones = (r: AlignmentResult) => r.words.flatMap((w) => w.phones ?? []);
+  assert.ok(
+    phones(own).some((p) => p.approximated),
+    'the English model stands in for Arabic phones',
+  );
+  assert.deepEqual(
+    phones(adapted).filter((p) => p.approximated),
+    [],
+    'the adapted model has Arabic phones',
+  );
+  // the thread's result is the engine's in process with the same folder
+  const inProcess = await align(join(dir, ref.audio), ref.text, {
+    ...engineOptionsOf(options),
+    lang: 'ara',
+    recognition: false,
+    model,
+  });
+  assert.deepEqual(adapted.words, inProcess.words);
+  // and the table moved the edges: the first word starts 20 ms earlier than with the bare folder
+  const first = plain.words.find((w) => w.start !== null)!;
+  const moved = adapted.words.find((w) => w.start !== null)!;
+  assert.ok(
+    Math.abs(moved.start! - Math.max(0, first.start! - 0.02)) < 0.0011,
+    `${first.start} -> ${moved.start}`,
+  );
+  const last = plain.words.findLast((w) => w.end !== null)!;
+  const lastMoved = adapted.words.findLast((w) => w.end !== null)!;
+  assert.ok(
+    Math.abs(lastMoved.end! - Math.min(adapted.audio.duration, last.end! + 0.02)) < 0.0011,
+    `${last.end} -> ${lastMoved.end}`,
+  );
 });

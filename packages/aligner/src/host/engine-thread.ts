@@ -54,6 +54,7 @@ async function runAlign(task: AlignTask): Promise<ThreadMessage> {
     ...engineOptionsOf(task.options),
     lang: task.language,
     lexicon: task.lexicon,
+    model: task.model,
     audioInfo,
     // a stretch's WER would say nothing about the whole recording
     recognition: task.window ? false : (task.recognition ?? true),

@@ -15,6 +15,12 @@ export interface AlignTask {
   options: AlignmentOptions;
   /** the user's own pronunciations for the language */
   lexicon?: LexiconEntry[];
+  /**
+   * An adapted model's folder to align with instead of the language's own (engine.ts
+   * `AlignOptions.model`, with its word-edge correction when it has one): a path the server resolved
+   * on its own disk, never one taken from a request.
+   */
+  model?: string;
   /** only these seconds of the recording (re-aligning a stretch): times relative to `start`, no WER pass */
   window?: { start: number; end: number };
   /** the recognition pass for WER/CER (default true; always off for a window) */
