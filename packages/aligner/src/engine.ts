@@ -44,6 +44,7 @@ import type { CalibrationClass, WordEvidence } from './metrics/calibration.ts';
 import { assessQuality } from './metrics/quality.ts';
 import { poolRecognitions, recognitionWindows } from './metrics/recognition.ts';
 import { analyseSpeech, untranscribedSpeech } from './metrics/speech.ts';
+import type { SpeechAnalysis } from './metrics/speech.ts';
 import { isSilent } from './audio/measure.ts';
 import { checkLanguage } from '@tazamun/contracts/language-check';
 
@@ -244,10 +245,12 @@ async function alignUnchecked(
       : null;
   options.onProgress?.(1);
 
+  const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
   const placed = placeWords(backend, transcript.words, units, spans, recog, {
     route,
     inputKind,
     calibration: options.calibration ?? 'fitted',
+    speech,
   });
   options.onWordEvidence?.(placed.evidence);
   return buildResult({
@@ -264,6 +267,7 @@ async function alignUnchecked(
       .join(' '),
     placed,
     recog,
+    speech,
     warnings,
   });
 }
@@ -348,7 +352,7 @@ function placeWords(
   units: Unit[],
   spans: UnitSpan[],
   recog: Recognition | null,
-  ctx: { route: string; inputKind: InputKind; calibration: 'fitted' | 'none' },
+  ctx: { route: string; inputKind: InputKind; calibration: 'fitted' | 'none'; speech: SpeechAnalysis },
 ): PlacedWords {
   const byWord = new Map<number, UnitSpan[]>();
   for (const s of spans) {
@@ -402,6 +406,7 @@ function placeWords(
           : null,
       atPause: touchesPause(spans, spanIndex, ss),
       ...phoneEvidence(ss),
+      ...surroundings(spans, spanIndex, ss, ctx.speech),
     };
     const cls = backend.traits.calibrated
       ? calibrationClass(ctx.route, ctx.inputKind, wordUnits, w.text)
@@ -454,6 +459,43 @@ function phoneEvidence(
   };
 }
 
+/**
+ * What lies around a placed word: whether the search's window ends at either edge, the placed words on
+ * either side (their phones at the edges, the silence between), and the speech between them that no
+ * word took.
+ */
+function surroundings(
+  all: UnitSpan[],
+  index: Map<UnitSpan, number>,
+  ss: UnitSpan[],
+  speech: SpeechAnalysis,
+): Pick<WordEvidence, 'open' | 'outerPhones' | 'gaps' | 'gapSpeech'> {
+  const first = ss[0]!;
+  const last = ss[ss.length - 1]!;
+  const i = index.get(first) ?? -1;
+  const j = index.get(last) ?? -1;
+  const prev = i > 0 ? all[i - 1]! : null;
+  const next = j >= 0 && j + 1 < all.length ? all[j + 1]! : null;
+  const f = speech.frames;
+  // speech frames (10 ms) in [a, b) seconds
+  const speechIn = (a: number, b: number): number => {
+    let n = 0;
+    for (let t = Math.max(0, Math.round(a * 100)); t < Math.min(f.length, Math.round(b * 100)); t++)
+      n += f[t]!;
+    return n / 100;
+  };
+  const r4 = (x: number): number => Math.round(x * 10000) / 10000;
+  return {
+    open: first.open && last.open ? [first.open[0], last.open[1]] : null,
+    outerPhones: [prev?.phones[prev.phones.length - 1]?.phone ?? null, next?.phones[0]?.phone ?? null],
+    gaps: [prev ? r4(first.start - prev.end) : null, next ? r4(next.start - last.end) : null],
+    gapSpeech: [
+      speechIn(prev ? prev.end : 0, first.start),
+      speechIn(last.end, next ? next.start : f.length / 100),
+    ],
+  };
+}
+
 /** The word's goodness of pronunciation: its units' GOP weighted by their frames (null without one). */
 function wordGop(spans: UnitSpan[]): number | null {
   const withGop = spans.filter((s) => s.gop !== undefined);
@@ -486,15 +528,15 @@ interface ResultInput {
   processed: string;
   placed: PlacedWords;
   recog: Recognition | null;
+  speech: SpeechAnalysis;
   warnings: string[];
 }
 
 /** The platform result (contracts, schema version 1): segments, metrics, the verdict and its reasons. */
 function buildResult(r: ResultInput): AlignmentResult {
   const { words, fits } = r.placed;
-  const { stats } = r;
+  const { stats, speech } = r;
   const aligned = words.filter((w) => w.status === 'aligned');
-  const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
   const untranscribed = untranscribedSpeech(speech, words);
   const lang = checkLanguage(r.text, r.lang3, r.inputKind);
   const assessed = assessQuality({

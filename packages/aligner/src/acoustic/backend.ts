@@ -73,6 +73,11 @@ export interface UnitSpan {
   worstGop?: number;
   /** frames of its shortest phone on the path (3: a phone at the model's minimum duration) */
   minFrames?: number;
+  /**
+   * its start, its end is an edge of the searched window: no phone of the path lies before (after) it,
+   * so no posterior placed that edge (the audio's edge or the energy refinement did)
+   */
+  open?: [boolean, boolean];
 }
 
 export interface WindowRequest {

@@ -196,28 +196,37 @@ export function fitWeights(cases: CaseRecord[]): ScoreWeights {
  */
 const WRONG_PRIOR = 0.05;
 
-/** presence(): placed words of correct transcripts (1) against those of other recordings' (0), per class. */
+/**
+ * presence(): placed words of correct transcripts (1) against those of other recordings' (0), per class;
+ * within each side every set weighs the same, and the absent side weighs WRONG_PRIOR of the present one.
+ */
 export function fitPresence(cases: CaseRecord[]): PresenceWeights {
   const rows = (cls: CalibrationClass | null) =>
     cases
       .filter((c) => c.kind === 'correct' || c.kind === 'swapped')
-      .flatMap((c) => c.words.map((w) => ({ w, y: c.kind === 'correct' ? 1 : 0 })))
+      .flatMap((c) => c.words.map((w) => ({ w, y: c.kind === 'correct' ? 1 : 0, set: c.set })))
       .filter(
         ({ w }) => (cls === null || classOf(w) === cls) && w.status === 'aligned' && w.evidence?.gop != null,
       )
-      .map(({ w, y }) => ({ x: presenceFeatures(w.evidence!), y }));
+      .map(({ w, y, set }) => ({ x: presenceFeatures(w.evidence!), y, set }));
   const out = {} as PresenceWeights;
   for (const cls of CLASSES) {
     const own = rows(cls);
     const wrong = own.filter((r) => r.y === 0).length;
-    const use = wrong >= MIN_BIN && own.length >= 4 * MIN_BIN ? own : rows(BORROW[cls] ?? null);
+    const borrowed = wrong >= MIN_BIN && own.length >= 4 * MIN_BIN ? own : rows(BORROW[cls] ?? null);
+    const use = borrowed.length ? borrowed : rows(null);
+    // each side's weight shared equally by its sets, then by the words of each set: the many words of
+    // a synthetic set do not decide alone what a real voice's correct word looks like
     const nRight = use.filter((r) => r.y === 1).length;
-    const nWrong = use.length - nRight;
+    const count = new Map<string, number>();
+    for (const r of use) count.set(`${r.y}/${r.set}`, (count.get(`${r.y}/${r.set}`) ?? 0) + 1);
+    const setsOf = (y: number) => [...count.keys()].filter((k) => k.startsWith(`${y}/`)).length;
+    const side = (y: number) => (y === 1 ? nRight : WRONG_PRIOR * nRight);
     const w = logisticFit(
       use.map((r) => r.x),
       use.map((r) => r.y),
       1e-2,
-      use.map((r) => (r.y === 1 ? 1 : (WRONG_PRIOR * nRight) / Math.max(1, nWrong))),
+      use.map((r) => side(r.y) / setsOf(r.y) / count.get(`${r.y}/${r.set}`)!),
     );
     out[cls] = w;
   }

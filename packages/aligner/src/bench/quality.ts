@@ -60,6 +60,8 @@ export interface WordRecord {
   status: 'aligned' | 'not_found';
   /** both edges within 50 ms of the reference (null: no reference word matched, or a wrong transcript) */
   hit: boolean | null;
+  /** signed errors (s) of its start and of its end against the matched reference word */
+  err?: [number, number] | null;
 }
 
 const norm = (w: string): string =>
@@ -153,10 +155,12 @@ async function runCase(
   const words: WordRecord[] = res.words.map((w, i) => {
     const ev = byWord.get(w.index);
     let hit: boolean | null = null;
+    let err: [number, number] | null = null;
     const j = refMatch?.[i];
     if (j !== null && j !== undefined && w.start !== null && w.end !== null) {
       const r = u.words[j]!;
       hit = Math.abs(w.start - r.start) <= 0.05 && Math.abs(w.end - r.end) <= 0.05;
+      err = [Math.round((w.start - r.start) * 1000) / 1000, Math.round((w.end - r.end) * 1000) / 1000];
     } else if (refMatch && j !== null && j !== undefined) hit = false;
     if (kind !== 'correct') hit = w.status === 'aligned' ? false : null;
     return {
@@ -180,11 +184,16 @@ async function runCase(
             minFrames: ev.minFrames ?? null,
             spreads: ev.spreads ?? null,
             edgePhones: ev.edgePhones ?? null,
+            open: ev.open ?? null,
+            outerPhones: ev.outerPhones ?? null,
+            gaps: ev.gaps ?? null,
+            gapSpeech: ev.gapSpeech ?? null,
           }
         : null,
       confidence: w.confidence,
       status: w.status,
       hit,
+      err,
     };
   });
   return {

@@ -441,11 +441,15 @@ export class HmmBackend implements AcousticBackend {
     const loop = level === 1 && this.decoder.phoneLoop ? await this.decoder.phoneLoop(samples) : null;
     // over the frames of the unit's own phones (a filler may sit between two phones of a letter lattice),
     // as the path gave them (its costs are over exactly those frames)
+    const nFrames = Math.round(result.d * FRAME_RATE);
     const gopOf = (
       segs: HmmSegment[],
-      spread?: [number, number],
-    ): Pick<UnitSpan, 'gop' | 'frames' | 'spread' | 'phoneGop' | 'worstGop' | 'minFrames'> => {
-      const out = spread ? { spread } : {};
+      first: HmmSegment,
+      last: HmmSegment,
+    ): Pick<UnitSpan, 'gop' | 'frames' | 'spread' | 'phoneGop' | 'worstGop' | 'minFrames' | 'open'> => {
+      const out: Pick<UnitSpan, 'spread' | 'open'> = {};
+      if (first.spread && last.spread) out.spread = [first.spread[0], last.spread[1]];
+      if (first.f && last.f) out.open = [first.f[0] <= 0, last.f[1] >= nFrames];
       if (!loop || segs.some((g) => g.ascr === undefined)) return out;
       let frames = 0;
       let forced = 0;
@@ -485,7 +489,7 @@ export class HmmBackend implements AcousticBackend {
         if (k >= items.length) break;
         spans.push({
           ...toSpan(usable[k]!.i, seg, off),
-          ...gopOf(seg.w?.length ? seg.w : [seg], seg.spread),
+          ...gopOf(seg.w?.length ? seg.w : [seg], seg, seg),
         });
         k++;
         continue;
@@ -495,10 +499,10 @@ export class HmmBackend implements AcousticBackend {
       if (k >= items.length) break;
       const group = [seg];
       while (si + 1 < segs.length && segs[si + 1]!.t.startsWith(`Q${tag}_`)) group.push(segs[++si]!);
-      const last = group[group.length - 1]!;
-      const spread: [number, number] | undefined =
-        group[0]!.spread && last.spread ? [group[0]!.spread[0], last.spread[1]] : undefined;
-      spans.push({ ...latticeSpan(usable[k]!.i, group, off), ...gopOf(group, spread) });
+      spans.push({
+        ...latticeSpan(usable[k]!.i, group, off),
+        ...gopOf(group, group[0]!, group[group.length - 1]!),
+      });
       k++;
     }
     return spans;
@@ -582,6 +586,7 @@ function averageRuns(runs: UnitSpan[][]): UnitSpan[] {
           }
         : {}),
       ...(span.spread ? { spread: span.spread } : {}),
+      ...(span.open ? { open: span.open } : {}),
     };
   });
 }
