@@ -43,14 +43,25 @@ export interface LongAudioOptions {
   pieces?: PieceRunner;
 }
 
-/** Runs a piece on another thread; null when none is free (the caller aligns it itself). */
+/** A piece of the second pass, as another thread gets it. */
+export interface PieceWork {
+  samples: Samples;
+  offset: number;
+  units: Unit[];
+  coarse: UnitSpan[];
+}
+
+export interface PieceOutcome {
+  spans: UnitSpan[];
+  recognitions: Recognition[];
+  warnings: string[];
+}
+
+/** Runs pieces on other threads. */
 export interface PieceRunner {
-  tryRun(piece: {
-    samples: Samples;
-    offset: number;
-    units: Unit[];
-    coarse: UnitSpan[];
-  }): Promise<{ spans: UnitSpan[]; recognitions: Recognition[]; warnings: string[] }> | null;
+  /** threads free now (run() is called only while one is) */
+  readonly free: number;
+  run(piece: PieceWork): Promise<PieceOutcome>;
 }
 
 /** Files up to this many seconds are aligned in one search (LongAudioOptions.singleMax's default). */
@@ -125,10 +136,11 @@ async function twoPass(
 }
 
 /**
- * Both passes at once: a piece goes to a free thread as soon as the first pass has committed words past
- * the farthest point its cut depends on (PIECE_MAX after its start), which makes it the piece the whole
- * first pass would give; after the first pass, this thread takes the pieces no other thread is free for.
- * The stitched result is the sequential one.
+ * Both passes at once. A piece is queued as soon as the first pass has committed words past the farthest
+ * point its cut depends on (PIECE_MAX after its start), which makes it the piece the whole first pass
+ * would give; a free thread takes the next queued piece at once, while the first pass goes on here. After
+ * the first pass this thread takes queued pieces too, one at a time, as the other threads do, until none
+ * is left. The stitched result is the sequential one whichever thread aligned which piece.
  */
 async function twoPassParallel(
   backend: AcousticBackend,
@@ -139,24 +151,49 @@ async function twoPassParallel(
 ): Promise<UnitSpan[]> {
   const total = samples.length / SAMPLE_RATE;
   const key = (p: Piece) => `${p.u0}:${p.u1}:${p.t0}:${p.t1}`;
-  type Outcome = { spans: UnitSpan[]; recognitions: Recognition[]; warnings: string[] };
-  const started = new Map<string, Promise<Outcome>>();
-  const job = (p: Piece, first: readonly UnitSpan[]) => ({
+  /** outcomes of the pieces started, by key */
+  const started = new Map<string, Promise<PieceOutcome>>();
+  /** pieces fixed and not started yet, in the order of the file (with the first-pass spans they take) */
+  let queue: { piece: Piece; first: readonly UnitSpan[] }[] = [];
+  const queued = new Set<string>();
+  const work = (p: Piece, first: readonly UnitSpan[]): PieceWork => ({
     samples: pieceSamples(samples, p),
     offset: p.t0,
     units: units.slice(p.u0, p.u1),
     coarse: first.filter((s) => s.unit >= p.u0 && s.unit < p.u1).map((s) => ({ ...s, unit: s.unit - p.u0 })),
   });
+  let piecesDone = 0;
+  let pieceCount = 0;
+  const progress = () => {
+    if (pieceCount) opts.onProgress?.(0.3 + (0.7 * piecesDone) / pieceCount);
+  };
+  // hands queued pieces to free threads; called whenever a piece is queued or a thread comes free
+  const pump = (): void => {
+    while (runner.free > 0 && queue.length) {
+      const { piece, first } = queue.shift()!;
+      const run = runner.run(work(piece, first));
+      started.set(key(piece), run);
+      run.then(
+        () => {
+          piecesDone++;
+          progress();
+          pump();
+        },
+        () => {}, // the caller sees the failure through `started`
+      );
+    }
+  };
   const dispatch = (partial: readonly UnitSpan[]) => {
     if (partial.length < 2) return;
     const reached = partial[partial.length - 1]!.end;
     for (const p of planPieces([...partial], units.length, total)) {
       if (reached <= p.t0 + PIECE_MAX + 1) break; // its cut is not fixed yet
-      if (started.has(key(p))) continue;
-      const run = runner.tryRun(job(p, partial));
-      if (!run) break;
-      started.set(key(p), run);
+      const k = key(p);
+      if (started.has(k) || queued.has(k)) continue;
+      queued.add(k);
+      queue.push({ piece: p, first: partial });
     }
+    pump();
   };
   const first = await segmentPass(
     backend,
@@ -167,33 +204,45 @@ async function twoPassParallel(
     undefined,
     dispatch,
   );
-  if (first.length === 0) return [];
+  if (first.length === 0) {
+    await Promise.allSettled(started.values());
+    return [];
+  }
+  // the whole plan: pieces not started yet are queued again from it (the same pieces, and any the
+  // partial plans could not fix: the last ones)
   const plan = planPieces(first, units.length, total);
-  const outcomes: Promise<Outcome>[] = [];
-  for (const p of plan) {
-    const running = started.get(key(p)) ?? runner.tryRun(job(p, first));
-    if (running) {
-      outcomes.push(running);
-      continue;
-    }
-    // no thread is free: this one aligns the piece
+  pieceCount = plan.length;
+  queue = plan.filter((p) => !started.has(key(p))).map((piece) => ({ piece, first }));
+  pump();
+  // this thread takes queued pieces too, the next in the file's order each time
+  const own = new Map<string, PieceOutcome>();
+  while (queue.length) {
+    const { piece: p } = queue.shift()!;
     const recognitions: Recognition[] = [];
     const warnings: string[] = [];
-    const j = job(p, first);
+    const j = work(p, first);
     const spans = await alignPiece(backend, j.samples, j.offset, j.units, j.coarse, {
       ...opts,
       warn: (m) => warnings.push(m),
       onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
     });
-    outcomes.push(Promise.resolve({ spans, recognitions, warnings }));
-    opts.onProgress?.(0.3 + (0.7 * p.t1) / total);
+    own.set(key(p), { spans, recognitions, warnings });
+    piecesDone++;
+    progress();
+    // a thread that came free while this one worked takes the next piece now
+    pump();
   }
   const out: UnitSpan[] = [];
-  const done = await Promise.all(outcomes);
-  done.forEach((o, i) => {
-    for (const s of o.spans) out.push({ ...s, unit: s.unit + plan[i]!.u0 });
-    for (const r of o.recognitions) opts.onRecognition?.(r);
-    for (const w of o.warnings) opts.warn?.(w);
+  const settled = await Promise.allSettled(
+    plan.map((p) => own.get(key(p)) ?? started.get(key(p))!),
+  );
+  // pieces started from a partial plan that the whole plan does not have (never, when the cuts hold)
+  await Promise.allSettled([...started].filter(([k]) => !plan.some((p) => key(p) === k)).map(([, r]) => r));
+  settled.forEach((o, i) => {
+    if (o.status === 'rejected') throw o.reason;
+    for (const s of o.value.spans) out.push({ ...s, unit: s.unit + plan[i]!.u0 });
+    for (const r of o.value.recognitions) opts.onRecognition?.(r);
+    for (const w of o.value.warnings) opts.warn?.(w);
   });
   opts.onProgress?.(1);
   return out;
