@@ -79,6 +79,12 @@ export interface WindowRequest {
   openEnd: boolean;
   /** units may be absent from the audio and extra speech may be present */
   garbage: boolean;
+  /**
+   * Every unit is placed (no unit skipped, no garbage): a local search over a few seconds whose result
+   * the caller judges, for words the full search left out. The back-end widens its search as far as it
+   * takes to find a path through all of them.
+   */
+  forced?: boolean;
   /** called now and then with the share of this window's search done, in [0, 1] */
   onProgress?: (done: number) => void;
   /** a note for the result's warnings (the search suspects the text and audio do not match, ...) */
