@@ -170,6 +170,11 @@ export interface AcousticBackend {
   alignWindow(req: WindowRequest): Promise<UnitSpan[]>;
   /** Word-level spans only (no phones), quicker and sturdier: the first pass over long recordings. */
   segmentWindow?(req: WindowRequest): Promise<UnitSpan[]>;
+  /**
+   * The windows searched so far will not be searched again (long audio moves on to the next one): what
+   * the back-end kept of them for another search over the same samples may go.
+   */
+  release?(): void;
   /** An independent recognition pass scored against the transcript (see docs/engines.md). */
   recognise(samples: Float32Array, units: Unit[]): Promise<Recognition>;
   /** The phone tier of a word from its placed spans, each phone with its label in the result's terms. */

@@ -189,6 +189,7 @@ async function mergeFailedEdges(
       units: units.slice(a.u0, b.u1),
       openEnd: false,
     });
+    backend.release?.();
     if (again.length <= inA.length + inB.length) continue;
     result = [
       ...result.filter((s) => s.unit < a.u0),
@@ -271,6 +272,7 @@ async function repairRuns(
         units: units.slice(u0, u1),
         openEnd: false,
       });
+      backend.release?.();
       if (again.length <= before) continue;
       result = [
         ...result.slice(0, lo),
@@ -432,6 +434,7 @@ export async function segmentPass(
       // the last window holds the rest of the text: a run of it left unplaced is a derailment there
       openEnd: !last,
     });
+    backend.release?.();
     if (last) {
       for (const s of spans) out.push({ ...s, unit: s.unit + u });
       break;
@@ -566,6 +569,7 @@ export async function alignPiece(
     openEnd: false,
     onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
   });
+  backend.release?.();
   if (spans.length < coarse.length * 0.8) return coarse;
   for (const r of recognitions) opts.onRecognition?.(r);
   return spans;

@@ -294,6 +294,10 @@ export class HmmBackend implements AcousticBackend {
     return { units, route: [...routes].join('+') || 'none', warnings };
   }
 
+  release(): void {
+    this.decoder.releaseScores?.();
+  }
+
   async alignWindow(req: WindowRequest): Promise<UnitSpan[]> {
     const spans = await this.placeWindow(req);
     if (req.onRecognition && this.decoder.phoneLoop) {

@@ -80,6 +80,8 @@ export interface HmmSearch {
   run(samples: Float32Array, g: Fsg, level?: 0 | 1, stats?: FrameStats): Promise<HmmSegment | null>;
   /** empty speaker-adaptation statistics for run() to fill (absent from the reference decoder) */
   adaptationStats?(): AdaptationStats;
+  /** forgets the windows scored so far, keeping their buffers for the next ones */
+  releaseScores?(): void;
   recognise(samples: Float32Array, g: Fsg): Promise<string>;
   /** the free phone loop over a window, sharing its scores (absent from the reference decoder) */
   phoneLoop?(samples: Float32Array): Promise<PhoneLoop>;
@@ -236,8 +238,11 @@ interface ScoreBuffers extends TopNBuffers {
  * first-pass windows, 15-40 s pieces) then fit in the buffers of the windows before them.
  */
 const BUFFER_FRAMES = 500;
-/** Buffers of dropped windows kept for the next ones (beyond those, the oldest go to the collector). */
-const SPARE_KEPT = 1;
+/**
+ * Buffers of dropped windows kept for the next ones: a window's own scores and its speaker-adapted ones
+ * (beyond those, the smallest go to the collector).
+ */
+const SPARE_KEPT = 2;
 
 export class HmmDecoder implements HmmSearch {
   private readonly names = new Map<string, number[]>();
@@ -371,6 +376,17 @@ export class HmmDecoder implements HmmSearch {
     };
     this.scored = [w, ...this.scored].slice(0, SCORED_KEPT);
     return w;
+  }
+
+  /**
+   * Forgets the windows scored so far (the caller will not search them again): their buffers go to the
+   * spare ones, so a long recording's windows take turns in two sets (a window's own scores and its
+   * speaker-adapted ones) instead of keeping the last SCORED_KEPT windows' as well.
+   */
+  releaseScores(): void {
+    if (this.busy > 0) return;
+    for (const w of this.scored) this.spareBuffers(w.buffers);
+    this.scored = [];
   }
 
   /** Buffers for a window of `frames` frames: a dropped window's when one is long enough. */
