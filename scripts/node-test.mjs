@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Node 20's test runner takes no globs: find the *.test.ts files under the given folders and run them
-// with tsx. Extra flags (e.g. --test-concurrency=1) are passed through. Fails when no test file is found.
+// Node 20's test runner takes no globs: find the *.test.ts files under the given folders (or take the
+// given files) and run them with tsx. Extra flags (e.g. --test-concurrency=1) are passed through. Fails when no test file is found.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
@@ -19,7 +19,7 @@ function find(dir) {
   return out;
 }
 
-const files = dirs.flatMap(find).sort();
+const files = dirs.flatMap((d) => (statSync(d).isDirectory() ? find(d) : [d])).sort();
 if (files.length === 0) {
   console.error(`no *.test.ts files under ${dirs.join(', ')}`);
   process.exit(1);
