@@ -288,21 +288,22 @@ function piecePool(
   const pool = new WindowPool(n - 1);
   return {
     runner: (precision: Precision, garbage: boolean, recognise: boolean): PieceRunner => ({
-      tryRun: (p) =>
-        pool.hasIdle
-          ? pool.run({
-              family,
-              modelDir,
-              pcm: p.samples.pcm.slice(),
-              origin: p.samples.origin,
-              offset: p.offset,
-              units: p.units,
-              coarse: p.coarse,
-              precision,
-              garbage,
-              recognise,
-            })
-          : null,
+      get free() {
+        return pool.free;
+      },
+      run: (p) =>
+        pool.run({
+          family,
+          modelDir,
+          pcm: p.samples.pcm.slice(),
+          origin: p.samples.origin,
+          offset: p.offset,
+          units: p.units,
+          coarse: p.coarse,
+          precision,
+          garbage,
+          recognise,
+        }),
     }),
     close: () => pool.close(),
   };

@@ -90,6 +90,12 @@ export interface WindowRequest {
   openEnd: boolean;
   /** units may be absent from the audio and extra speech may be present */
   garbage: boolean;
+  /**
+   * Every unit is placed (no unit skipped, no garbage): a local search over a few seconds whose result
+   * the caller judges, for words the full search left out. The back-end widens its search as far as it
+   * takes to find a path through all of them.
+   */
+  forced?: boolean;
   /** called now and then with the share of this window's search done, in [0, 1] */
   onProgress?: (done: number) => void;
   /** a note for the result's warnings (the search suspects the text and audio do not match, ...) */
@@ -169,6 +175,11 @@ export interface AcousticBackend {
   alignWindow(req: WindowRequest): Promise<UnitSpan[]>;
   /** Word-level spans only (no phones), quicker and sturdier: the first pass over long recordings. */
   segmentWindow?(req: WindowRequest): Promise<UnitSpan[]>;
+  /**
+   * The windows searched so far will not be searched again (long audio moves on to the next one): what
+   * the back-end kept of them for another search over the same samples may go.
+   */
+  release?(): void;
   /** An independent recognition pass scored against the transcript (see docs/engines.md). */
   recognise(samples: Float32Array, units: Unit[]): Promise<Recognition>;
   /** The phone tier of a word from its placed spans, each phone with its label in the result's terms. */

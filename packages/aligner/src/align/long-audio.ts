@@ -43,14 +43,25 @@ export interface LongAudioOptions {
   pieces?: PieceRunner;
 }
 
-/** Runs a piece on another thread; null when none is free (the caller aligns it itself). */
+/** A piece of the second pass, as another thread gets it. */
+export interface PieceWork {
+  samples: Samples;
+  offset: number;
+  units: Unit[];
+  coarse: UnitSpan[];
+}
+
+export interface PieceOutcome {
+  spans: UnitSpan[];
+  recognitions: Recognition[];
+  warnings: string[];
+}
+
+/** Runs pieces on other threads. */
 export interface PieceRunner {
-  tryRun(piece: {
-    samples: Samples;
-    offset: number;
-    units: Unit[];
-    coarse: UnitSpan[];
-  }): Promise<{ spans: UnitSpan[]; recognitions: Recognition[]; warnings: string[] }> | null;
+  /** threads free now (run() is called only while one is) */
+  readonly free: number;
+  run(piece: PieceWork): Promise<PieceOutcome>;
 }
 
 /** Files up to this many seconds are aligned in one search (LongAudioOptions.singleMax's default). */
@@ -119,16 +130,167 @@ async function twoPass(
   units: Unit[],
   opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
-  if (opts.pieces) return twoPassParallel(backend, samples, units, opts, opts.pieces);
-  const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
-  return piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
+  let second: { spans: UnitSpan[]; plan: Piece[] };
+  if (opts.pieces) second = await twoPassParallel(backend, samples, units, opts, opts.pieces);
+  else {
+    const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
+    second = await piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
+  }
+  const merged = await mergeFailedEdges(backend, samples, units, second.spans, second.plan, opts);
+  return repairRuns(backend, samples, units, merged, opts);
+}
+
+/** A piece's search that leaves at least this many words unplaced at an edge it shares with a neighbour ... */
+const EDGE_RUN = 2;
+
+/**
+ * ... had words of the neighbour's audio, or the neighbour had words of its own: the first pass lost its
+ * way around their cut (hoarse speech, a phrase the transcript repeats a little later), so the cut put
+ * words on the wrong side. The two pieces are searched again as one (closed, the audio of both and the
+ * words of both), and that search replaces theirs when it places more words. In the order of the file,
+ * so a merged pair's edge with the next piece is judged on the merged result.
+ */
+async function mergeFailedEdges(
+  backend: AcousticBackend,
+  samples: Samples,
+  units: Unit[],
+  spans: UnitSpan[],
+  plan: Piece[],
+  opts: LongAudioOptions,
+): Promise<UnitSpan[]> {
+  const placeable = (u: number) => units[u]!.prons.length > 0 || (units[u]!.lattice?.length ?? 0) > 0;
+  let result = spans;
+  const placedIn = (u0: number, u1: number) => result.filter((s) => s.unit >= u0 && s.unit < u1);
+  /** placeable units not placed in [u0, u1) */
+  const unplaced = (u0: number, u1: number, placed: Set<number>) => {
+    let n = 0;
+    for (let u = u0; u < u1; u++) if (placeable(u) && !placed.has(u)) n++;
+    return n;
+  };
+  for (let i = 0; i + 1 < plan.length; i++) {
+    const a = plan[i]!;
+    const b = plan[i + 1]!;
+    if (b.t1 - a.t0 > PIECE_LIMIT) continue;
+    const inA = placedIn(a.u0, a.u1);
+    const inB = placedIn(b.u0, b.u1);
+    const placed = new Set(result.map((s) => s.unit));
+    // a's words after its last placed one, b's before its first placed one
+    const trailing = unplaced(inA.length ? inA[inA.length - 1]!.unit + 1 : a.u0, a.u1, placed);
+    const leading = unplaced(b.u0, inB.length ? inB[0]!.unit : b.u1, placed);
+    if (trailing < EDGE_RUN && leading < EDGE_RUN) continue;
+    const f = Math.round(a.t0 * SAMPLE_RATE);
+    const t = Math.round(b.t1 * SAMPLE_RATE);
+    const again = await backend.alignWindow({
+      precision: opts.precision,
+      garbage: opts.garbage,
+      warn: opts.warn,
+      samples: samples.window(f, t),
+      offset: f / SAMPLE_RATE,
+      units: units.slice(a.u0, b.u1),
+      openEnd: false,
+    });
+    backend.release?.();
+    if (again.length <= inA.length + inB.length) continue;
+    result = [
+      ...result.filter((s) => s.unit < a.u0),
+      ...again.map((s) => ({ ...s, unit: s.unit + a.u0 })),
+      ...result.filter((s) => s.unit >= b.u1),
+    ];
+  }
+  return result;
+}
+
+/** Placed words on either side of a run of unplaced ones that its repair search places again, in turn. */
+const REPAIR_CONTEXTS = [2, 8, 20];
+/** A repair searches at most this many seconds. */
+const REPAIR_MAX = 60;
+/** Runs of at least this many unplaced words (with a pronunciation) are searched again. */
+const REPAIR_MIN = 2;
+
+/**
+ * Runs of words the second pass left unplaced, searched again between the placed words around them. A
+ * piece cut where the first pass had lost its way holds words whose audio lies in the next piece (or
+ * the other way round), and its closed search leaves them unplaced; between its neighbours, the run
+ * and its audio are together again. The closed search over the stretch (the run and REPAIR_CONTEXT
+ * placed words on each side, the audio between the placed words beyond them) replaces what was there
+ * when it places more words.
+ */
+async function repairRuns(
+  backend: AcousticBackend,
+  samples: Samples,
+  units: Unit[],
+  spans: UnitSpan[],
+  opts: LongAudioOptions,
+): Promise<UnitSpan[]> {
+  const total = samples.length / SAMPLE_RATE;
+  const placeable = (u: Unit) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0;
+  const out = [...spans];
+  const placedAt = new Map<number, number>();
+  out.forEach((s, i) => placedAt.set(s.unit, i));
+  // runs of unplaced placeable units, in order
+  const runs: [number, number][] = [];
+  let start = -1;
+  let count = 0;
+  for (let u = 0; u <= units.length; u++) {
+    const placed = u < units.length && placedAt.has(u);
+    if (u === units.length || placed) {
+      if (start >= 0 && count >= REPAIR_MIN) runs.push([start, u]);
+      start = -1;
+      count = 0;
+      continue;
+    }
+    if (!placeable(units[u]!)) continue;
+    if (start < 0) start = u;
+    count++;
+  }
+  let result = out;
+  // later runs first, so the indices of earlier ones hold
+  for (const [a, b] of runs.reverse()) {
+    // The run with `context` placed spans on each side (searched again with it) over the audio between
+    // the fixed spans beyond them; the context widens when the placed words around the run were placed
+    // wrongly themselves (stretched over the run's audio).
+    for (const context of REPAIR_CONTEXTS) {
+      let left = result.findIndex((s) => s.unit >= a) - 1;
+      if (left === -2) left = result.length - 1;
+      const lo = Math.max(0, left - context + 1);
+      const right = left + 1;
+      const hi = Math.min(result.length, right + context);
+      const u0 = lo <= left ? result[lo]!.unit : a;
+      const u1 = hi > right ? result[hi - 1]!.unit + 1 : b;
+      const from = lo > 0 ? result[lo - 1]!.end : 0;
+      const to = hi < result.length ? result[hi]!.start : total;
+      if (to - from > REPAIR_MAX || to - from < 0.5) break;
+      const before = hi - lo;
+      const f = Math.round(from * SAMPLE_RATE);
+      const t = Math.round(to * SAMPLE_RATE);
+      const again = await backend.alignWindow({
+        precision: opts.precision,
+        garbage: opts.garbage,
+        warn: opts.warn,
+        samples: samples.window(f, t),
+        offset: f / SAMPLE_RATE,
+        units: units.slice(u0, u1),
+        openEnd: false,
+      });
+      backend.release?.();
+      if (again.length <= before) continue;
+      result = [
+        ...result.slice(0, lo),
+        ...again.map((s) => ({ ...s, unit: s.unit + u0 })),
+        ...result.slice(hi),
+      ];
+      break;
+    }
+  }
+  return result;
 }
 
 /**
- * Both passes at once: a piece goes to a free thread as soon as the first pass has committed words past
- * the farthest point its cut depends on (PIECE_MAX after its start), which makes it the piece the whole
- * first pass would give; after the first pass, this thread takes the pieces no other thread is free for.
- * The stitched result is the sequential one.
+ * Both passes at once. A piece is queued as soon as the first pass has committed words past the farthest
+ * point its cut depends on (PIECE_MAX after its start), which makes it the piece the whole first pass
+ * would give; a free thread takes the next queued piece at once, while the first pass goes on here. After
+ * the first pass this thread takes queued pieces too, one at a time, as the other threads do, until none
+ * is left. The stitched result is the sequential one whichever thread aligned which piece.
  */
 async function twoPassParallel(
   backend: AcousticBackend,
@@ -136,27 +298,52 @@ async function twoPassParallel(
   units: Unit[],
   opts: LongAudioOptions,
   runner: PieceRunner,
-): Promise<UnitSpan[]> {
+): Promise<{ spans: UnitSpan[]; plan: Piece[] }> {
   const total = samples.length / SAMPLE_RATE;
   const key = (p: Piece) => `${p.u0}:${p.u1}:${p.t0}:${p.t1}`;
-  type Outcome = { spans: UnitSpan[]; recognitions: Recognition[]; warnings: string[] };
-  const started = new Map<string, Promise<Outcome>>();
-  const job = (p: Piece, first: readonly UnitSpan[]) => ({
+  /** outcomes of the pieces started, by key */
+  const started = new Map<string, Promise<PieceOutcome>>();
+  /** pieces fixed and not started yet, in the order of the file (with the first-pass spans they take) */
+  let queue: { piece: Piece; first: readonly UnitSpan[] }[] = [];
+  const queued = new Set<string>();
+  const work = (p: Piece, first: readonly UnitSpan[]): PieceWork => ({
     samples: pieceSamples(samples, p),
     offset: p.t0,
     units: units.slice(p.u0, p.u1),
     coarse: first.filter((s) => s.unit >= p.u0 && s.unit < p.u1).map((s) => ({ ...s, unit: s.unit - p.u0 })),
   });
+  let piecesDone = 0;
+  let pieceCount = 0;
+  const progress = () => {
+    if (pieceCount) opts.onProgress?.(0.3 + (0.7 * piecesDone) / pieceCount);
+  };
+  // hands queued pieces to free threads; called whenever a piece is queued or a thread comes free
+  const pump = (): void => {
+    while (runner.free > 0 && queue.length) {
+      const { piece, first } = queue.shift()!;
+      const run = runner.run(work(piece, first));
+      started.set(key(piece), run);
+      run.then(
+        () => {
+          piecesDone++;
+          progress();
+          pump();
+        },
+        () => {}, // the caller sees the failure through `started`
+      );
+    }
+  };
   const dispatch = (partial: readonly UnitSpan[]) => {
     if (partial.length < 2) return;
     const reached = partial[partial.length - 1]!.end;
     for (const p of planPieces([...partial], units.length, total)) {
       if (reached <= p.t0 + PIECE_MAX + 1) break; // its cut is not fixed yet
-      if (started.has(key(p))) continue;
-      const run = runner.tryRun(job(p, partial));
-      if (!run) break;
-      started.set(key(p), run);
+      const k = key(p);
+      if (started.has(k) || queued.has(k)) continue;
+      queued.add(k);
+      queue.push({ piece: p, first: partial });
     }
+    pump();
   };
   const first = await segmentPass(
     backend,
@@ -167,36 +354,46 @@ async function twoPassParallel(
     undefined,
     dispatch,
   );
-  if (first.length === 0) return [];
+  if (first.length === 0) {
+    await Promise.allSettled(started.values());
+    return { spans: [], plan: [] };
+  }
+  // the whole plan: pieces not started yet are queued again from it (the same pieces, and any the
+  // partial plans could not fix: the last ones)
   const plan = planPieces(first, units.length, total);
-  const outcomes: Promise<Outcome>[] = [];
-  for (const p of plan) {
-    const running = started.get(key(p)) ?? runner.tryRun(job(p, first));
-    if (running) {
-      outcomes.push(running);
-      continue;
-    }
-    // no thread is free: this one aligns the piece
+  pieceCount = plan.length;
+  queue = plan.filter((p) => !started.has(key(p))).map((piece) => ({ piece, first }));
+  pump();
+  // this thread takes queued pieces too, the next in the file's order each time
+  const own = new Map<string, PieceOutcome>();
+  while (queue.length) {
+    const { piece: p } = queue.shift()!;
     const recognitions: Recognition[] = [];
     const warnings: string[] = [];
-    const j = job(p, first);
+    const j = work(p, first);
     const spans = await alignPiece(backend, j.samples, j.offset, j.units, j.coarse, {
       ...opts,
       warn: (m) => warnings.push(m),
       onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
     });
-    outcomes.push(Promise.resolve({ spans, recognitions, warnings }));
-    opts.onProgress?.(0.3 + (0.7 * p.t1) / total);
+    own.set(key(p), { spans, recognitions, warnings });
+    piecesDone++;
+    progress();
+    // a thread that came free while this one worked takes the next piece now
+    pump();
   }
   const out: UnitSpan[] = [];
-  const done = await Promise.all(outcomes);
-  done.forEach((o, i) => {
-    for (const s of o.spans) out.push({ ...s, unit: s.unit + plan[i]!.u0 });
-    for (const r of o.recognitions) opts.onRecognition?.(r);
-    for (const w of o.warnings) opts.warn?.(w);
+  const settled = await Promise.allSettled(plan.map((p) => own.get(key(p)) ?? started.get(key(p))!));
+  // pieces started from a partial plan that the whole plan does not have (never, when the cuts hold)
+  await Promise.allSettled([...started].filter(([k]) => !plan.some((p) => key(p) === k)).map(([, r]) => r));
+  settled.forEach((o, i) => {
+    if (o.status === 'rejected') throw o.reason;
+    for (const s of o.value.spans) out.push({ ...s, unit: s.unit + plan[i]!.u0 });
+    for (const r of o.value.recognitions) opts.onRecognition?.(r);
+    for (const w of o.value.warnings) opts.warn?.(w);
   });
   opts.onProgress?.(1);
-  return out;
+  return { spans: out, plan };
 }
 
 /** Pass 1: word spans for the whole file (or the stretch [from, to) in seconds) from open-ended windows. */
@@ -237,6 +434,7 @@ export async function segmentPass(
       // the last window holds the rest of the text: a run of it left unplaced is a derailment there
       openEnd: !last,
     });
+    backend.release?.();
     if (last) {
       for (const s of spans) out.push({ ...s, unit: s.unit + u });
       break;
@@ -371,6 +569,7 @@ export async function alignPiece(
     openEnd: false,
     onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
   });
+  backend.release?.();
   if (spans.length < coarse.length * 0.8) return coarse;
   for (const r of recognitions) opts.onRecognition?.(r);
   return spans;
@@ -394,11 +593,12 @@ async function piecePass(
   first: UnitSpan[],
   opts: LongAudioOptions,
   progress: (done: number) => void,
-): Promise<UnitSpan[]> {
+): Promise<{ spans: UnitSpan[]; plan: Piece[] }> {
   const total = samples.length / SAMPLE_RATE;
-  if (first.length === 0) return [];
+  if (first.length === 0) return { spans: [], plan: [] };
   const out: UnitSpan[] = [];
-  for (const p of planPieces(first, units.length, total)) {
+  const plan = planPieces(first, units.length, total);
+  for (const p of plan) {
     progress(p.t0 / total);
     const coarse = first
       .filter((s) => s.unit >= p.u0 && s.unit < p.u1)
@@ -408,7 +608,7 @@ async function piecePass(
     for (const s of spans) out.push({ ...s, unit: s.unit + p.u0 });
   }
   progress(1);
-  return out;
+  return { spans: out, plan };
 }
 
 /** A piece's samples as a recording of their own (the search reads it from its start). */

@@ -5,7 +5,8 @@
 // aligned which piece.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Precision, Recognition, Unit, UnitSpan } from '../acoustic/backend.ts';
+import type { Precision, Unit, UnitSpan } from '../acoustic/backend.ts';
+import type { PieceOutcome } from './long-audio.ts';
 import type { ModelFamily } from '../acoustic/hmm/models.ts';
 import { NATIVE_GUARD_KEY, newThreadGuard, stopThread } from '../native-guard.ts';
 
@@ -27,12 +28,8 @@ export interface PieceJob {
   recognise: boolean;
 }
 
-export interface PieceOutcome {
-  /** spans with unit indices into the piece's units, absolute times */
-  spans: UnitSpan[];
-  recognitions: Recognition[];
-  warnings: string[];
-}
+/** spans with unit indices into the piece's units and absolute times, its recognition, its warnings */
+export type { PieceOutcome } from './long-audio.ts';
 
 type Reply = { ok: true; outcome: PieceOutcome } | { ok: false; error: string };
 
@@ -98,9 +95,9 @@ export class WindowPool {
     return this.threads.length;
   }
 
-  /** Whether a thread is free now (the main thread takes a piece itself otherwise). */
-  get hasIdle(): boolean {
-    return this.idle.length > 0;
+  /** Threads free now. */
+  get free(): number {
+    return this.idle.length;
   }
 
   async run(job: PieceJob): Promise<PieceOutcome> {

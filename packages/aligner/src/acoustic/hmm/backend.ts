@@ -104,6 +104,12 @@ const SPHINX_BEAMS: typeof BEAMS = {
   ultra: { beam: 1e-80, wbeam: 1e-50, pbeam: 1e-80 },
 };
 const settings = (p: Precision) => (emulatingPocketsphinx() ? SPHINX_BEAMS : BEAMS)[p];
+/**
+ * A forced search's beams (WindowRequest.forced): on hoarse or noisy speech, a path through every word
+ * can trail the best partial path (silence over the speech) by 300 nats and more, which any precision's
+ * beams prune; the network of a few words stays small whatever the beam.
+ */
+const FORCED_BEAMS = { beam: 1e-300, wbeam: 1e-300, pbeam: 1e-300 };
 
 /**
  * Speech frames (fillers left out) a window's first path needs before the features are adapted to its
@@ -288,6 +294,10 @@ export class HmmBackend implements AcousticBackend {
     return { units, route: [...routes].join('+') || 'none', warnings };
   }
 
+  release(): void {
+    this.decoder.releaseScores?.();
+  }
+
   async alignWindow(req: WindowRequest): Promise<UnitSpan[]> {
     const spans = await this.placeWindow(req);
     if (req.onRecognition && this.decoder.phoneLoop) {
@@ -299,6 +309,11 @@ export class HmmBackend implements AcousticBackend {
   }
 
   private async placeWindow(req: WindowRequest): Promise<UnitSpan[]> {
+    if (req.forced) {
+      const spans = await this.searchWindow(req, FORCED_BEAMS);
+      this.decoder.configure(FORCED_BEAMS);
+      return spans;
+    }
     const base = settings(req.precision);
     // the first search's path gives the speaker-adaptation statistics (not when emulating pocketsphinx)
     // (a window shorter than the speech adaptation needs collects nothing)
@@ -350,7 +365,7 @@ export class HmmBackend implements AcousticBackend {
     let loop = GARBAGE.phoneLoop;
     for (const shift of SHIFTS[req.precision]) {
       let spans = await this.alignOnce(req, shift, 1, loop, runs.length === 0 ? stats : undefined);
-      if (runs.length === 0 && spans && req.garbage && !loop && GARBAGE.adaptiveLoop) {
+      if (runs.length === 0 && spans && req.garbage && !req.forced && !loop && GARBAGE.adaptiveLoop) {
         // Speech the transcript leaves out is pulled into the words around it, which come out stretched
         // or forced, and the words after it slide. Searched again with the loop, the extra speech goes
         // to the loop. A second search that loses words gave real speech to the loop: the first stays.
@@ -418,13 +433,17 @@ export class HmmBackend implements AcousticBackend {
     }
     // First the strict path (skipping a word is all but forbidden); when no complete path survives the
     // beams, words are let go more easily so the rest still aligns and the misfits come back not_found.
-    const skips = req.garbage ? [GARBAGE.skip, 1 - 1e-4, 1 - 1e-2] : [undefined, 1 - 1e-4, 1 - 1e-2];
+    const skips = req.forced
+      ? [undefined]
+      : req.garbage
+        ? [GARBAGE.skip, 1 - 1e-4, 1 - 1e-2]
+        : [undefined, 1 - 1e-4, 1 - 1e-2];
     let result: HmmSegment | null = null;
     for (const skip of skips) {
       const gunits: GrammarUnit[] = items.map((it) =>
         it.names ? { alternatives: it.names, skippable: skip } : { slots: it.slots, skippable: skip },
       );
-      const loop = req.garbage && garbageLoop;
+      const loop = req.garbage && !req.forced && garbageLoop;
       const fsg = buildGrammar(gunits, {
         garbage: loop ? this.garbageNames() : [],
         garbageWeight: loop ? GARBAGE.enter : 0,

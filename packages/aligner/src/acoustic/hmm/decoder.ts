@@ -24,8 +24,8 @@ import type { Features } from './frontend/features.ts';
 import { AdaptationStats, applyTransform } from './adapt/fmllr.ts';
 import type { FrameStats } from './adapt/map.ts';
 import type { FeatureTransform } from './adapt/fmllr.ts';
-import { gaussianKernel } from './scoring/gaussians.ts';
-import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
+import { gaussianKernel, topNPerFrame } from './scoring/gaussians.ts';
+import type { GaussianKernel, GaussianTopN, TopNBuffers } from './scoring/gaussians.ts';
 import { SenoneCosts, densityCosts } from './scoring/senones.ts';
 import { sphinxGaussians } from './scoring/sphinx-gaussians.ts';
 import type { SphinxDensities } from './scoring/sphinx-gaussians.ts';
@@ -85,6 +85,8 @@ export interface HmmSearch {
   run(samples: Float32Array, g: Fsg, level?: 0 | 1, stats?: FrameStats): Promise<HmmSegment | null>;
   /** empty speaker-adaptation statistics for run() to fill (absent from the reference decoder) */
   adaptationStats?(): AdaptationStats;
+  /** forgets the windows scored so far, keeping their buffers for the next ones */
+  releaseScores?(): void;
   recognise(samples: Float32Array, g: Fsg): Promise<string>;
   /** the free phone loop over a window, sharing its scores (absent from the reference decoder) */
   phoneLoop?(samples: Float32Array): Promise<PhoneLoop>;
@@ -200,8 +202,10 @@ interface ScoredWindow {
   feats: Features;
   topn: GaussianTopN;
   /** density costs under one normaliser per frame (the best codebook of all): every search shares them */
-  dens: Int32Array;
+  dens: Uint8Array;
   nFrames: number;
+  /** the arrays topn and dens are views of, handed to a later window once this one is dropped */
+  buffers: ScoreBuffers;
   /** the free phone loop over the window, once asked for */
   loop?: Promise<PhoneLoop>;
   /** TAZAMUN_EMULATE=pocketsphinx: the densities as pocketsphinx scores them (SenoneCosts) */
@@ -231,11 +235,32 @@ function fingerprint(samples: Float32Array): string {
 /** Scored windows kept per decoder: the alignment's and the recognition pass's over the same audio. */
 const SCORED_KEPT = 3;
 
+/** A window's score arrays: its top-N and density costs, room for `frames` frames. */
+interface ScoreBuffers extends TopNBuffers {
+  dens: Uint8Array;
+  frames: number;
+}
+
+/**
+ * Score buffers are made for a whole number of these frames (5 s): windows of a long recording (45 s
+ * first-pass windows, 15-40 s pieces) then fit in the buffers of the windows before them.
+ */
+const BUFFER_FRAMES = 500;
+/**
+ * Buffers of dropped windows kept for the next ones: a window's own scores and its speaker-adapted ones
+ * (beyond those, the smallest go to the collector).
+ */
+const SPARE_KEPT = 2;
+
 export class HmmDecoder implements HmmSearch {
   private readonly names = new Map<string, number[]>();
   private readonly known = new Map<string, string>();
   private settings: DecodeSettings = { beam: 1e-48, wbeam: 7e-29, pbeam: 1e-48 };
   private scored: ScoredWindow[] = [];
+  /** score buffers of dropped windows, reused by the next windows that fit in them */
+  private spare: ScoreBuffers[] = [];
+  /** searches and phone loops under way: buffers are reused only when a single one is (scoring) */
+  private busy = 0;
   private readonly fillerWords: { word: string; phone: number; cost: number }[];
   /** the silence filler's cost between two words of a transcript (PAUSE_PROB) */
   private readonly pauseCost = -logToUnits(Math.log(PAUSE_PROB), LANGUAGE_WEIGHT);
@@ -341,18 +366,59 @@ export class HmmDecoder implements HmmSearch {
       feats = computeFeatures(cep, this.model.frontEnd, this.model.streamLengths);
     }
     if (tf) feats = applyTransform(feats, tf);
-    const topn = await this.kernel.topN(feats);
+    // the window this one replaces gives up its buffers first (a long recording's windows take turns in
+    // the same few arrays instead of leaving the allocator one new set per window)
+    const dropped = this.scored.length >= SCORED_KEPT ? this.scored.pop()! : null;
+    if (dropped && this.busy <= 1) this.spareBuffers(dropped.buffers);
+    const buffers = this.takeBuffers(feats.nFrames);
+    const topn = await this.kernel.topN(feats, buffers);
     const w: ScoredWindow = {
       samples,
       key,
       transform: tf?.id,
       feats,
       topn,
-      dens: densityCosts(topn, null),
+      dens: densityCosts(topn, null, buffers.dens),
       nFrames: feats.nFrames,
+      buffers,
     };
     this.scored = [w, ...this.scored].slice(0, SCORED_KEPT);
     return w;
+  }
+
+  /**
+   * Forgets the windows scored so far (the caller will not search them again): their buffers go to the
+   * spare ones, so a long recording's windows take turns in two sets (a window's own scores and its
+   * speaker-adapted ones) instead of keeping the last SCORED_KEPT windows' as well.
+   */
+  releaseScores(): void {
+    if (this.busy > 0) return;
+    for (const w of this.scored) this.spareBuffers(w.buffers);
+    this.scored = [];
+  }
+
+  /** Buffers for a window of `frames` frames: a dropped window's when one is long enough. */
+  private takeBuffers(frames: number): ScoreBuffers {
+    const i = this.spare.findIndex((b) => b.frames >= frames);
+    if (i >= 0) return this.spare.splice(i, 1)[0]!;
+    const room = Math.ceil(Math.max(1, frames) / BUFFER_FRAMES) * BUFFER_FRAMES;
+    const n = room * topNPerFrame(this.model);
+    return { ll: new Float32Array(n), cw: new Uint8Array(n), dens: new Uint8Array(n), frames: room };
+  }
+
+  private spareBuffers(b: ScoreBuffers): void {
+    // the largest kept: a long recording's windows all fit in them
+    this.spare = [b, ...this.spare].sort((x, y) => y.frames - x.frames).slice(0, SPARE_KEPT);
+  }
+
+  /** Runs `work` counted as under way (score() reuses a dropped window's buffers only when alone). */
+  private async counted<T>(work: () => Promise<T>): Promise<T> {
+    this.busy++;
+    try {
+      return await work();
+    } finally {
+      this.busy--;
+    }
   }
 
   /** The grammar as a word graph of the model's phones, with the decoders' weights and fillers. */
@@ -444,11 +510,13 @@ export class HmmDecoder implements HmmSearch {
     /** the path's frames are added to these (speaker adaptation, model adaptation) */
     stats?: FrameStats,
   ): Promise<HmmSegment | null> {
-    const { net, costs, path, window } = await this.search(samples, g);
-    if (!path) return null;
-    if (level === 1 && emulatingPocketsphinx()) return this.sphinxSegments(net, path, window);
-    if (stats) this.collect(stats, net, costs, path, window);
-    return segments(this.model, net, costs, path, path.nFrames, level, this.model.mdef.ciPhones);
+    return this.counted(async () => {
+      const { net, costs, path, window } = await this.search(samples, g);
+      if (!path) return null;
+      if (level === 1 && emulatingPocketsphinx()) return this.sphinxSegments(net, path, window);
+      if (stats) this.collect(stats, net, costs, path, window);
+      return segments(this.model, net, costs, path, path.nFrames, level, this.model.mdef.ciPhones);
+    });
   }
 
   /**
@@ -569,7 +637,7 @@ export class HmmDecoder implements HmmSearch {
 
   /** The best path's words, space-separated (fillers left out). */
   async recognise(samples: Float32Array, g: Fsg): Promise<string> {
-    const { net, path } = await this.search(samples, g);
+    const { net, path } = await this.counted(() => this.search(samples, g));
     if (!path) return '';
     const words: string[] = [];
     let lastArc = -1;
@@ -584,7 +652,8 @@ export class HmmDecoder implements HmmSearch {
 
   /** The free phone loop over a window (computed once per window; the scores are shared). */
   phoneLoop(samples: Float32Array): Promise<PhoneLoop> {
-    return this.score(samples).then((w) => {
+    return this.counted(async () => {
+      const w = await this.score(samples);
       w.loop ??= this.runLoop(w);
       return w.loop;
     });

@@ -27,9 +27,16 @@ export interface GaussianTopN {
   cw: Uint8Array;
 }
 
+/** Room for a window's top-N (GaussianTopN.ll and .cw), at least as long as the window needs. */
+export interface TopNBuffers {
+  ll: Float32Array;
+  cw: Uint8Array;
+}
+
 export interface GaussianKernel {
   readonly name: 'onnx' | 'js';
-  topN(features: Features): Promise<GaussianTopN>;
+  /** the top-N of every frame, written into `into` when given (else into new arrays) */
+  topN(features: Features, into?: TopNBuffers): Promise<GaussianTopN>;
 }
 
 /** Frames per matrix product: small enough for the products to stay in cache (64: half the CPU of 256). */
@@ -140,14 +147,24 @@ function top4(
   cw[o + 3] = i3;
 }
 
-function emptyTopN(m: AcousticModel, nFrames: number): GaussianTopN {
-  const n = nFrames * m.nStreams * m.nCodebooks * TOP_N;
+/** Values per frame of a model's top-N (GaussianTopN.ll and .cw). */
+export function topNPerFrame(m: AcousticModel): number {
+  return m.nStreams * m.nCodebooks * TOP_N;
+}
+
+/**
+ * A window's top-N arrays: views of `into` when it is long enough (every value is written before it is
+ * read, so a reused buffer's old contents never show), else new arrays.
+ */
+function emptyTopN(m: AcousticModel, nFrames: number, into?: TopNBuffers): GaussianTopN {
+  const n = nFrames * topNPerFrame(m);
+  const fits = into && into.ll.length >= n && into.cw.length >= n;
   return {
     nFrames,
     nStreams: m.nStreams,
     nCodebooks: m.nCodebooks,
-    ll: new Float32Array(n),
-    cw: new Uint8Array(n),
+    ll: fits ? into.ll.subarray(0, n) : new Float32Array(n),
+    cw: fits ? into.cw.subarray(0, n) : new Uint8Array(n),
   };
 }
 
@@ -174,10 +191,10 @@ export class JsGaussianKernel implements GaussianKernel {
         }
   }
 
-  async topN(features: Features): Promise<GaussianTopN> {
+  async topN(features: Features, into?: TopNBuffers): Promise<GaussianTopN> {
     const { m } = this;
     const { nCodebooks, nStreams, nDensities, streamLengths } = m;
-    const out = emptyTopN(m, features.nFrames);
+    const out = emptyTopN(m, features.nFrames, into);
     const y = new Float32Array(nDensities);
     for (let t = 0; t < features.nFrames; t++) {
       for (let f = 0; f < nStreams; f++) {
@@ -251,10 +268,10 @@ export class OnnxGaussianKernel implements GaussianKernel {
     return new OnnxGaussianKernel(m, ort, session);
   }
 
-  async topN(features: Features): Promise<GaussianTopN> {
+  async topN(features: Features, into?: TopNBuffers): Promise<GaussianTopN> {
     const { m, ort } = this;
     const { nCodebooks, nStreams, nDensities, streamLengths } = m;
-    const out = emptyTopN(m, features.nFrames);
+    const out = emptyTopN(m, features.nFrames, into);
     const cols = nCodebooks * nDensities;
     const perFrame = nStreams * nCodebooks * TOP_N;
     const wasm = this.wasm;

@@ -33,13 +33,26 @@ export function addCosts(a: number, b: number): number {
 export const UNIT_NATS = SENSCR_UNIT;
 
 /**
- * The per-frame density costs (units, >= 0, best codebook of each stream at 0) with the clamp applied.
+ * The per-frame density costs (units, best codebook of each stream at 0) with the clamp applied.
  * `normCodebooks` chooses which codebooks set each frame's best (the Sphinx decoders use the codebooks of
- * the senones being searched); null: all of them.
+ * the senones being searched); null: all of them, and every cost lies in [0, MAX_NEG_ASCR], a byte each
+ * (written into `into` when it is long enough: a window's buffer reused). With `normCodebooks`, a
+ * codebook outside them may score above the best, so costs may be negative: 32-bit integers.
  */
-export function densityCosts(topn: GaussianTopN, normCodebooks: Uint8Array | null): Int32Array {
+export function densityCosts(topn: GaussianTopN, normCodebooks: null, into?: Uint8Array): Uint8Array;
+export function densityCosts(topn: GaussianTopN, normCodebooks: Uint8Array): Int32Array;
+export function densityCosts(
+  topn: GaussianTopN,
+  normCodebooks: Uint8Array | null,
+  into?: Uint8Array,
+): Uint8Array | Int32Array {
   const { nFrames, nStreams, nCodebooks } = topn;
-  const out = new Int32Array(topn.ll.length);
+  const n = topn.ll.length;
+  const out = normCodebooks
+    ? new Int32Array(n)
+    : into && into.length >= n
+      ? into.subarray(0, n)
+      : new Uint8Array(n);
   const perFrame = nStreams * nCodebooks * TOP_N;
   for (let t = 0; t < nFrames; t++) {
     for (let f = 0; f < nStreams; f++) {
@@ -77,7 +90,7 @@ export class SenoneCosts {
   constructor(
     private readonly m: AcousticModel,
     private readonly topn: GaussianTopN,
-    private readonly dens: Int32Array,
+    private readonly dens: Uint8Array | Int32Array,
     /** the model senone of each index asked for */
     readonly senones: Int32Array,
     /**
