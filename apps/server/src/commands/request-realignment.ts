@@ -71,6 +71,7 @@ export async function requestRealignment(
   await deps.db.transaction().execute(async (trx) => {
     request.job_id = await deps.queue.enqueue(trx, {
       kind: 'realign',
+      userId: row.user_id,
       alignmentId: row.id,
       timeoutMs: jobTimeoutMs(deps.jobConfig, (stretch.end - stretch.start) * 4),
     });

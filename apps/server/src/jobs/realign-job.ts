@@ -12,6 +12,7 @@ import { latestRevisionNumber, readRevision, saveRevision } from '../revisions/r
 import { findStretch, spliceStretch, stretchText } from '../revisions/splice-stretch.ts';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
+import { adaptedModelFor } from './align-job.ts';
 import { resultOrThrow } from './engine-outcome.ts';
 import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
@@ -32,7 +33,7 @@ export class RealignJobHandler implements JobHandler {
 
   async run(job: JobRow, ctx: JobContext): Promise<void> {
     const request = await realignmentOfJob(this.db, job.id);
-    const row = await findAlignment(this.db, job.alignment_id);
+    const row = job.alignment_id ? await findAlignment(this.db, job.alignment_id) : undefined;
     if (!request || !row) return; // deleted while queued
     await updateRealignment(this.db, request.id, {
       status: 'processing',
@@ -50,6 +51,8 @@ export class RealignJobHandler implements JobHandler {
     const options = parseStoredOptions(row.options);
     // the owner's pronunciations as they are now: a stretch is re-aligned with the corrected lexicon
     const lexicon = await lexiconFor(this.db, row.user_id, row.language);
+    // the model that aligned the recording (the project's adapted one) aligns its stretches too
+    const model = await adaptedModelFor(this.db, this.files, row, this.now().toISOString());
     const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audio) =>
       this.engine.run(
         {
@@ -59,6 +62,7 @@ export class RealignJobHandler implements JobHandler {
           language: row.language,
           options,
           lexicon,
+          model,
           window: { start: stretch.start, end: stretch.end },
         },
         { signal: ctx.signal },

@@ -40,6 +40,7 @@ function recording(id: string, fileName: string, over: Partial<AlignmentSummary>
     processing_speed: 3,
     engine: 'hmm',
     project_id: 'p1',
+    adapted_model: null,
     shared: false,
     created_at: AT,
     updated_at: AT,
