@@ -930,6 +930,9 @@ export const ar: LocaleMessages = {
     },
     settings: 'الإعدادات',
     titleField: 'العنوان',
+    project: 'المشروع',
+    noProject: 'بلا مشروع',
+    projectModel: 'تُحاذى التسجيلات المرفوعة إلى هذا المشروع بأحدث نموذج مكيَّف له بلغتها، إن وُجد.',
     language: {
       label: 'اللغة',
       native: 'نموذج صوتي مدرّب عليها',

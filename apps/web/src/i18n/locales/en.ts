@@ -916,6 +916,9 @@ export const en = {
     },
     settings: 'Settings',
     titleField: 'Title',
+    project: 'Project',
+    noProject: 'No project',
+    projectModel: 'Uploads to this project are aligned with its newest adapted model of their language, when it has one.',
     language: {
       label: 'Language',
       native: 'native acoustic model',

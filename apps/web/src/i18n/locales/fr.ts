@@ -947,6 +947,9 @@ export const fr: LocaleMessages = {
     },
     settings: 'Réglages',
     titleField: 'Titre',
+    project: 'Projet',
+    noProject: 'Aucun projet',
+    projectModel: 'Les envois dans ce projet sont alignés avec son modèle adapté le plus récent de leur langue, s’il en a un.',
     language: {
       label: 'Langue',
       native: 'modèle acoustique natif',
