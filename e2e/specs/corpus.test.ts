@@ -88,6 +88,11 @@ test(
       await page.getByRole('button', { name: 'Create', exact: true }).click();
       const dropzone = page.getByTestId('batch-dropzone');
       await dropzone.waitFor();
+      // a new project assumes no language (not the account's Arabic): the corpus's is chosen first
+      const picker = dropzone.getByRole('combobox', { name: 'Language' });
+      assert.equal(await picker.inputValue(), '');
+      await picker.fill('eng');
+      await picker.press('Tab');
 
       // A real drop: a DataTransfer holding the zip as a File, dispatched on the drop zone.
       // (a string: the e2e workspace is typed without the DOM library)
@@ -120,6 +125,10 @@ test(
         },
       );
       assert.deepEqual(await rows.locator('td:nth-child(4)').allTextContents(), ['100%', '100%', '100%']);
+      // aligned as English, the language chosen (the project's list names each recording's language)
+      const listed = page.getByTestId('alignment-list').locator('li');
+      await listed.nth(2).waitFor();
+      for (const text of await listed.allTextContents()) assert.match(text, /English · Completed/);
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),

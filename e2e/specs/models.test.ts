@@ -55,7 +55,18 @@ test(
   'a corrected revision, then the project’s adaptation, then a new upload named by the adapted model',
   { timeout: 1_800_000 },
   async () => {
-    admin(server, 'create', '--email', EMAIL, '--password', PASSWORD, '--first-name', 'Samir', '--last-name', 'Nour');
+    admin(
+      server,
+      'create',
+      '--email',
+      EMAIL,
+      '--password',
+      PASSWORD,
+      '--first-name',
+      'Samir',
+      '--last-name',
+      'Nour',
+    );
     const login = await fetch(`${server.url}/api/auth/login/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -120,10 +131,11 @@ test(
       await page.getByText('Adaptation started. It runs in the background.').waitFor();
       const item = section.getByTestId('model-item');
       // the section follows the adaptation (its progress bar) until the model is ready
+      let status: string | null = null;
       await until(
-        async () => `the model to be ready (${(await item.getAttribute('data-status')) ?? 'none'})`,
+        () => `the model to be ready (${status ?? 'none'})`,
         async () => {
-          const status = await item.getAttribute('data-status');
+          status = await item.getAttribute('data-status');
           if (status === 'failed') throw new Error(`adaptation failed: ${await item.textContent()}`);
           return status === 'completed';
         },
@@ -137,14 +149,24 @@ test(
 
       // uploads to the project use it from now on
       await section
-        .getByRole('checkbox', { name: 'Align new uploads to this project with its newest model of their language' })
+        .getByRole('checkbox', {
+          name: 'Align new uploads to this project with its newest model of their language',
+        })
         .check();
       await item.getByTestId('model-in-use').waitFor();
 
       // a new recording (another speaker) dropped onto the project as a zip in MFA's layout
       const held = speakerRecording(work, HELD_OUT_SPEAKER);
       mkdirSync(join(work, 'zip', 'spk'), { recursive: true });
-      execFileSync('/usr/bin/ffmpeg', ['-nostdin', '-v', 'error', '-y', '-i', held.wav, join(work, 'zip', 'spk', 'new.wav')]);
+      execFileSync('/usr/bin/ffmpeg', [
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        held.wav,
+        join(work, 'zip', 'spk', 'new.wav'),
+      ]);
       writeFileSync(join(work, 'zip', 'spk', 'new.lab'), held.text);
       execFileSync('/usr/bin/zip', ['-q', '-r', join(work, 'new.zip'), 'spk'], { cwd: join(work, 'zip') });
       await page.getByLabel('Choose a zip').setInputFiles(join(work, 'new.zip'));

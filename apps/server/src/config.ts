@@ -161,11 +161,7 @@ const EnvSchema = z.object({
   // the longest probed audio an upload may have (packages/contracts/src/job-bounds.ts has the other bounds)
   MAX_AUDIO_DURATION: duration(`${JOB_BOUNDS.defaultMaxAudioSeconds}s`),
   // adapted acoustic models (ADR 0070): what one user's models may take, and an adaptation's heap
-  MODEL_STORAGE_LIMIT_MB: z.coerce
-    .number()
-    .min(0)
-    .max(10_000_000)
-    .default(MODEL_LIMITS.defaultStorageMb),
+  MODEL_STORAGE_LIMIT_MB: z.coerce.number().min(0).max(10_000_000).default(MODEL_LIMITS.defaultStorageMb),
   ADAPT_HEAP_MB: z.coerce.number().int().min(256).max(65_536).default(1024),
   DEMO_MEDIA_DIR: z.string().optional(),
   FONTS_DIR: z.string().optional(),

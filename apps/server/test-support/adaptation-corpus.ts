@@ -40,20 +40,24 @@ export function speakerRecording(dir: string, speaker: string): SpeakerRecording
     );
   if (refs.length === 0) throw new Error(`no utterance of ${speaker} in ${set}`);
   const wav = join(dir, `${speaker}.wav`);
-  execFileSync(ffmpegPath(), [
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
-    ...refs.flatMap((r) => ['-i', join(set, r.audio)]),
-    '-filter_complex',
-    `${refs.map((_, i) => `[${i}:a]`).join('')}concat=n=${refs.length}:v=0:a=1`,
-    '-ac',
-    '1',
-    '-ar',
-    '16000',
-    wav,
-  ], { stdio: 'pipe' });
+  execFileSync(
+    ffmpegPath(),
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      '-y',
+      ...refs.flatMap((r) => ['-i', join(set, r.audio)]),
+      '-filter_complex',
+      `${refs.map((_, i) => `[${i}:a]`).join('')}concat=n=${refs.length}:v=0:a=1`,
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      wav,
+    ],
+    { stdio: 'pipe' },
+  );
   let offset = 0;
   const words: SpeakerRecording['words'] = [];
   for (const r of refs) {

@@ -681,6 +681,14 @@ export const ERRORS = {
       ar: 'لا يمكن تكييف نموذج لهذه اللغة هنا: لا يُكيَّف إلا ما يقرؤه المحاذي المدمج من لغات (لا MMS).',
     },
   },
+  model_not_ready: {
+    status: 409,
+    messages: {
+      en: 'This model is not ready: its adaptation is {status}. Only a completed model can re-align the project.',
+      fr: 'Ce modèle n’est pas prêt : son adaptation est à l’état « {status} ». Seul un modèle terminé peut réaligner le projet.',
+      ar: 'هذا النموذج غير جاهز: حالة تكييفه «{status}». لا يُعيد محاذاة المشروع إلا نموذج مكتمل.',
+    },
+  },
   adaptation_failed: {
     status: 500,
     messages: {

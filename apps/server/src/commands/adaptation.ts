@@ -3,7 +3,12 @@
 // can be adapted), one adaptation at a time per user, enough speech in the project's completed
 // recordings of that language, and room under the user's model storage limit; then the model row and
 // its job go in one transaction. An adaptation takes no quota unit.
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { MAX_REVISIONS } from '@tazamun/contracts/revisions';
+import { setAlignmentModel } from '../db/alignments.ts';
+import { activeRealignment, insertRealignment } from '../db/revisions.ts';
+import { latestRevisionNumber } from '../revisions/revision-store.ts';
 import { MIN_CORPUS_SECONDS } from '@tazamun/aligner/adapt';
 import { planAlignment } from '@tazamun/aligner/engine';
 import type { Db } from '../db/database.ts';
@@ -103,6 +108,69 @@ export async function deleteModel(app: FastifyInstance, model: ModelRow): Promis
   }
   await deleteModelRow(db, model.id);
   await removeModelFiles(files, model.user_id, model.id);
+}
+
+/**
+ * A project re-run with its model: every completed recording of the model's language re-aligned whole
+ * with it, each as a new revision that keeps the words a person corrected (jobs/realign-job.ts). The
+ * recordings then name the model (their later stretches use it too). A recording with a re-alignment
+ * waiting or running, or at its revision limit, is left out. No quota unit is used.
+ */
+export async function rerunProject(
+  app: FastifyInstance,
+  model: ModelRow,
+): Promise<{ queued: number; busy: number }> {
+  const { db } = app.deps;
+  if (model.status !== 'completed' || !model.name)
+    throw createError('model_not_ready', { status: model.status });
+  const rows = await db
+    .selectFrom('alignments')
+    .selectAll()
+    .where('project_id', '=', model.project_id)
+    .where('user_id', '=', model.user_id)
+    .where('language', '=', model.language)
+    .where('status', '=', 'completed')
+    .orderBy('created_at')
+    .execute();
+  let queued = 0;
+  let busy = 0;
+  for (const row of rows) {
+    const latest = await latestRevisionNumber(db, row.id);
+    if ((await activeRealignment(db, row.id)) || latest >= MAX_REVISIONS) {
+      busy += 1;
+      continue;
+    }
+    const nowIso = app.deps.clock.now().toISOString();
+    await db.transaction().execute(async (trx) => {
+      await setAlignmentModel(trx, row.id, { id: model.id, name: model.name! }, nowIso);
+      const jobId = await app.jobs.queue.enqueue(trx, {
+        kind: 'realign',
+        userId: row.user_id,
+        alignmentId: row.id,
+        timeoutMs: jobTimeoutMs(app.jobs.config, row.duration ?? 0),
+      });
+      await insertRealignment(trx, {
+        id: randomUUID(),
+        alignment_id: row.id,
+        job_id: jobId,
+        status: 'queued',
+        start_time: 0,
+        end_time: row.duration ?? 0,
+        text: null,
+        base_revision: latest,
+        whole: 1,
+        revision: null,
+        error_code: null,
+        error_params: null,
+        created_at: nowIso,
+        updated_at: nowIso,
+        completed_at: null,
+      });
+    });
+    queued += 1;
+  }
+  app.jobs.queue.wake();
+  return { queued, busy };
 }
 
 /** A project's models, before the project itself goes. */

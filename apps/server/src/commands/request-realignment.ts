@@ -61,6 +61,7 @@ export async function requestRealignment(
     end_time: Math.min(body.end, duration),
     text,
     base_revision: latest.revision!.number,
+    whole: 0,
     revision: null,
     error_code: null,
     error_params: null,

@@ -172,15 +172,7 @@ export function claimJob(db: Db, jobId: string, c: Claimant): Promise<JobRow | u
     .set(claimSet(c))
     .where('id', '=', jobId)
     .where('status', '=', 'queued')
-    .where(
-      'id',
-      'in',
-      db
-        .selectFrom('jobs as j')
-        .select('j.id')
-        .where('j.id', '=', jobId)
-        .where(mayStart),
-    )
+    .where('id', 'in', db.selectFrom('jobs as j').select('j.id').where('j.id', '=', jobId).where(mayStart))
     .returningAll()
     .executeTakeFirst();
 }

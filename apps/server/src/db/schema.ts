@@ -273,6 +273,8 @@ export interface RealignmentsTable {
   end_time: number;
   text: string | null;
   base_revision: number;
+  /** 1: the whole recording re-aligned (a project re-run, migration 0009), hand corrections kept */
+  whole: number;
   revision: number | null;
   error_code: string | null;
   error_params: string | null;

@@ -66,7 +66,12 @@ async function s3rver(onClose: (c: () => Promise<unknown> | void) => void) {
   }).s3!;
 }
 
-async function app(onClose: (c: () => Promise<unknown>) => void, config: Config, redisUrl: string, concurrency: number) {
+async function app(
+  onClose: (c: () => Promise<unknown>) => void,
+  config: Config,
+  redisUrl: string,
+  concurrency: number,
+) {
   const a = await buildApp(config, {
     clock: new ManualClock(new Date().toISOString()),
     logger: false,
@@ -109,10 +114,18 @@ test('BullMQ and S3: the adapt job reaches the worker, its model lives in the bu
 
   const model = await adaptProject(api, u.access, project);
   assert.equal(model.status, 'completed', JSON.stringify(model.error));
-  const job = await db.selectFrom('jobs').select(['id', 'worker_id']).where('model_id', '=', model.id).executeTakeFirstOrThrow();
+  const job = await db
+    .selectFrom('jobs')
+    .select(['id', 'worker_id'])
+    .where('model_id', '=', model.id)
+    .executeTakeFirstOrThrow();
   assert.equal(job.worker_id, worker.jobs.queue.workerId, 'the worker ran it, from BullMQ');
   await jobRowsFinal(db, [job.id]);
-  assert.equal((await bull.getJob(job.id)) ?? 'absent', 'absent', 'BullMQ keeps nothing once the row is final');
+  assert.equal(
+    (await bull.getJob(job.id)) ?? 'absent',
+    'absent',
+    'BullMQ keeps nothing once the row is final',
+  );
 
   // the model's files are in the bucket; nothing of it on the local disk's store
   const folder = `users/${u.id}/models/${model.id}/`;
@@ -132,10 +145,7 @@ test('BullMQ and S3: the adapt job reaches the worker, its model lives in the bu
   const adapted = await alignRecording(api, u.access, held, project);
   assert.equal(adapted.result.engine.model, model.name);
   assert.ok(existsSync(join(cache, MANIFEST)), 'the worker keeps a local copy');
-  assert.deepEqual(
-    readdirSync(cache).sort(),
-    stored.map((o) => o.key.slice(folder.length)).sort(),
-  );
+  assert.deepEqual(readdirSync(cache).sort(), stored.map((o) => o.key.slice(folder.length)).sort());
   // the adaptation's and the alignments' work files are gone
   assert.deepEqual(readdirSync(join(dir, 'tmp')), []);
 
@@ -148,6 +158,8 @@ test('BullMQ and S3: the adapt job reaches the worker, its model lives in the bu
   assert.equal(del.statusCode, 204, del.body);
   assert.deepEqual(await bucket.list(folder), []);
   assert.equal(existsSync(cache), false);
-  const kept = (await api.inject({ url: `/api/alignments/${adapted.id}/`, headers: bearer(u.access) })).json();
+  const kept = (
+    await api.inject({ url: `/api/alignments/${adapted.id}/`, headers: bearer(u.access) })
+  ).json();
   assert.equal(kept.result.engine.model, model.name);
 });

@@ -64,7 +64,9 @@ export class AdaptJobHandler implements JobHandler {
         last = percent;
         writes = writes
           .then(async () => {
-            await updateModel(this.db, model.id, { progress: percent, updated_at: this.iso() }, ['processing']);
+            await updateModel(this.db, model.id, { progress: percent, updated_at: this.iso() }, [
+              'processing',
+            ]);
             await ctx.progress(null, percent);
           })
           .catch(() => undefined);
@@ -130,7 +132,8 @@ export class AdaptJobHandler implements JobHandler {
     for (const [k, row] of corpus.entries()) {
       if (!row.audio_file) continue;
       const latest = await readRevision(deps, row);
-      const corrected = latest.revision?.hand_corrected === true && latest.words.some((w) => w.hand_corrected);
+      const corrected =
+        latest.revision?.hand_corrected === true && latest.words.some((w) => w.hand_corrected);
       const fixedWords = corrected
         ? latest.words
             .filter((w) => w.status === 'aligned' && w.start !== null && w.end !== null && w.end > w.start)

@@ -119,7 +119,11 @@ test('an adaptation: too little speech is the user’s, with the engine’s figu
   assert.equal(small.code, 'corpus_too_small');
   assert.deepEqual(small.params, { seconds: 41, needed: 60 });
   assert.deepEqual(small.options, { refund: false });
-  const fault = adaptFailure({ type: 'crash', message: 'the worker thread failed: Worker terminated due to reaching memory limit: JS heap out of memory' });
+  const fault = adaptFailure({
+    type: 'crash',
+    message:
+      'the worker thread failed: Worker terminated due to reaching memory limit: JS heap out of memory',
+  });
   assert.equal(fault.code, 'adaptation_failed');
   assert.equal(fault.options.retry, true);
   assert.equal(fault.options.refund, false);

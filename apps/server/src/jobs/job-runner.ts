@@ -318,7 +318,13 @@ export class JobRunner {
       if (!entry.waiting) {
         entry.waiting = true;
         this.log.info(
-          { job: job.id, alignment: job.alignment_id, model: job.model_id, what, err: (err as Error).message },
+          {
+            job: job.id,
+            alignment: job.alignment_id,
+            model: job.model_id,
+            what,
+            err: (err as Error).message,
+          },
           'job work done: its result waits for the database or the disk',
         );
       }

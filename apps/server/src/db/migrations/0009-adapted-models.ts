@@ -11,6 +11,8 @@
 //   stays when the model is deleted, as it stays in the result's engine.model).
 // - `projects.use_adapted_model`: later uploads to the project use its newest completed model of their
 //   language while this is 1.
+// - `realignments.whole`: 1 for a re-run of the whole recording (a project re-aligned with its model),
+//   which keeps the hand-corrected words instead of re-aligning a stretch.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../postgres.ts';
@@ -57,7 +59,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('completed_at', 'text')
     .execute();
-  await db.schema.createIndex('models_project_idx').on('models').columns(['project_id', 'language']).execute();
+  await db.schema
+    .createIndex('models_project_idx')
+    .on('models')
+    .columns(['project_id', 'language'])
+    .execute();
   await db.schema.createIndex('models_user_idx').on('models').column('user_id').execute();
 
   if (isPostgres(db)) {
@@ -110,9 +116,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('projects')
     .addColumn('use_adapted_model', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
+  await db.schema
+    .alterTable('realignments')
+    .addColumn('whole', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('realignments').dropColumn('whole').execute();
   await db.schema.alterTable('projects').dropColumn('use_adapted_model').execute();
   await db.schema.alterTable('alignments').dropColumn('model_name').execute();
   await db.schema.alterTable('alignments').dropColumn('model_id').execute();

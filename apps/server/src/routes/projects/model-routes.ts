@@ -9,9 +9,9 @@ import type { ModelManifest } from '@tazamun/aligner/adapt';
 import { errorMessage } from '@tazamun/contracts/errors';
 import type { ErrorCode } from '@tazamun/contracts/errors';
 import type { UiLanguage } from '@tazamun/contracts/limits';
-import { AdaptedModel, ModelList, ModelStart } from '@tazamun/contracts/models';
+import { AdaptedModel, ModelList, ModelRerunResponse, ModelStart } from '@tazamun/contracts/models';
 import type { ModelFigures } from '@tazamun/contracts/models';
-import { deleteModel, startAdaptation } from '../../commands/adaptation.ts';
+import { deleteModel, rerunProject, startAdaptation } from '../../commands/adaptation.ts';
 import { findProjectModel, listProjectModels, modelBytes, modelForUpload } from '../../db/models.ts';
 import { findOwnedProject } from '../../db/projects.ts';
 import type { ModelRow, ProjectRow } from '../../db/schema.ts';
@@ -159,6 +159,30 @@ export const modelRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!row) throw createError('not_found');
       const used = await inUse(p, [row.language]);
       return presentModel(row, requestLanguage(request), used.has(row.id));
+    },
+  );
+
+  app.post(
+    '/:id/models/:model/rerun/',
+    {
+      onRequest: requireApproved,
+      schema: {
+        tags: ['projects'],
+        summary: 'Re-align every completed recording of the model’s language in the project with the model',
+        description:
+          'Each recording is aligned again whole, as a new revision (author `realign`) that keeps the words a ' +
+          'person corrected; follow each with GET /api/alignments/{id}/realign/. Recordings with a ' +
+          're-alignment waiting or running are left out (`busy`). No quota unit is used. ' +
+          '409 `model_not_ready` for a model not completed.',
+        params: ModelParams,
+        response: { 202: ModelRerunResponse },
+      },
+    },
+    async (request, reply) => {
+      const p = await owned(auth(request).user.id, request.params.id);
+      const row = await findProjectModel(db, p.user_id, p.id, request.params.model);
+      if (!row) throw createError('not_found');
+      return reply.code(202).send(await rerunProject(app, row));
     },
   );
 

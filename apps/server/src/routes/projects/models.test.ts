@@ -10,9 +10,14 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { AdaptedModel, ModelList } from '@tazamun/contracts/models';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
+import { RealignStatus } from '@tazamun/contracts/revisions';
 import { approvedUser, bearer, expectError } from '@tazamun/server/testing/test-app';
 import { createJobsTestApp, tempDir, upload, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
-import { CORPUS_SPEAKERS, HELD_OUT_SPEAKER, speakerRecording } from '@tazamun/server/testing/adaptation-corpus';
+import {
+  CORPUS_SPEAKERS,
+  HELD_OUT_SPEAKER,
+  speakerRecording,
+} from '@tazamun/server/testing/adaptation-corpus';
 import type { SpeakerRecording } from '@tazamun/server/testing/adaptation-corpus';
 import { until } from '@tazamun/server/testing/until';
 
@@ -29,6 +34,15 @@ async function send(app: FastifyInstance, access: string, r: SpeakerRecording, p
   assert.equal(done.status, 'completed', JSON.stringify(done));
   const d = await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(access) });
   return { id, detail: d.json() as { adapted_model: string | null; result: unknown } };
+}
+
+async function projectAlignments(app: FastifyInstance, access: string, project: string): Promise<string[]> {
+  const res = await app.inject({
+    url: `/api/alignments/?project=${project}&page_size=100`,
+    headers: bearer(access),
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return (res.json().results as { id: string }[]).map((a) => a.id);
 }
 
 test('a project adapts its model, a later upload aligns with it, and the model is deleted', async (t) => {
@@ -72,7 +86,10 @@ test('a project adapts its model, a later upload aligns with it, and the model i
   const first = await send(app, owner.access, corpus[0]!, project);
   const small = expectError(await start(owner.access), 422, 'corpus_too_small');
   assert.equal(small.seconds, Math.floor(corpus[0]!.duration));
-  assert.match(small.detail as string, new RegExp(`gave ${Math.floor(corpus[0]!.duration)} s of usable speech`));
+  assert.match(
+    small.detail as string,
+    new RegExp(`gave ${Math.floor(corpus[0]!.duration)} s of usable speech`),
+  );
   for (const r of corpus.slice(1)) await send(app, owner.access, r, project);
   assert.equal(await used(), 3);
 
@@ -86,6 +103,8 @@ test('a project adapts its model, a later upload aligns with it, and the model i
     headers: bearer(owner.access),
   });
   assert.equal(saved.statusCode, 201, saved.body);
+  const corrected = AlignmentResult.parse(saved.json().result).words[word.index]!;
+  assert.equal(corrected.hand_corrected, true);
 
   // the adaptation: queued at once, one at a time, no quota unit
   const startRes = await start(owner.access);
@@ -94,6 +113,11 @@ test('a project adapts its model, a later upload aligns with it, and the model i
   assert.equal(queued.language, 'eng');
   assert.ok(['queued', 'processing'].includes(queued.status));
   expectError(await start(owner.access), 409, 'adaptation_running');
+  expectError(
+    await app.inject({ method: 'POST', url: `${models}${queued.id}/rerun/`, headers: bearer(owner.access) }),
+    409,
+    'model_not_ready',
+  );
   const progress: number[] = [];
   const model = await until('the adaptation to end', async () => {
     const res = await app.inject({ url: `${models}${queued.id}/`, headers: bearer(owner.access) });
@@ -164,6 +188,41 @@ test('a project adapts its model, a later upload aligns with it, and the model i
   assert.equal(plain.detail.adapted_model, null);
   assert.equal(AlignmentResult.parse(plain.detail.result).engine.model, f.base_model);
 
+  // the project re-run with its model: every English recording re-aligned whole, as a new revision
+  // that keeps the word a person corrected
+  const rerun = await app.inject({
+    method: 'POST',
+    url: `${models}${model.id}/rerun/`,
+    headers: bearer(owner.access),
+  });
+  assert.equal(rerun.statusCode, 202, rerun.body);
+  assert.deepEqual(rerun.json(), { queued: 4, busy: 0 });
+  const inProject = [first.id, ...(await projectAlignments(app, owner.access, project))].filter(
+    (id, i, all) => all.indexOf(id) === i,
+  );
+  assert.equal(inProject.length, 4);
+  for (const id of inProject) {
+    const done = await until(`the re-run of ${id}`, async () => {
+      const s = RealignStatus.parse(
+        (await app.inject({ url: `/api/alignments/${id}/realign/`, headers: bearer(owner.access) })).json(),
+      );
+      return s.status !== 'queued' && s.status !== 'processing' && s;
+    });
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const d = (await app.inject({ url: `/api/alignments/${id}/`, headers: bearer(owner.access) })).json();
+    const r = AlignmentResult.parse(d.result);
+    assert.equal(r.engine.model, model.name, 'the new revision is the model’s');
+    assert.equal(r.revision!.author, 'realign');
+    assert.equal(d.adapted_model, model.name);
+    if (id === first.id) {
+      assert.equal(r.revision!.number, 3);
+      const kept = r.words[word.index]!;
+      assert.deepEqual([kept.start, kept.end], [corrected.start, corrected.end], 'the correction is kept');
+      assert.equal(kept.hand_corrected, true);
+    } else assert.equal(r.revision!.number, 2);
+  }
+  assert.equal(await used(), 5, 'a re-run takes no quota unit');
+
   // the storage limit: no room for another model is refused before anything is written
   const limit = app.jobs.config.modelStorageLimitBytes;
   app.jobs.config.modelStorageLimitBytes = f.size_bytes + 1024;
@@ -179,7 +238,11 @@ test('a project adapts its model, a later upload aligns with it, and the model i
     'not_found',
   );
   // deleted: files and rows go; the result made with it keeps its name
-  const del = await app.inject({ method: 'DELETE', url: `${models}${model.id}/`, headers: bearer(owner.access) });
+  const del = await app.inject({
+    method: 'DELETE',
+    url: `${models}${model.id}/`,
+    headers: bearer(owner.access),
+  });
   assert.equal(del.statusCode, 204, del.body);
   const after = ModelList.parse((await app.inject({ url: models, headers: bearer(owner.access) })).json());
   assert.equal(after.count, 0);

@@ -1125,6 +1125,11 @@ export const en = {
       deleteBody: 'Its files are deleted. Alignments made with it keep its name; new uploads use the language’s own model (or a newer one of this project).',
       deleteRunning: 'The adaptation is stopped and the model deleted.',
       deleted: 'Model deleted.',
+      rerun: 'Re-align the project',
+      rerunTitle: 'Re-align the project with this model?',
+      rerunBody: 'Every completed recording in {language} is aligned again with this model, each as a new revision; the words you corrected by hand keep their place. No quota is used.',
+      rerunQueued: '{count} recordings queued for re-alignment.',
+      rerunQueued_one: '{count} recording queued for re-alignment.',
       status: {
         queued: 'Waiting',
         processing: 'Adapting',

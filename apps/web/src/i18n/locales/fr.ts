@@ -1155,6 +1155,11 @@ export const fr: LocaleMessages = {
       deleteBody: 'Ses fichiers sont supprimés. Les alignements faits avec lui gardent son nom ; les nouveaux envois utilisent le modèle propre à la langue (ou un modèle plus récent de ce projet).',
       deleteRunning: 'L’adaptation est arrêtée et le modèle supprimé.',
       deleted: 'Modèle supprimé.',
+      rerun: 'Réaligner le projet',
+      rerunTitle: 'Réaligner le projet avec ce modèle ?',
+      rerunBody: 'Chaque enregistrement terminé en {language} est réaligné avec ce modèle, chacun en nouvelle révision ; les mots que vous avez corrigés à la main restent à leur place. Aucun quota n’est utilisé.',
+      rerunQueued: '{count} enregistrements en attente de réalignement.',
+      rerunQueued_one: '{count} enregistrement en attente de réalignement.',
       status: {
         queued: 'En attente',
         processing: 'En adaptation',

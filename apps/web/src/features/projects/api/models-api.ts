@@ -3,9 +3,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { AdaptedModel, ModelList, ModelStart } from '@tazamun/contracts/models';
+import { AdaptedModel, ModelList, ModelRerunResponse, ModelStart } from '@tazamun/contracts/models';
 import { Project } from '@tazamun/contracts/projects';
 import { api } from '../../../lib/api-client.ts';
+import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
 import { PROJECTS_KEY } from '../../../lib/api/get-projects.ts';
 import { useRefreshingMutation } from '../../../lib/react-query.ts';
 import type { MutationConfig } from '../../../lib/react-query.ts';
@@ -47,10 +48,16 @@ export function startAdaptation(projectId: string, body: ModelStart) {
 }
 
 export function deleteModel(projectId: string, modelId: string) {
-  return api(
-    `/api/projects/${encodeURIComponent(projectId)}/models/${encodeURIComponent(modelId)}/`,
-    { method: 'DELETE' },
-  );
+  return api(`/api/projects/${encodeURIComponent(projectId)}/models/${encodeURIComponent(modelId)}/`, {
+    method: 'DELETE',
+  });
+}
+
+export function rerunProject(projectId: string, modelId: string) {
+  return api(`/api/projects/${encodeURIComponent(projectId)}/models/${encodeURIComponent(modelId)}/rerun/`, {
+    method: 'POST',
+    schema: ModelRerunResponse,
+  });
 }
 
 export function setUseAdaptedModel(projectId: string, on: boolean) {
@@ -68,11 +75,27 @@ export function useStartAdaptation(
   projectId: string,
   config?: MutationConfig<z.infer<typeof AdaptedModel>, ModelStart>,
 ) {
-  return useRefreshingMutation((body: ModelStart) => startAdaptation(projectId, body), refreshModels(projectId), config);
+  return useRefreshingMutation(
+    (body: ModelStart) => startAdaptation(projectId, body),
+    refreshModels(projectId),
+    config,
+  );
 }
 
 export function useDeleteModel(projectId: string, config?: MutationConfig<unknown, string>) {
   return useRefreshingMutation((id: string) => deleteModel(projectId, id), refreshModels(projectId), config);
+}
+
+/** Every completed recording of the model's language re-aligned with it, each as a new revision. */
+export function useRerunProject(
+  projectId: string,
+  config?: MutationConfig<z.infer<typeof ModelRerunResponse>, string>,
+) {
+  return useRefreshingMutation(
+    (modelId: string) => rerunProject(projectId, modelId),
+    (queryClient) => void queryClient.invalidateQueries({ queryKey: ALIGNMENTS_KEY }),
+    config,
+  );
 }
 
 /** The project's setting: the projects list shows it, the models list marks the model in use. */

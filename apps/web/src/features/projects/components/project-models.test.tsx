@@ -140,7 +140,10 @@ afterEach(async () => {
 
 describe('the project page’s Models section', () => {
   it('lists each model with its figures, marks the one in use and follows an adaptation’s progress', async () => {
-    models = [model({ id: 'm2', name: null, status: 'processing', progress: 40, figures: null, in_use: false }), model()];
+    models = [
+      model({ id: 'm2', name: null, status: 'processing', progress: 40, figures: null, in_use: false }),
+      model(),
+    ];
     serve();
     const section = await openProject();
     expect(within(section).getByRole('heading', { name: 'Models' })).toBeTruthy();
@@ -179,7 +182,9 @@ describe('the project page’s Models section', () => {
     const section = await openProject();
     await within(section).findByText('No model yet.');
     // the language of the project's recordings, not the account's default (Arabic)
-    const picker = within(section).getByRole('combobox', { name: 'Language of the recordings' }) as HTMLInputElement;
+    const picker = within(section).getByRole('combobox', {
+      name: 'Language of the recordings',
+    }) as HTMLInputElement;
     await waitFor(() => expect(picker.value).toBe('eng'));
     await userEvent.click(within(section).getByRole('button', { name: 'Adapt a model' }));
     await within(section).findByText(/gave 29 s of usable speech/);
@@ -190,7 +195,9 @@ describe('the project page’s Models section', () => {
   it('turns the project setting on, and deletes a model after confirmation', async () => {
     serve();
     api.route('PATCH', '/api/projects/p1/', (req) => {
-      projects = [project({ use_adapted_model: (req.body as { use_adapted_model: boolean }).use_adapted_model })];
+      projects = [
+        project({ use_adapted_model: (req.body as { use_adapted_model: boolean }).use_adapted_model }),
+      ];
       return { status: 200, body: projects[0] };
     });
     api.route('DELETE', '/api/projects/p1/models/m1/', () => {
@@ -218,6 +225,24 @@ describe('the project page’s Models section', () => {
     await within(section).findByText('No model yet.');
     expect(api.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
       '/api/projects/p1/models/m1/',
+    ]);
+  });
+
+  it('re-aligns the project with a completed model after confirmation', async () => {
+    serve();
+    api.route('POST', '/api/projects/p1/models/m1/rerun/', () => ({
+      status: 202,
+      body: { queued: 3, busy: 1 },
+    }));
+    const section = await openProject();
+    const item = await within(section).findByTestId('model-item');
+    await userEvent.click(within(item).getByRole('button', { name: 'Re-align the project' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('Every completed recording in');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Re-align the project' }));
+    await expectToast('success', '3 recordings queued for re-alignment.');
+    expect(api.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+      '/api/projects/p1/models/m1/rerun/',
     ]);
   });
 

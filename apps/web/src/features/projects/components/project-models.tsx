@@ -28,6 +28,7 @@ import {
   AdaptForm,
   useDeleteModel,
   useModels,
+  useRerunProject,
   useSetUseAdaptedModel,
   useStartAdaptation,
 } from '../api/models-api.ts';
@@ -75,6 +76,10 @@ function ModelItem({ model, projectId }: { model: AdaptedModel; projectId: strin
     onSuccess: () => toast.success(t('projects.models.deleted')),
     onError: (e) => toast.error(e.message),
   });
+  const rerun = useRerunProject(projectId, {
+    onSuccess: (r) => toast.success(t('projects.models.rerunQueued', { count: r.queued })),
+    onError: (e) => toast.error(e.message),
+  });
   const f = model.figures;
   const active = model.status === 'queued' || model.status === 'processing';
   return (
@@ -104,22 +109,41 @@ function ModelItem({ model, projectId }: { model: AdaptedModel; projectId: strin
             {formatDateTime(model.completed_at ?? model.created_at)}
           </p>
         </div>
-        <Button
-          size="sm"
-          variant="ghost"
-          className="text-danger"
-          loading={remove.isPending}
-          onClick={() =>
-            confirmAction({
-              title: t('projects.models.deleteTitle'),
-              body: t(active ? 'projects.models.deleteRunning' : 'projects.models.deleteBody'),
-              action: t('projects.models.delete'),
-              onConfirm: () => remove.mutateAsync(model.id),
-            })
-          }
-        >
-          {t('projects.models.delete')}
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          {model.status === 'completed' && (
+            <Button
+              size="sm"
+              variant="secondary"
+              loading={rerun.isPending}
+              onClick={() =>
+                confirmAction({
+                  title: t('projects.models.rerunTitle'),
+                  body: t('projects.models.rerunBody', { language: languageName(model.language) }),
+                  action: t('projects.models.rerun'),
+                  onConfirm: () => rerun.mutateAsync(model.id),
+                })
+              }
+            >
+              {t('projects.models.rerun')}
+            </Button>
+          )}
+          <Button
+            size="sm"
+            variant="ghost"
+            className="text-danger"
+            loading={remove.isPending}
+            onClick={() =>
+              confirmAction({
+                title: t('projects.models.deleteTitle'),
+                body: t(active ? 'projects.models.deleteRunning' : 'projects.models.deleteBody'),
+                action: t('projects.models.delete'),
+                onConfirm: () => remove.mutateAsync(model.id),
+              })
+            }
+          >
+            {t('projects.models.delete')}
+          </Button>
+        </div>
       </div>
       {active && <Progress model={model} />}
       {model.error && (
@@ -137,7 +161,9 @@ function ModelItem({ model, projectId }: { model: AdaptedModel; projectId: strin
             {formatNumber(f.recordings)}
             {f.skipped > 0 && <> ({t('projects.models.figures.skipped', { count: f.skipped })})</>}
           </Figure>
-          <Figure label={t('projects.models.figures.groundTruth')}>{formatNumber(f.ground_truth_words)}</Figure>
+          <Figure label={t('projects.models.figures.groundTruth')}>
+            {formatNumber(f.ground_truth_words)}
+          </Figure>
           <Figure label={t('projects.models.figures.passes')}>{formatNumber(f.iterations.length)}</Figure>
           <Figure label={t('projects.models.figures.likelihood')}>
             <bdi dir="ltr">
