@@ -59,14 +59,14 @@ export const AdaptedModel = z.object({
   name: z
     .string()
     .nullable()
-    .describe("the engine's name for it, as results aligned with it show in engine.model; null until completed"),
+    .describe(
+      "the engine's name for it, as results aligned with it show in engine.model; null until completed",
+    ),
   status: ModelStatus,
   progress: z.number().int().min(0).max(100),
   error: z.object({ code: z.string(), detail: z.string() }).nullable(),
   figures: ModelFigures.nullable().describe('once completed'),
-  in_use: z
-    .boolean()
-    .describe("true for the model the project's uploads of this language align with now"),
+  in_use: z.boolean().describe("true for the model the project's uploads of this language align with now"),
   created_at: z.string(),
   completed_at: z.string().nullable(),
 });
@@ -85,6 +85,9 @@ export type ModelList = z.infer<typeof ModelList>;
 /** POST /api/projects/{id}/models/{model_id}/rerun/: every completed recording re-aligned with the model. */
 export const ModelRerunResponse = z.object({
   queued: z.number().int().describe('recordings re-aligned (one re-alignment each, as a new revision)'),
-  busy: z.number().int().describe('recordings left out: a re-alignment of theirs is already waiting or running'),
+  busy: z
+    .number()
+    .int()
+    .describe('recordings left out: a re-alignment of theirs is already waiting or running'),
 });
 export type ModelRerunResponse = z.infer<typeof ModelRerunResponse>;

@@ -918,7 +918,8 @@ export const en = {
     titleField: 'Title',
     project: 'Project',
     noProject: 'No project',
-    projectModel: 'Uploads to this project are aligned with its newest adapted model of their language, when it has one.',
+    projectModel:
+      'Uploads to this project are aligned with its newest adapted model of their language, when it has one.',
     language: {
       label: 'Language',
       native: 'native acoustic model',
@@ -1122,12 +1123,14 @@ export const en = {
       progress: 'Adaptation progress',
       delete: 'Delete',
       deleteTitle: 'Delete this model?',
-      deleteBody: 'Its files are deleted. Alignments made with it keep its name; new uploads use the language’s own model (or a newer one of this project).',
+      deleteBody:
+        'Its files are deleted. Alignments made with it keep its name; new uploads use the language’s own model (or a newer one of this project).',
       deleteRunning: 'The adaptation is stopped and the model deleted.',
       deleted: 'Model deleted.',
       rerun: 'Re-align the project',
       rerunTitle: 'Re-align the project with this model?',
-      rerunBody: 'Every completed recording in {language} is aligned again with this model, each as a new revision; the words you corrected by hand keep their place. No quota is used.',
+      rerunBody:
+        'Every completed recording in {language} is aligned again with this model, each as a new revision; the words you corrected by hand keep their place. No quota is used.',
       rerunQueued: '{count} recordings queued for re-alignment.',
       rerunQueued_one: '{count} recording queued for re-alignment.',
       status: {

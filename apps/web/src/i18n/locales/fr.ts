@@ -949,7 +949,8 @@ export const fr: LocaleMessages = {
     titleField: 'Titre',
     project: 'Projet',
     noProject: 'Aucun projet',
-    projectModel: 'Les envois dans ce projet sont alignés avec son modèle adapté le plus récent de leur langue, s’il en a un.',
+    projectModel:
+      'Les envois dans ce projet sont alignés avec son modèle adapté le plus récent de leur langue, s’il en a un.',
     language: {
       label: 'Langue',
       native: 'modèle acoustique natif',
@@ -1152,12 +1153,14 @@ export const fr: LocaleMessages = {
       progress: 'Progression de l’adaptation',
       delete: 'Supprimer',
       deleteTitle: 'Supprimer ce modèle ?',
-      deleteBody: 'Ses fichiers sont supprimés. Les alignements faits avec lui gardent son nom ; les nouveaux envois utilisent le modèle propre à la langue (ou un modèle plus récent de ce projet).',
+      deleteBody:
+        'Ses fichiers sont supprimés. Les alignements faits avec lui gardent son nom ; les nouveaux envois utilisent le modèle propre à la langue (ou un modèle plus récent de ce projet).',
       deleteRunning: 'L’adaptation est arrêtée et le modèle supprimé.',
       deleted: 'Modèle supprimé.',
       rerun: 'Réaligner le projet',
       rerunTitle: 'Réaligner le projet avec ce modèle ?',
-      rerunBody: 'Chaque enregistrement terminé en {language} est réaligné avec ce modèle, chacun en nouvelle révision ; les mots que vous avez corrigés à la main restent à leur place. Aucun quota n’est utilisé.',
+      rerunBody:
+        'Chaque enregistrement terminé en {language} est réaligné avec ce modèle, chacun en nouvelle révision ; les mots que vous avez corrigés à la main restent à leur place. Aucun quota n’est utilisé.',
       rerunQueued: '{count} enregistrements en attente de réalignement.',
       rerunQueued_one: '{count} enregistrement en attente de réalignement.',
       status: {

@@ -45,5 +45,8 @@ test('a thread keeps the most recently used adapted models loaded, not every one
   const again = await loadAdaptedDecoder(dirs[0]!.dir, 'en');
   assert.notEqual(again, first);
   assert.equal(again.spec.id, dirs[0]!.id);
-  assert.deepEqual(adaptedDecoderIds(), [...dirs.slice(-MAX_ADAPTED_DECODERS + 1).map((d) => d.id), dirs[0]!.id]);
+  assert.deepEqual(adaptedDecoderIds(), [
+    ...dirs.slice(-MAX_ADAPTED_DECODERS + 1).map((d) => d.id),
+    dirs[0]!.id,
+  ]);
 });
