@@ -60,9 +60,9 @@ function Progress({ model }: { model: AdaptedModel }) {
   );
 }
 
-function Figure({ label, children }: { label: string; children: ReactNode }) {
+function Figure({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
-    <div className="flex justify-between gap-3">
+    <div className={`flex justify-between gap-3 ${wide ? 'sm:col-span-2' : ''}`}>
       <dt className="text-muted">{label}</dt>
       <dd className="text-end tabular-nums">{children}</dd>
     </div>
@@ -165,10 +165,17 @@ function ModelItem({ model, projectId }: { model: AdaptedModel; projectId: strin
             {formatNumber(f.ground_truth_words)}
           </Figure>
           <Figure label={t('projects.models.figures.passes')}>{formatNumber(f.iterations.length)}</Figure>
-          <Figure label={t('projects.models.figures.likelihood')}>
-            <bdi dir="ltr">
+          <Figure label={t('projects.models.figures.likelihood')} wide>
+            {/* left to right in every language: the Arabic locale's direction marks would turn the
+                passes' order around */}
+            <bdi dir="ltr" data-testid="model-likelihood">
               {f.iterations
-                .map((i) => formatNumber(i.log_likelihood, { maximumFractionDigits: 2 }))
+                .map((i) =>
+                  formatNumber(i.log_likelihood, { maximumFractionDigits: 2 }).replace(
+                    /[\u061c\u200e\u200f]/g,
+                    '',
+                  ),
+                )
                 .join(' → ')}
             </bdi>
           </Figure>
@@ -240,7 +247,7 @@ export function ProjectModels({ project }: { project: Project }) {
       </div>
       <p className="text-sm text-muted">
         {t('projects.models.hint', {
-          minimum: formatDuration(models.data?.min_corpus_seconds ?? 60),
+          minimum: t('units.seconds', { value: formatNumber(models.data?.min_corpus_seconds ?? 60) }),
         })}
       </p>
       <Checkbox
