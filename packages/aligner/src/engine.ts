@@ -389,6 +389,7 @@ function placeWords(
           ? Math.max(ss[0]!.spread[0], ss[ss.length - 1]!.spread![1])
           : null,
       atPause: touchesPause(spans, spanIndex, ss),
+      ...phoneEvidence(ss),
     };
     const cls = backend.traits.calibrated
       ? calibrationClass(ctx.route, ctx.inputKind, wordUnits, w.text)
@@ -421,6 +422,24 @@ function touchesPause(all: UnitSpan[], index: Map<UnitSpan, number>, word: UnitS
     word[0]!.start - all[first - 1]!.end >= PAUSE ||
     all[last + 1]!.start - word[word.length - 1]!.end >= PAUSE
   );
+}
+
+/** Per-phone evidence of a word's units (the HMM decoder's): phone GOPs, shortest phone, edges. */
+function phoneEvidence(
+  ss: UnitSpan[],
+): Pick<WordEvidence, 'phoneGop' | 'worstGop' | 'minFrames' | 'spreads' | 'edgePhones'> {
+  const first = ss[0]!;
+  const last = ss[ss.length - 1]!;
+  const withGop = ss.filter((s) => s.phoneGop !== undefined);
+  const firstPhone = first.phones[0]?.phone;
+  const lastPhone = last.phones[last.phones.length - 1]?.phone;
+  return {
+    phoneGop: withGop.length ? withGop.reduce((a, s) => a + s.phoneGop!, 0) / withGop.length : null,
+    worstGop: withGop.length ? Math.max(...withGop.map((s) => s.worstGop ?? s.phoneGop!)) : null,
+    minFrames: withGop.length ? Math.min(...withGop.map((s) => s.minFrames ?? Infinity)) : null,
+    spreads: first.spread && last.spread ? [first.spread[0], last.spread[1]] : null,
+    edgePhones: firstPhone && lastPhone ? [firstPhone, lastPhone] : null,
+  };
 }
 
 /** The word's goodness of pronunciation: its units' GOP weighted by their frames (null without one). */

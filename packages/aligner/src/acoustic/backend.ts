@@ -67,6 +67,12 @@ export interface UnitSpan {
   frames?: number;
   /** how uncertain its start and end are: mean distance (frames) under their local posterior */
   spread?: [number, number];
+  /** GOP of each of its phones (per frame, nats over that phone's own frames), averaged over the phones */
+  phoneGop?: number;
+  /** the largest GOP of one of its phones */
+  worstGop?: number;
+  /** frames of its shortest phone on the path (3: a phone at the model's minimum duration) */
+  minFrames?: number;
 }
 
 export interface WindowRequest {

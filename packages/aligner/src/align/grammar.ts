@@ -29,6 +29,8 @@ export interface Fsg {
   start: number;
   final: number;
   arcs: FsgArc[];
+  /** the states between units (not inside a unit's spelling): where a pause between words may fall */
+  wordEdges?: number[];
 }
 
 export interface GrammarUnit {
@@ -136,7 +138,13 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
   for (let i = units.length - 1; i > 0 && skipLog[i]! > -Infinity && !opts.openEnd; i--)
     if (units.length - i >= 2)
       closed.push({ from: boundary[i]!, to: final, word: null, prob: 0, logWeight: skipLog[i]! });
-  return { states, start: 0, final, arcs: bestEmpty(closed) };
+  return {
+    states,
+    start: 0,
+    final,
+    arcs: bestEmpty(closed),
+    wordEdges: final === boundary[boundary.length - 1] ? boundary : [...boundary, final],
+  };
 }
 
 /**

@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { auc, eceUnderCalibration, fitIsotonic } from './calibrate.ts';
 import { reliability } from './quality-report.ts';
+import { calibrateWith } from '../metrics/calibration.ts';
 
-test('the isotonic fit only rises and keeps bins of at least 40 words', () => {
+test('the isotonic fit only rises, keeps bins of at least 40 words and puts each at its mean score', () => {
   // hit rate falls then rises with the score: the first two bins must be pooled
   const samples = Array.from({ length: 160 }, (_, i) => ({
     s: i,
@@ -11,11 +12,26 @@ test('the isotonic fit only rises and keeps bins of at least 40 words', () => {
   }));
   const table = fitIsotonic(samples);
   assert.deepEqual(table, [
-    [79, 0.375],
-    [119, 1],
-    [Infinity, 1],
+    [39.5, 0.375],
+    [99.5, 1],
+    [139.5, 1],
   ]);
   for (let i = 1; i < table.length; i++) assert.ok(table[i]![1] >= table[i - 1]![1]);
+});
+
+test('the calibration interpolates between knots and holds beyond them', () => {
+  const table: [number, number][] = [
+    [0.2, 0.3],
+    [0.6, 0.7],
+    [0.8, 0.9],
+  ];
+  assert.equal(calibrateWith(table, 0), 0.3);
+  assert.equal(calibrateWith(table, 0.2), 0.3);
+  assert.ok(Math.abs(calibrateWith(table, 0.4) - 0.5) < 1e-12);
+  assert.ok(Math.abs(calibrateWith(table, 0.7) - 0.8) < 1e-12);
+  assert.equal(calibrateWith(table, 2), 0.9);
+  // two words with different scores keep their order where the table rises
+  assert.ok(calibrateWith(table, 0.41) > calibrateWith(table, 0.4));
 });
 
 test('auc is 1 for a score that ranks every hit first and 0.5 for a constant one', () => {

@@ -16,6 +16,7 @@ import {
   fitScore,
   isVowelled,
   presence,
+  presenceFeatures,
   rawWordScore,
   scoreFeatures,
   wordFits,
@@ -45,33 +46,38 @@ interface Sample {
   y: number;
 }
 
-/** Pool-adjacent-violators over (score-sorted) samples grouped in equal-count bins. */
+/**
+ * Pool-adjacent-violators over (score-sorted) samples grouped in equal-count bins; each pooled block
+ * becomes a knot at its mean score with its share of hits (calibrateWith interpolates between knots).
+ */
 export function fitIsotonic(samples: Sample[]): CalibrationTable {
-  if (samples.length === 0) return [[Infinity, 0.5]];
+  if (samples.length === 0) return [[0, 0.5]];
   const sorted = [...samples].sort((a, b) => a.s - b.s);
   const nb = Math.max(1, Math.min(MAX_BINS, Math.floor(sorted.length / MIN_BIN)));
-  const blocks: { upper: number; sum: number; n: number }[] = [];
+  const blocks: { ssum: number; sum: number; n: number }[] = [];
   for (let b = 0; b < nb; b++) {
     const part = sorted.slice(
       Math.floor((b * sorted.length) / nb),
       Math.floor(((b + 1) * sorted.length) / nb),
     );
-    blocks.push({ upper: part[part.length - 1]!.s, sum: part.reduce((a, x) => a + x.y, 0), n: part.length });
+    blocks.push({
+      ssum: part.reduce((a, x) => a + x.s, 0),
+      sum: part.reduce((a, x) => a + x.y, 0),
+      n: part.length,
+    });
   }
   // merge neighbours while a lower bin has a higher rate than the next one
   for (let i = 0; i < blocks.length - 1;) {
     const a = blocks[i]!;
     const c = blocks[i + 1]!;
     if (a.sum / a.n > c.sum / c.n) {
-      blocks.splice(i, 2, { upper: c.upper, sum: a.sum + c.sum, n: a.n + c.n });
+      blocks.splice(i, 2, { ssum: a.ssum + c.ssum, sum: a.sum + c.sum, n: a.n + c.n });
       if (i > 0) i--;
     } else i++;
   }
+  const r4 = (x: number) => Math.round(x * 10000) / 10000;
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
-  return blocks.map((b, i) => [
-    i === blocks.length - 1 ? Infinity : r3(b.upper),
-    r3(Math.max(FLOOR, b.sum / b.n)),
-  ]);
+  return blocks.map((b) => [r4(b.ssum / b.n), r3(Math.max(FLOOR, b.sum / b.n))]);
 }
 
 /**
@@ -159,7 +165,7 @@ function weightRows(cases: CaseRecord[], cls: CalibrationClass | null): { x: num
         w.evidence.gop !== undefined &&
         w.evidence.gop !== null,
     )
-    .map((w) => ({ x: scoreFeatures(w.evidence!), y: w.hit ? 1 : 0 }));
+    .map((w) => ({ x: scoreFeatures(w.evidence!, classOf(w)!), y: w.hit ? 1 : 0 }));
 }
 
 /**
@@ -199,10 +205,7 @@ export function fitPresence(cases: CaseRecord[]): PresenceWeights {
       .filter(
         ({ w }) => (cls === null || classOf(w) === cls) && w.status === 'aligned' && w.evidence?.gop != null,
       )
-      .map(({ w, y }) => ({
-        x: [1, Math.max(-5, Math.min(15, w.evidence!.gop!)), fitScore(w.evidence!)],
-        y,
-      }));
+      .map(({ w, y }) => ({ x: presenceFeatures(w.evidence!), y }));
   const out = {} as PresenceWeights;
   for (const cls of CLASSES) {
     const own = rows(cls);
@@ -216,7 +219,7 @@ export function fitPresence(cases: CaseRecord[]): PresenceWeights {
       1e-2,
       use.map((r) => (r.y === 1 ? 1 : (WRONG_PRIOR * nRight) / Math.max(1, nWrong))),
     );
-    out[cls] = [w[0]!, w[1]!, w[2]!];
+    out[cls] = w;
   }
   return out;
 }
@@ -357,9 +360,7 @@ function main(): void {
   console.log('};\n');
   console.log('export const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {');
   for (const cls of CLASSES)
-    console.log(
-      `  ${cls}: [${fit.tables[cls].map(([u, p]) => `[${u === Infinity ? 'Infinity' : u}, ${p}]`).join(', ')}],`,
-    );
+    console.log(`  ${cls}: [${fit.tables[cls].map(([u, p]) => `[${u}, ${p}]`).join(', ')}],`);
   console.log('};\n');
   console.log(`GOP_MAX: ${JSON.stringify(fit.gopMax)}\n`);
   // FIT_MIN: the 5th percentile of the fit scores of the words of correct transcripts, per class
@@ -417,7 +418,15 @@ function heldOutReport(cases: CaseRecord[]): string[] {
     const e = reliability(pairs).ece;
     const n = eceUnderCalibration(pairs);
     const verdict = e <= n.p95 ? 'within' : 'outside';
-    return `- ${name}, ${pairs.length} words: ECE ${e.toFixed(3)}; a perfectly calibrated confidence on the same words: mean ${n.mean.toFixed(3)}, 95th percentile ${n.p95.toFixed(3)} (${verdict})`;
+    const a = auc(pairs.map((x) => ({ s: x.p, y: x.y })));
+    const wrong = cases
+      .filter((c) => c.kind === 'swapped' && sets.includes(c.set))
+      .flatMap((c) => c.words)
+      .filter((w) => w.status === 'aligned');
+    const wrongMean = wrong.length
+      ? `, another recording's transcript ${(wrong.reduce((x, w) => x + w.confidence, 0) / wrong.length).toFixed(3)}`
+      : '';
+    return `- ${name}, ${pairs.length} words: AUC ${a.toFixed(3)}${wrongMean}; ECE ${e.toFixed(3)}; a perfectly calibrated confidence on the same words: mean ${n.mean.toFixed(3)}, 95th percentile ${n.p95.toFixed(3)} (${verdict})`;
   });
 }
 

@@ -175,6 +175,11 @@ async function runCase(
             gop: ev.gop ?? null,
             spread: ev.spread ?? null,
             atPause: ev.atPause ?? false,
+            phoneGop: ev.phoneGop ?? null,
+            worstGop: ev.worstGop ?? null,
+            minFrames: ev.minFrames ?? null,
+            spreads: ev.spreads ?? null,
+            edgePhones: ev.edgePhones ?? null,
           }
         : null,
       confidence: w.confidence,

@@ -4,6 +4,7 @@
 // below). One table per kind of pronunciation, because the same raw score means more on the model's own
 // language than on phones borrowed for another one.
 import type { Unit } from '../acoustic/backend.ts';
+import { MODEL_PHONE_IPA } from '../acoustic/hmm/phone-map.ts';
 
 export interface WordEvidence {
   /** mean decoder word probability over the word's units (pocketsphinx, 0-1) */
@@ -24,6 +25,16 @@ export interface WordEvidence {
   spread?: number | null;
   /** the word begins or ends the placed words, or touches a pause of at least 100 ms */
   atPause?: boolean;
+  /** goodness of pronunciation of each phone over its own frames, averaged over the word's phones */
+  phoneGop?: number | null;
+  /** the largest goodness of pronunciation of one of its phones */
+  worstGop?: number | null;
+  /** frames of the word's shortest phone on the path */
+  minFrames?: number | null;
+  /** the spreads of its start and of its end (frames) */
+  spreads?: [number, number] | null;
+  /** the model phones at its start and at its end */
+  edgePhones?: [string, string] | null;
 }
 
 export type CalibrationClass = 'dictionary' | 'g2p' | 'arabic' | 'arabic_plain' | 'ipa';
@@ -48,22 +59,55 @@ export function calibrationClass(
   return 'g2p';
 }
 
+/** IPA of both models' phone labels (English ARPAbet, French LIUM): their manner decides an edge's class. */
+const LABEL_IPA: Record<string, string> = { ...MODEL_PHONE_IPA.en, ...MODEL_PHONE_IPA.fr };
+
+/** Manner of a model phone: 0 vowel, 1 stop or affricate, 2 fricative, 3 nasal, 4 other (approximants). */
+export function manner(label: string | undefined): number {
+  const ipa = label ? LABEL_IPA[label] : undefined;
+  if (!ipa) return 4;
+  const c = ipa.normalize('NFD')[0]!;
+  if ('aeiouyøœɑɔəɛɝɪʊæ'.includes(c)) return 0;
+  if ('pbtdkɡ'.includes(c)) return 1;
+  if ('fvszʃʒθðhʁ'.includes(c)) return 2;
+  if ('mnŋɲ'.includes(c)) return 3;
+  return 4;
+}
+
+/**
+ * Classes whose words' edge phones enter their score: words spelled by rules or given in IPA on a model
+ * of another language, where which English phone stands at an edge (the stand-ins of pharyngeals and
+ * emphatics are stops and fricatives) says much about how well the edge is placed. The dictionary class
+ * pools two models and two kinds of reference (English, French), and there the edge phones did not help
+ * held out (docs/benchmarks.md, Issue 26).
+ */
+const EDGE_CLASSES: ReadonlySet<CalibrationClass> = new Set(['arabic', 'arabic_plain', 'ipa']);
+
+const clipGop = (x: number | null | undefined, hi = 15): number => Math.max(-5, Math.min(hi, x ?? 0));
+
 /**
  * The evidence a word's raw score weighs: goodness of pronunciation (clipped), the spread of its edges'
  * posteriors, whether it touches a pause or the ends of the placed words, its seconds per phone (log),
- * the decoder probability per phone (fitScore) and its phone count (log). Index 0 is the bias.
+ * the decoder probability per phone (fitScore), its phone count (log), the mean and the largest
+ * goodness of pronunciation of its phones each over its own frames, and for EDGE_CLASSES the manner
+ * (vowel, stop, fricative, nasal) of its first and of its last phone. Index 0 is the bias.
  */
-export function scoreFeatures(e: WordEvidence): number[] {
+export function scoreFeatures(e: WordEvidence, cls: CalibrationClass): number[] {
   const phones = Math.max(1, e.phones);
-  return [
+  const out = [
     1,
-    Math.max(-5, Math.min(15, e.gop ?? 0)),
+    clipGop(e.gop),
     Math.min(10, e.spread ?? 0),
     e.atPause ? 1 : 0,
     Math.log(Math.max(0.01, e.seconds) / phones),
     fitScore(e),
     Math.log(phones),
+    clipGop(e.phoneGop ?? e.gop),
+    clipGop(e.worstGop ?? e.gop, 30),
   ];
+  const edges = EDGE_CLASSES.has(cls) && e.edgePhones ? e.edgePhones.map(manner) : [-1, -1];
+  for (const m of edges) for (let k = 0; k < 4; k++) out.push(m === k ? 1 : 0);
+  return out;
 }
 
 export type ScoreWeights = Record<CalibrationClass, number[]>;
@@ -81,21 +125,27 @@ export function rawWordScore(
 ): number {
   if (e.gop === undefined || e.gop === null) return cls === 'ipa' ? fitScore(e) : e.legacy;
   const w = weights[cls];
-  const x = scoreFeatures(e);
+  const x = scoreFeatures(e, cls);
   let z = 0;
   for (let i = 0; i < w.length; i++) z += w[i]! * x[i]!;
   return 1 / (1 + Math.exp(-z));
 }
 
-/** [bias, goodness of pronunciation, fitScore] weights of presence(). */
-export type PresenceWeights = Record<CalibrationClass, [number, number, number]>;
+/** Weights of presence(), over presenceFeatures. */
+export type PresenceWeights = Record<CalibrationClass, number[]>;
+
+/** [bias, goodness of pronunciation, fitScore, mean GOP of its phones, largest GOP of one of its phones] */
+export function presenceFeatures(e: WordEvidence): number[] {
+  return [1, clipGop(e.gop), fitScore(e), clipGop(e.phoneGop ?? e.gop), clipGop(e.worstGop ?? e.gop, 30)];
+}
 
 /**
  * The probability that the word is in the audio at all: a logistic function of its goodness of
- * pronunciation and fitScore, fitted by bench/calibrate.ts on the placed words of correct transcripts
- * (present) against those of other recordings' transcripts (absent). A word's confidence is the
- * calibrated score times this, so that a transcript of other speech gets low confidences although its
- * words' edges can look as sharp as anyone's. 1 without goodness of pronunciation.
+ * pronunciation (the word's, its phones' mean and its worst phone's) and fitScore, fitted by
+ * bench/calibrate.ts on the placed words of correct transcripts (present) against those of other
+ * recordings' transcripts (absent). A word's confidence is the calibrated score times this, so that a
+ * transcript of other speech gets low confidences although its words' edges can look as sharp as
+ * anyone's. 1 without goodness of pronunciation.
  */
 export function presence(
   e: WordEvidence,
@@ -103,8 +153,11 @@ export function presence(
   weights: PresenceWeights = PRESENCE_WEIGHTS,
 ): number {
   if (e.gop === undefined || e.gop === null) return 1;
-  const [a, b, c] = weights[cls];
-  return 1 / (1 + Math.exp(-(a + b * Math.max(-5, Math.min(15, e.gop)) + c * fitScore(e))));
+  const w = weights[cls];
+  const x = presenceFeatures(e);
+  let z = 0;
+  for (let i = 0; i < w.length; i++) z += w[i]! * x[i]!;
+  return 1 / (1 + Math.exp(-z));
 }
 
 /**
@@ -133,11 +186,11 @@ export const FIT_MIN: Record<CalibrationClass, number> = {
  * is counted as an error), printed by bench/calibrate.ts.
  */
 export const GOP_MAX: Record<CalibrationClass, number> = {
-  dictionary: 2.32,
-  g2p: 3.08,
-  arabic: 3.36,
-  arabic_plain: 2.91,
-  ipa: 2.88,
+  dictionary: 2.13,
+  g2p: 2.94,
+  arabic: 3.12,
+  arabic_plain: 2.78,
+  ipa: 3.18,
 };
 
 export function wordFits(
@@ -149,85 +202,120 @@ export function wordFits(
   return e.gop <= gopMax[cls];
 }
 
-/** [upper bound of the raw score bin, probability] pairs; the last bin runs to +infinity. */
+/**
+ * Knots [raw score, probability], rising in both: the mean raw score of a pooled bin of words and its
+ * share of hits. Between knots the probability is interpolated (so that two words with different scores
+ * keep their order), and beyond the first and the last it stays at theirs.
+ */
 export type CalibrationTable = [number, number][];
 
-// Fitted by bench/calibrate.ts on the dump of 2026-11-26 (bench --mode quality --raw, standard precision,
-// this package's decoder): 829 dictionary words (timit-dev, fr-librivox-mfa); 1,050 vowelled Arabic words
-// (ar-synthetic 183, synth-ar 867) and 576 without diacritics (synth-ar-plain); 332 IPA words
-// (ar-voxangeles-aeb 42, synth-ipa 290); and for presence, the placed words of the dev sets' swapped
-// transcripts (481 dictionary, 99 Arabic, 36 IPA). g2p borrows the dictionary's fit and Arabic without
-// diacritics the vowelled presence (too few words of their own). Weights: [bias, GOP, edge spread,
-// at a pause, log seconds per phone, fitScore, log phones].
+// Fitted by bench/calibrate.ts on the dump of 2026-12-02 (bench --mode quality --raw, standard precision,
+// this package's decoder, pauses between words at PAUSE_PROB): 829 dictionary words (timit-dev,
+// fr-librivox-mfa); 1,060 vowelled Arabic words (ar-synthetic 180, synth-ar 880) and 579 without
+// diacritics (synth-ar-plain, ar-synthetic); 333 IPA words (ar-voxangeles-aeb 42, synth-ipa 291); and for
+// presence, the placed words of the dev sets' swapped transcripts (490 dictionary, 112 Arabic, 36 IPA).
+// g2p borrows the dictionary's fit and Arabic without diacritics the vowelled presence (too few words of
+// their own). Weights over scoreFeatures: [bias, GOP, edge spread, at a pause, log seconds per phone,
+// fitScore, log phones, phones' mean GOP, largest phone GOP, first phone vowel / stop / fricative / nasal,
+// last phone vowel / stop / fricative / nasal]; presence over presenceFeatures.
 export const SCORE_WEIGHTS: ScoreWeights = {
-  dictionary: [-31.1381, -0.0143, -0.6963, -0.1094, -0.7247, 32.886, -0.3805],
-  g2p: [-31.1381, -0.0143, -0.6963, -0.1094, -0.7247, 32.886, -0.3805],
-  arabic: [-174.9813, 0.0148, -0.4095, 0.122, 0.5012, 179.6365, -0.7806],
-  arabic_plain: [-70.6637, -0.1424, -0.5092, 0.0575, 0.0184, 72.6401, -0.2716],
-  ipa: [-12.8485, -0.2523, -0.7898, 0, 1.7313, 18.4216, 1.5054],
+  dictionary: [
+    -12.4564, 0.0532, -0.6169, -0.0992, -0.8558, 13.5677, -0.437, -0.2035, 0.0281, 0, 0, 0, 0, 0, 0, 0, 0,
+  ],
+  g2p: [
+    -12.4564, 0.0532, -0.6169, -0.0992, -0.8558, 13.5677, -0.437, -0.2035, 0.0281, 0, 0, 0, 0, 0, 0, 0, 0,
+  ],
+  arabic: [
+    -80.362, 0.3825, -0.4115, 0.1498, -0.2348, 82.2674, -0.258, -0.55, 0.0323, 0.1076, -0.7664, 0.8458, 0.212,
+    0.2219, -1.4707, -2.1741, 0.6401,
+  ],
+  arabic_plain: [
+    -33.6121, 0.138, -0.4294, 0.2336, -0.6113, 32.9858, -0.3302, -0.3371, -0.0058, 0.8289, -0.1607, 0.771,
+    0.7282, 0.8532, -1.9036, -0.9637, 1.1916,
+  ],
+  ipa: [
+    -0.4783, 0.1732, -0.4817, 0, 1.7723, 6.4621, 1.1862, -0.4766, 0.005, -0.7777, 0.4993, -1.5471, 1.2131,
+    0.3708, 0.9792, 0.451, 0.7932,
+  ],
 };
 
 export const PRESENCE_WEIGHTS: PresenceWeights = {
-  dictionary: [-37.1106, -0.3857, 41.2477],
-  g2p: [-37.1106, -0.3857, 41.2477],
-  arabic: [-195.8604, -0.3197, 200.4262],
-  arabic_plain: [-195.8604, -0.3197, 200.4262],
-  ipa: [-54.9018, -0.4051, 59.4312],
+  dictionary: [-31.3445, -0.2486, 36.1907, -0.217, -0.1096],
+  g2p: [-31.3445, -0.2486, 36.1907, -0.217, -0.1096],
+  arabic: [-223.7144, -0.1309, 230.0346, -0.3413, -0.1016],
+  arabic_plain: [-223.7144, -0.1309, 230.0346, -0.3413, -0.1016],
+  ipa: [-51.8853, -0.347, 57.3808, -0.2669, -0.0358],
 };
 
 export const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {
   dictionary: [
-    [0.77, 0.601],
-    [0.842, 0.746],
-    [0.875, 0.855],
-    [0.887, 0.928],
-    [0.92, 0.932],
-    [0.936, 0.957],
-    [Infinity, 0.986],
+    [0.5877, 0.638],
+    [0.7504, 0.638],
+    [0.8089, 0.783],
+    [0.8479, 0.804],
+    [0.8718, 0.855],
+    [0.9016, 0.938],
+    [0.9306, 0.942],
+    [0.9522, 0.986],
   ],
   g2p: [
-    [0.477, 0.378],
-    [0.567, 0.509],
-    [0.614, 0.575],
-    [0.696, 0.612],
-    [0.726, 0.718],
-    [0.758, 0.773],
-    [0.817, 0.778],
-    [0.869, 0.858],
-    [0.902, 0.906],
-    [0.931, 0.927],
-    [Infinity, 0.974],
+    [0.2336, 0.227],
+    [0.4851, 0.483],
+    [0.5935, 0.597],
+    [0.6602, 0.607],
+    [0.7119, 0.674],
+    [0.7583, 0.744],
+    [0.801, 0.833],
+    [0.843, 0.837],
+    [0.8746, 0.872],
+    [0.8985, 0.94],
+    [0.9227, 0.94],
+    [0.9643, 0.991],
   ],
   arabic: [
-    [0.494, 0.386],
-    [0.598, 0.477],
-    [0.667, 0.588],
-    [0.687, 0.591],
-    [0.701, 0.674],
-    [0.714, 0.705],
-    [0.726, 0.739],
-    [0.779, 0.792],
-    [Infinity, 0.91],
+    [0.1945, 0.216],
+    [0.4547, 0.364],
+    [0.5739, 0.596],
+    [0.6556, 0.608],
+    [0.7172, 0.674],
+    [0.7526, 0.716],
+    [0.7795, 0.818],
+    [0.8071, 0.854],
+    [0.8424, 0.898],
+    [0.8799, 0.909],
+    [0.9139, 0.966],
   ],
   arabic_plain: [
-    [0.364, 0.208],
-    [0.494, 0.417],
-    [0.529, 0.469],
-    [0.55, 0.542],
-    [0.595, 0.579],
-    [Infinity, 0.663],
+    [0.1041, 0.083],
+    [0.315, 0.292],
+    [0.408, 0.313],
+    [0.4705, 0.551],
+    [0.5462, 0.563],
+    [0.6045, 0.563],
+    [0.6466, 0.571],
+    [0.6901, 0.698],
+    [0.7613, 0.825],
   ],
   ipa: [
-    [0.804, 0.585],
-    [0.904, 0.88],
-    [0.924, 0.881],
-    [0.961, 0.96],
-    [Infinity, 1],
+    [0.583, 0.585],
+    [0.806, 0.762],
+    [0.8796, 0.854],
+    [0.9162, 0.905],
+    [0.9509, 0.976],
+    [0.9797, 1],
+    [0.9909, 1],
   ],
 };
 
 export function calibrateWith(table: CalibrationTable, raw: number): number {
-  for (const [upper, prob] of table) if (raw <= upper) return prob;
+  if (raw <= table[0]![0]) return table[0]![1];
+  for (let i = 1; i < table.length; i++) {
+    const [x1, y1] = table[i]!;
+    if (raw <= x1) {
+      const [x0, y0] = table[i - 1]!;
+      return x1 > x0 ? y0 + ((raw - x0) / (x1 - x0)) * (y1 - y0) : y1;
+    }
+  }
   return table[table.length - 1]![1];
 }
 

@@ -442,25 +442,39 @@ export class HmmBackend implements AcousticBackend {
     if (!result) return null;
     // goodness of pronunciation needs the free phone loop over the same frames (shared scores)
     const loop = level === 1 && this.decoder.phoneLoop ? await this.decoder.phoneLoop(samples) : null;
-    // over the frames of the unit's own phones (a filler may sit between two phones of a letter lattice)
+    // over the frames of the unit's own phones (a filler may sit between two phones of a letter lattice),
+    // as the path gave them (its costs are over exactly those frames)
     const gopOf = (
       segs: HmmSegment[],
       spread?: [number, number],
-    ): Pick<UnitSpan, 'gop' | 'frames' | 'spread'> => {
+    ): Pick<UnitSpan, 'gop' | 'frames' | 'spread' | 'phoneGop' | 'worstGop' | 'minFrames'> => {
       const out = spread ? { spread } : {};
       if (!loop || segs.some((g) => g.ascr === undefined)) return out;
       let frames = 0;
       let forced = 0;
       let free = 0;
+      let minFrames = Infinity;
+      const perPhone: number[] = [];
       for (const g of segs) {
-        const sf = Math.min(loop.nFrames, Math.round(g.b * FRAME_RATE));
-        const ef = Math.min(loop.nFrames, Math.round((g.b + g.d) * FRAME_RATE));
+        const [sf, ef] = (g.f ?? [Math.round(g.b * FRAME_RATE), Math.round((g.b + g.d) * FRAME_RATE)]).map(
+          (x) => Math.min(loop.nFrames, x),
+        ) as [number, number];
+        const loopCost = loop.cum[ef]! - loop.cum[sf]!;
         frames += ef - sf;
         forced += g.ascr!;
-        free += loop.cum[ef]! - loop.cum[sf]!;
+        free += loopCost;
+        minFrames = Math.min(minFrames, ef - sf);
+        if (ef > sf) perPhone.push(((g.ascr! - loopCost) * UNIT_NATS) / (ef - sf));
       }
       if (frames <= 0) return out;
-      return { gop: round(((forced - free) * UNIT_NATS) / frames), frames, ...out };
+      return {
+        gop: round(((forced - free) * UNIT_NATS) / frames),
+        frames,
+        phoneGop: round(perPhone.reduce((a, x) => a + x, 0) / perPhone.length),
+        worstGop: round(Math.max(...perPhone)),
+        minFrames,
+        ...out,
+      };
     };
     const off = req.offset - shift / 16000;
     const spans: UnitSpan[] = [];
@@ -554,6 +568,7 @@ function averageRuns(runs: UnitSpan[][]): UnitSpan[] {
       };
     });
     const gops = same.filter((s) => s.gop !== undefined);
+    const meanOf = (f: (s: UnitSpan) => number) => round(gops.reduce((a, s) => a + f(s), 0) / gops.length);
     return {
       unit: span.unit,
       start: mean((s) => s.start),
@@ -561,7 +576,13 @@ function averageRuns(runs: UnitSpan[][]): UnitSpan[] {
       confidence: mean((s) => s.confidence),
       phones,
       ...(gops.length
-        ? { gop: round(gops.reduce((a, s) => a + s.gop!, 0) / gops.length), frames: span.frames }
+        ? {
+            gop: meanOf((s) => s.gop!),
+            frames: span.frames,
+            phoneGop: meanOf((s) => s.phoneGop ?? s.gop!),
+            worstGop: meanOf((s) => s.worstGop ?? s.gop!),
+            minFrames: Math.min(...gops.map((s) => s.minFrames ?? Infinity)),
+          }
         : {}),
       ...(span.spread ? { spread: span.spread } : {}),
     };

@@ -51,6 +51,11 @@ export interface HmmSegment {
    * the path put it, under the local posterior of its position (absent from the reference)
    */
   spread?: [number, number];
+  /**
+   * the frames [first, end) the best path gave the segment (its ascr is over exactly these; the times
+   * above may sit between frames); absent from the reference
+   */
+  f?: [number, number];
   w?: HmmSegment[];
 }
 
@@ -91,6 +96,15 @@ const POSTERIOR_SCALE = 0.15;
 const LANGUAGE_WEIGHT = 6.5;
 const WORD_INSERTION = 0.65;
 const SILENCE_PROB = 0.005;
+/**
+ * The silence filler's probability at a state between two words of the transcript (pocketsphinx: 0.005,
+ * SILENCE_PROB, everywhere). Read speech pauses between words far more often than the decoders' prior
+ * for recognition says, and a pause priced too high is given to the neighbouring words' edges. Measured
+ * at standard (docs/benchmarks.md, Issue 26): 0.05 / 0.1 / 0.2 / 0.5 give timit-dev 18.3 / 18.2 / 18.1 /
+ * 18.2 ms (18.6 at 0.005) and unvowelled ar-synthetic 38.1 / 38.5 / 39.8 / 40.0 (39.0); inside a word
+ * spelled letter by letter (the Arabic lattice) silence keeps SILENCE_PROB, or words broke apart.
+ */
+const PAUSE_PROB = 0.1;
 const FILLER_PROB = 1e-8;
 
 const LN_BASE = Math.log(1.0001);
@@ -215,6 +229,8 @@ export class HmmDecoder implements HmmSearch {
   private settings: DecodeSettings = { beam: 1e-48, wbeam: 7e-29, pbeam: 1e-48 };
   private scored: ScoredWindow[] = [];
   private readonly fillerWords: { word: string; phone: number; cost: number }[];
+  /** the silence filler's cost between two words of a transcript (PAUSE_PROB) */
+  private readonly pauseCost = -logToUnits(Math.log(PAUSE_PROB), LANGUAGE_WEIGHT);
   private readonly frontEnd: FrontEnd;
 
   private constructor(
@@ -355,10 +371,15 @@ export class HmmDecoder implements HmmSearch {
         ? Math.floor(Math.max(-(2 ** 30), Math.round(a.logWeight / LN_BASE)) / 1024)
         : logToUnits(Math.log(a.prob))),
     }));
+    // a pause between two words of the transcript costs less than silence elsewhere (inside a spelled
+    // word, in the recognition loop), except when emulating pocketsphinx
+    const edges = g.wordEdges && !emulatingPocketsphinx() ? new Set(g.wordEdges) : null;
     for (const f of this.fillerWords) {
       const w = words.length;
       words.push({ name: f.word, phones: [f.phone], kind: 'filler' });
-      for (let s = 0; s < g.states; s++) arcs.push({ from: s, to: s, word: w, cost: f.cost });
+      const pause = f.word === '<sil>' && edges !== null;
+      for (let s = 0; s < g.states; s++)
+        arcs.push({ from: s, to: s, word: w, cost: pause && edges.has(s) ? this.pauseCost : f.cost });
     }
     return {
       states: g.states,
@@ -520,17 +541,28 @@ function segments(
       d: edge(pi + 1) / FRAME_RATE - b,
       p: Math.exp(logp),
       ascr,
+      f: [p.start, p.end + 1],
     };
     if (!cur || h.pos === 0 || h.arc !== cur.arc) {
       const w = net.graph.words[net.graph.arcs[h.arc]!.word]!;
       cur = {
         arc: h.arc,
-        seg: { t: w.name, b: phoneSeg.b, d: 0, p: 1, ascr: 0, spread: [spreadAt(pi), 0], w: [] },
+        seg: {
+          t: w.name,
+          b: phoneSeg.b,
+          d: 0,
+          p: 1,
+          ascr: 0,
+          spread: [spreadAt(pi), 0],
+          f: [p.start, p.end + 1],
+          w: [],
+        },
         logp: 0,
       };
       words.push(cur.seg);
     }
     cur.seg.spread![1] = spreadAt(pi + 1);
+    cur.seg.f![1] = p.end + 1;
     phoneSeg.t = phoneNames[h.ci]!;
     cur.seg.d = edge(pi + 1) / FRAME_RATE - cur.seg.b;
     cur.logp += logp;
