@@ -114,8 +114,24 @@ test(
       await page.getByRole('heading', { name: 'Austen, renamed' }).waitFor();
 
       // A take cancelled while it waits can be run again with the same files and options. The one
-      // worker (WORKER_CONCURRENCY=1) is kept busy by a second copy of the recording sent through the
-      // API, so the silent take waits behind it and is cancelled from its page.
+      // worker (WORKER_CONCURRENCY=1) is kept busy by the recording looped eight times (about 200 s of
+      // speech) sent through the API, so the silent take still waits behind it when its page opens and
+      // is cancelled there. (One copy, 25 s, was aligned by our decoder before the page's steps were
+      // done, and the silent take then completed before Cancel could be clicked.)
+      const looped = join(scratch, 'austen-looped.wav');
+      execFileSync('ffmpeg', [
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        '-stream_loop',
+        '7',
+        '-i',
+        join(MEDIA, 'audio.wav'),
+        '-c',
+        'copy',
+        looped,
+      ]);
       const silence = join(scratch, 'silence.wav');
       execFileSync('ffmpeg', [
         '-nostdin',
@@ -141,8 +157,8 @@ test(
       const form = new FormData();
       form.set('language', 'eng');
       form.set('title', 'Austen, again');
-      form.set('text', transcript);
-      form.set('audio', new Blob([readFileSync(join(MEDIA, 'audio.wav'))]), 'audio.wav');
+      form.set('text', Array.from({ length: 8 }, () => transcript.trim()).join('\n'));
+      form.set('audio', new Blob([readFileSync(looped)]), 'audio.wav');
       const sent = await fetch(`${server.url}/api/alignments/`, {
         method: 'POST',
         headers: { authorization },

@@ -66,11 +66,14 @@ export async function alignBoth(
   try {
     delete process.env.TAZAMUN_DECODER;
     if (emulate) process.env.TAZAMUN_EMULATE = 'pocketsphinx';
+    else delete process.env.TAZAMUN_EMULATE;
     let t = performance.now();
     const own = await align(u.audio, text, opts);
     const ownSeconds = (performance.now() - t) / 1000;
+    // The reference runs under the same settings as the decoder it is compared with: with --emulate, the
+    // back-end's old settings (pocketsphinx's beams, no speaker adaptation; acoustic/hmm/backend.ts reads
+    // TAZAMUN_EMULATE), which the engine used when soundswallower was its decoder.
     process.env.TAZAMUN_DECODER = 'reference';
-    delete process.env.TAZAMUN_EMULATE;
     t = performance.now();
     const ref = await align(u.audio, text, opts);
     return { own, ref, ownSeconds, refSeconds: (performance.now() - t) / 1000 };

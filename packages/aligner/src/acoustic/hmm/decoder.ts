@@ -26,10 +26,14 @@ import type { FeatureTransform } from './adapt/fmllr.ts';
 import { gaussianKernel } from './scoring/gaussians.ts';
 import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
 import { SenoneCosts, densityCosts } from './scoring/senones.ts';
+import { sphinxGaussians } from './scoring/sphinx-gaussians.ts';
+import type { SphinxDensities } from './scoring/sphinx-gaussians.ts';
 import { DEFAULT_CONTEXTS, SPHINX_CONTEXTS, buildNetwork } from './search/network.ts';
 import type { Network, WordDef, WordGraph } from './search/network.ts';
 import { viterbi } from './search/viterbi.ts';
 import { boundaryPosteriors } from './search/posteriors.ts';
+import { stateAlign } from './search/state-align.ts';
+import type { AlignWord, AlignedSegment } from './search/state-align.ts';
 import type { SearchResult } from './search/viterbi.ts';
 
 export interface HmmSegment {
@@ -117,8 +121,9 @@ export function logToUnits(lnp: number, weight = 1): number {
 
 /**
  * TAZAMUN_EMULATE=pocketsphinx: search as the soundswallower decoder did (its phone contexts, its
- * beams, context-dependent garbage phones, boundaries on the frame grid), so that the parity tests can
- * hold this decoder to it ("the old settings"). Read at every search.
+ * beams, context-dependent garbage phones, boundaries on the frame grid, its Gaussian arithmetic and
+ * senone normaliser, its search rules, its state alignment behind the level-1 segments; ADR 0075), so
+ * that the parity tests can hold this decoder to it ("the old settings"). Read at every search.
  */
 export function emulatingPocketsphinx(): boolean {
   return process.env.TAZAMUN_EMULATE === 'pocketsphinx';
@@ -198,6 +203,8 @@ interface ScoredWindow {
   nFrames: number;
   /** the free phone loop over the window, once asked for */
   loop?: Promise<PhoneLoop>;
+  /** TAZAMUN_EMULATE=pocketsphinx: the densities as pocketsphinx scores them (SenoneCosts) */
+  sphinx?: Promise<SphinxDensities>;
 }
 
 /**
@@ -404,9 +411,17 @@ export class HmmDecoder implements HmmSearch {
     try {
       injectedFault();
       const w = await this.score(samples);
+      const sphinx = emulatingPocketsphinx();
       const net = buildNetwork(this.model, this.wordGraph(g), contextRules());
-      const costs = new SenoneCosts(this.model, w.topn, w.dens, net.senones);
-      const path = viterbi(this.model, net, costs, w.nFrames, this.beams());
+      if (sphinx) w.sphinx ??= sphinxGaussians(this.model).then((k) => k.densities(w.feats));
+      const costs = new SenoneCosts(
+        this.model,
+        w.topn,
+        w.dens,
+        net.senones,
+        sphinx ? await w.sphinx : undefined,
+      );
+      const path = viterbi(this.model, net, costs, w.nFrames, this.beams(), { sphinx });
       return { net, costs, path, window: w };
     } catch (err) {
       if (err instanceof EngineError && err.input) throw err;
@@ -430,8 +445,55 @@ export class HmmDecoder implements HmmSearch {
   ): Promise<HmmSegment | null> {
     const { net, costs, path, window } = await this.search(samples, g);
     if (!path) return null;
+    if (level === 1 && emulatingPocketsphinx()) return this.sphinxSegments(net, path, window);
     if (stats) this.collect(stats, net, costs, path, window);
     return segments(this.model, net, costs, path, path.nFrames, level, this.model.mdef.ciPhones);
+  }
+
+  /**
+   * TAZAMUN_EMULATE=pocketsphinx: the segments as soundswallower reports them at level 1, from
+   * pocketsphinx's state alignment of the path's words (search/state-align.ts): the words where the grammar
+   * search put them, the phones and every probability from the second pass, printed to 3 decimals. Null
+   * where that alignment fails.
+   */
+  private async sphinxSegments(
+    net: Network,
+    path: SearchResult,
+    w: ScoredWindow,
+  ): Promise<HmmSegment | null> {
+    const words: (AlignWord & { name: string })[] = [];
+    let lastArc = -1;
+    for (const p of path.phones) {
+      const h = net.hmms[p.hmm]!;
+      if (h.pos === 0 || h.arc !== lastArc) {
+        const def = net.graph.words[net.graph.arcs[h.arc]!.word]!;
+        words.push({ name: def.name, phones: def.phones, start: p.start, end: p.end });
+      } else words[words.length - 1]!.end = p.end;
+      lastArc = h.arc;
+    }
+    const densities = await w.sphinx!;
+    const allSenones = Int32Array.from(this.model.mdef.senoneCi, (_, s) => s);
+    const costs = new SenoneCosts(this.model, w.topn, w.dens, allSenones, densities);
+    const aligned = stateAlign(this.model, words, costs, path.lastActive ?? [], w.nFrames);
+    if (!aligned) return null;
+    // soundswallower prints times and probabilities with 3 decimals (decoder_result_json)
+    const r3 = (x: number) => Number(x.toFixed(3));
+    const seg = (s: AlignedSegment, t: string): HmmSegment => ({
+      t,
+      b: r3(s.start / FRAME_RATE),
+      d: r3(s.duration / FRAME_RATE),
+      p: r3(Math.pow(1.0001, s.score)),
+    });
+    return {
+      t: '',
+      b: 0,
+      d: w.nFrames / FRAME_RATE,
+      p: 1,
+      w: aligned.map((a, i) => ({
+        ...seg(a, words[i]!.name),
+        w: a.phones.map((ph) => seg(ph, this.model.mdef.ciPhones[ph.ci]!)),
+      })),
+    };
   }
 
   /** A new, empty set of adaptation statistics for this decoder's model. */

@@ -67,8 +67,12 @@ export function densityCosts(topn: GaussianTopN, normCodebooks: Uint8Array | nul
  * frame, and a path's sum compares across paths over the same frames.
  */
 export class SenoneCosts {
-  private readonly cb: Int32Array;
+  /** the codebook of each senone index */
+  readonly cb: Int32Array;
   private readonly perFrame: number;
+  /** pocketsphinx's normaliser per stream for the frame `normFrame` (activate()) */
+  private readonly norm: Int32Array;
+  private normFrame = -1;
 
   constructor(
     private readonly m: AcousticModel,
@@ -76,9 +80,65 @@ export class SenoneCosts {
     private readonly dens: Int32Array,
     /** the model senone of each index asked for */
     readonly senones: Int32Array,
+    /**
+     * TAZAMUN_EMULATE=pocketsphinx: the top-N densities as pocketsphinx scores them, before its
+     * normalisation (scoring/sphinx-gaussians.ts); activate() and atActive() then score senones as it does
+     */
+    private readonly sphinx?: { units: Int32Array; cw: Uint8Array },
   ) {
     this.cb = senones.map((s) => m.mdef.senoneCi[s]!);
     this.perFrame = topn.nStreams * topn.nCodebooks * TOP_N;
+    this.norm = new Int32Array(topn.nStreams);
+  }
+
+  /**
+   * pocketsphinx's normaliser for frame t (ptm_mgau.c, codebook_norm): per stream, the best density among
+   * the codebooks of the senones its search has active in that frame (`active`, per codebook), not among
+   * all codebooks. The clamp at MAX_NEG_ASCR below it then depends on what is being searched.
+   */
+  activate(t: number, active: Uint8Array): void {
+    const { units } = this.sphinx!;
+    const { nStreams, nCodebooks } = this.topn;
+    const fo = t * this.perFrame;
+    for (let f = 0; f < nStreams; f++) {
+      let norm = -(2 ** 31);
+      for (let cb = 0; cb < nCodebooks; cb++) {
+        if (!active[cb]) continue;
+        const s = units[fo + (f * nCodebooks + cb) * TOP_N]!;
+        if (s > norm) norm = s;
+      }
+      this.norm[f] = norm;
+    }
+    this.normFrame = t;
+  }
+
+  /** Cost of senone index k at frame t under activate()'s normaliser (pocketsphinx's senone score). */
+  atActive(t: number, k: number): number {
+    if (t !== this.normFrame) throw new Error(`senone costs asked for frame ${t} before activate()`);
+    const { m, topn } = this;
+    const { units, cw } = this.sphinx!;
+    const nStreams = topn.nStreams;
+    const nCodebooks = topn.nCodebooks;
+    const nDens = m.nDensities;
+    const sen = this.senones[k]!;
+    const cb = this.cb[k]!;
+    const mixw = m.mixw;
+    const fo = t * this.perFrame;
+    let total = 0;
+    for (let f = 0; f < nStreams; f++) {
+      const o = fo + (f * nCodebooks + cb) * TOP_N;
+      const mixBase = (sen * nStreams + f) * nDens;
+      const norm = this.norm[f]!;
+      let fden = 0;
+      for (let j = 0; j < TOP_N; j++) {
+        let c = norm - units[o + j]!;
+        if (c > MAX_NEG_ASCR) c = MAX_NEG_ASCR;
+        const v = mixw[mixBase + cw[o + j]!]! + c;
+        fden = j === 0 ? v : addCosts(fden, v);
+      }
+      total += fden;
+    }
+    return total;
   }
 
   get nFrames(): number {

@@ -51,10 +51,24 @@ export interface WordGraph {
 export interface ContextRules {
   firstPhone: boolean;
   singlePhoneSil: boolean;
+  /**
+   * A word's arc weight is paid on entering its last phone, and only the insertion penalty on entering its
+   * first: pocketsphinx's lextree puts it there (fsg_lextree.c, so that words sharing a prefix share its
+   * HMMs). The path costs the same; the beams see the weight later. Single-phone words pay both on entry.
+   */
+  arcCostAtLastPhone: boolean;
 }
 
-export const DEFAULT_CONTEXTS: ContextRules = { firstPhone: false, singlePhoneSil: true };
-export const SPHINX_CONTEXTS: ContextRules = { firstPhone: true, singlePhoneSil: true };
+export const DEFAULT_CONTEXTS: ContextRules = {
+  firstPhone: false,
+  singlePhoneSil: true,
+  arcCostAtLastPhone: false,
+};
+export const SPHINX_CONTEXTS: ContextRules = {
+  firstPhone: true,
+  singlePhoneSil: true,
+  arcCostAtLastPhone: true,
+};
 
 /** One phone HMM of the network. */
 export interface NetHmm {
@@ -67,7 +81,10 @@ export interface NetHmm {
   pos: number;
   /** CI phone */
   ci: number;
-  /** cost paid on entering this HMM (the arc's and the word penalty, on a word's first phone) */
+  /**
+   * cost paid on entering this HMM: the arc's and the word penalty on a word's first phone (with
+   * arcCostAtLastPhone, the penalty on the first and the arc's on the last)
+   */
   entryCost: number;
   /** the phone HMMs that may follow inside the word */
   next: number[];
@@ -229,11 +246,14 @@ export function buildNetwork(
       return;
     }
     // The last phone per right context (instances shared by the contexts with the same senones).
+    const lastCost = rules.arcCostAtLastPhone ? a.cost : 0;
+    const firstCost = rules.arcCostAtLastPhone ? g.wordPenalty : cost;
     const lastByPid = new Map<number, number>();
     for (const rc of rcs) {
       const pid = nearestPhone(mdef, ph[n - 1]!, ph[n - 2]!, rc, WPOS.end);
       const h = lastByPid.get(pid);
-      if (h === undefined) lastByPid.set(pid, newHmm(pid, ai, n - 1, 0, [slotOf(a.to, ph[n - 1]!, rc)]));
+      if (h === undefined)
+        lastByPid.set(pid, newHmm(pid, ai, n - 1, lastCost, [slotOf(a.to, ph[n - 1]!, rc)]));
       else hmms[h]!.exitSlots.push(slotOf(a.to, ph[n - 1]!, rc));
     }
     const lastHmms = [...lastByPid.values()];
@@ -249,7 +269,7 @@ export function buildNetwork(
       const pid = nearestPhone(mdef, ph[0]!, rules.firstPhone ? lowestLc : lc, ph[1]!, WPOS.begin);
       let h = byPid.get(pid);
       if (h === undefined) {
-        h = newHmm(pid, ai, 0, cost, []);
+        h = newHmm(pid, ai, 0, firstCost, []);
         hmms[h]!.next.push(...tails);
         byPid.set(pid, h);
       }

@@ -19,6 +19,25 @@ export interface Beams {
   wbeam: number;
 }
 
+/**
+ * TAZAMUN_EMULATE=pocketsphinx: search as pocketsphinx's grammar search does (fsg_search.c, hmm.c,
+ * ptm_mgau.c), for the parity tests. Where the two differ:
+ * - senone scores are normalised by the best density among the codebooks of the frame's active senones
+ *   and of those it scores to bridge gaps between them (SenoneCosts.activate, sphinxScoredSenones), not
+ *   among all codebooks, so the clamp below it moves with the search;
+ * - an HMM state's ties go as hmm_vit_eval_3st_lr breaks them (entering state 1 and leaving by state 1
+ *   win ties; state 2 takes state 1's token on a tie with its own);
+ * - entries (into a word or the next phone) must be strictly above the beam, as must the first entries
+ *   before frame 0, whose beams count from 0;
+ * - empty transitions are followed one hop from a word's exit, and only when the score after the
+ *   transition is within the word beam (null_prop: a reached state does not pass it on);
+ * - an HMM pruned in a frame and entered in the same frame keeps its other states' scores (pocketsphinx
+ *   clears an HMM only when it leaves the active list).
+ */
+export interface SearchRules {
+  sphinx?: boolean;
+}
+
 /** A phone occurrence on the best path: network HMM and its frames [start, end]. */
 export interface PathPhone {
   hmm: number;
@@ -37,6 +56,29 @@ export interface SearchResult {
   nFrames: number;
   /** per frame, the lowest cost among the senones the search scored there (its active ones) */
   bestActive: Int32Array;
+  /**
+   * sphinx: the model senones active in the last frame (the senones of the HMMs active there), which
+   * pocketsphinx's state alignment starts from (search/state-align.ts)
+   */
+  lastActive?: Int32Array;
+}
+
+/**
+ * The senones pocketsphinx scores for a set of active ones (acmod_flags2list): it lists them as gaps of
+ * at most 255 from the previous one, so a longer gap is bridged by scoring the senones 255, 510, ... past
+ * the previous active one (from 0) as well. `sorted`: the active model senones, ascending, distinct.
+ */
+export function sphinxScoredSenones(sorted: ArrayLike<number>, visit: (senone: number) => void): void {
+  let l = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const s = sorted[i]!;
+    while (s - l > 255) {
+      l += 255;
+      visit(l);
+    }
+    visit(s);
+    l = s;
+  }
 }
 
 class Records {
@@ -79,8 +121,10 @@ export function viterbi(
   scorer: SenoneCosts,
   nFrames: number,
   beams: Beams,
+  rules: SearchRules = {},
 ): SearchResult | null {
   const { hmms, slots } = net;
+  const sphinx = rules.sphinx === true;
   const nEmit = m.mdef.nEmitState;
   if (nEmit !== 3)
     throw new EngineError('engine_fault', `only 3-state phone models are supported (this one has ${nEmit})`);
@@ -147,6 +191,12 @@ export function viterbi(
   const frameCost = new Int32Array(nSen);
   const costStamp = new Int32Array(nSen).fill(-1);
   const bestActive = new Int32Array(nFrames);
+  // sphinx: the codebooks of the senones pocketsphinx scores in the frame (the normaliser's)
+  const cbActive = new Uint8Array(sphinx ? m.nCodebooks : 0);
+  const senoneCb = m.mdef.senoneCi;
+  const modelSenone = net.senones;
+  const senMark = new Int32Array(sphinx ? m.mdef.senoneCi.length : 0).fill(-1);
+  let actList: number[] = [];
   let heap = new Int32Array(256);
   let heapN = 0;
   let heapFrom = 0;
@@ -195,7 +245,7 @@ export function viterbi(
   // entries below the frame's beam are not made (a filler's entry penalty alone can exceed it)
   let entryFloor = NEG;
   const propose = (h: number, s: number, prevRec: number, t: number) => {
-    if (s < entryFloor) return;
+    if (s < entryFloor || (sphinx && s === entryFloor)) return;
     if (pendStamp[h] !== t) {
       pendStamp[h] = t;
       pendScore[h] = NEG;
@@ -227,11 +277,58 @@ export function viterbi(
       slotHist[s] = hRec;
     }
   };
+  // sphinx: the entries empty transitions make, apart from the word exits' (one hop, within the word beam)
+  const nullScore = new Float64Array(sphinx ? S : 0);
+  const nullHist = new Int32Array(sphinx ? S : 0);
+  const nullStamp = new Int32Array(sphinx ? S : 0).fill(-2);
+  let nullList = new Int32Array(sphinx ? 256 : 0);
+  let nNull = 0;
+  const leaveSlotsSphinx = (t: number, threshold: number) => {
+    nNull = 0;
+    for (let i = 0; i < nTouched; i++) {
+      const s = touched[i]!;
+      const v = slotScore[s]!;
+      for (const n of slots[s]!.nulls) {
+        const u = v - n.cost;
+        if (u < threshold) continue;
+        const d = n.slot;
+        if (nullStamp[d] !== t) {
+          nullStamp[d] = t;
+          nullScore[d] = NEG;
+          if (nNull === nullList.length) {
+            const b = new Int32Array(nullList.length * 2);
+            b.set(nullList);
+            nullList = b;
+          }
+          nullList[nNull++] = d;
+        }
+        if (u > nullScore[d]!) {
+          nullScore[d] = u;
+          nullHist[d] = slotHist[s]!;
+        }
+      }
+    }
+    // entries: the word exits' first, then the empty transitions' (pocketsphinx's history order)
+    for (let i = 0; i < nTouched; i++) {
+      const s = touched[i]!;
+      const v = slotScore[s]!;
+      for (const h of slots[s]!.enter) propose(h, v - entryCost[h]!, slotHist[s]!, t);
+    }
+    for (let i = 0; i < nNull; i++) {
+      const s = nullList[i]!;
+      const v = nullScore[s]!;
+      for (const h of slots[s]!.enter) propose(h, v - entryCost[h]!, nullHist[s]!, t);
+    }
+  };
   /**
    * Empty transitions and entries from the slots touched in frame t (entries emit from frame t + 1). Slots
    * are visited in index order, which is topological for empty transitions: a min-heap of touched slots.
    */
   const leaveSlots = (t: number, threshold: number) => {
+    if (sphinx) {
+      leaveSlotsSphinx(t, threshold);
+      return;
+    }
     heapN = 0;
     for (let i = 0; i < nTouched; i++) heapPush(touched[i]!);
     heapFrom = nTouched;
@@ -264,10 +361,12 @@ export function viterbi(
     nPend = 0;
   };
 
-  // Before the first frame: the start slot, its empty transitions and entries.
+  // Before the first frame: the start slot, its empty transitions and entries (pocketsphinx: its beams
+  // below a best score of 0).
   nTouched = 0;
   touch(net.startSlot, 0, -1, -1);
-  leaveSlots(-1, NEG);
+  if (sphinx) entryFloor = -beams.beam;
+  leaveSlots(-1, sphinx ? -beams.wbeam : NEG);
   applyPending(-1);
   [active, nextActive] = [nextActive, active];
   nActive = nNext;
@@ -280,13 +379,29 @@ export function viterbi(
     let best = NEG;
     // 0. the costs of the active HMMs' senones at frame t
     let frameBest = 2 ** 30;
+    if (sphinx) {
+      actList = [];
+      for (let i = 0; i < nActive; i++) {
+        const b3 = active[i]! * 3;
+        for (let j = 0; j < 3; j++) {
+          const ms = modelSenone[sen[b3 + j]!]!;
+          if (senMark[ms] === t) continue;
+          senMark[ms] = t;
+          actList.push(ms);
+        }
+      }
+      actList.sort((a, b) => a - b);
+      cbActive.fill(0);
+      sphinxScoredSenones(actList, (ms) => (cbActive[senoneCb[ms]!] = 1));
+      scorer.activate(t, cbActive);
+    }
     for (let i = 0; i < nActive; i++) {
       const b3 = active[i]! * 3;
       for (let j = 0; j < 3; j++) {
         const k = sen[b3 + j]!;
         if (costStamp[k] === t) continue;
         costStamp[k] = t;
-        const c = scorer.at(t, k);
+        const c = sphinx ? scorer.atActive(t, k) : scorer.at(t, k);
         frameCost[k] = c;
         if (c < frameBest) frameBest = c;
       }
@@ -303,6 +418,52 @@ export function viterbi(
       const h1 = hist[b3 + 1]!;
       const h2 = hist[b3 + 2]!;
       const tr = h * 7;
+      if (sphinx) {
+        // hmm_vit_eval_3st_lr's order and ties
+        const x2 = e2 + t23[h]!;
+        const x1 = e1 + t13[h]!;
+        if (x2 > x1) {
+          exitScore[h] = x2;
+          exitHist[h] = h2;
+        } else {
+          exitScore[h] = x1;
+          exitHist[h] = h1;
+        }
+        const a22 = e2 + trans[tr + 5]!;
+        const a12 = e1 + trans[tr + 4]!;
+        const a02 = e0 + trans[tr + 2]!;
+        let n2: number;
+        if (a22 > a12) {
+          if (a02 > a22) {
+            n2 = a02;
+            hist[b3 + 2] = h0;
+          } else n2 = a22;
+        } else if (a02 > a12) {
+          n2 = a02;
+          hist[b3 + 2] = h0;
+        } else {
+          n2 = a12;
+          hist[b3 + 2] = h1;
+        }
+        const a11 = e1 + trans[tr + 3]!;
+        const a01 = e0 + trans[tr + 1]!;
+        let n1: number;
+        if (a11 > a01) n1 = a11;
+        else {
+          n1 = a01;
+          hist[b3 + 1] = h0;
+        }
+        const n0 = e0 + trans[tr]!;
+        score[b3] = n0;
+        score[b3 + 1] = n1;
+        score[b3 + 2] = n2;
+        let hb = exitScore[h]!;
+        if (n2 > hb) hb = n2;
+        if (n1 > hb) hb = n1;
+        if (n0 > hb) hb = n0;
+        if (hb > best) best = hb;
+        continue;
+      }
       // exit (non-emitting state 3)
       const x2 = e2 + t23[h]!;
       const x1 = e1 + t13[h]!;
@@ -377,14 +538,26 @@ export function viterbi(
           bestFinalHist = slotHist[s]!;
         }
       }
+      for (let i = 0; i < nNull; i++) {
+        const s = nullList[i]!;
+        if (slots[s]!.final && nullScore[s]! > bestFinal) {
+          bestFinal = nullScore[s]!;
+          bestFinalHist = nullHist[s]!;
+        }
+      }
     }
+    nNull = 0;
     // 4. prune, then add the entered HMMs
     nNext = 0;
     for (let i = 0; i < nActive; i++) {
       const h = active[i]!;
       const b3 = h * 3;
       if (score[b3]! >= thr || score[b3 + 1]! >= thr || score[b3 + 2]! >= thr) pushNext(h, t + 1);
-      else {
+      else if (sphinx && (exitScore[h]! >= thr || pendStamp[h] === t)) {
+        // pocketsphinx keeps an HMM whose exit is within the beam, and one entered in this frame keeps
+        // its other states: it is cleared only when it leaves the active list
+        pushNext(h, t + 1);
+      } else {
         score[b3] = score[b3 + 1] = score[b3 + 2] = NEG;
         activeStamp[h] = -2;
       }
@@ -403,5 +576,11 @@ export function viterbi(
     end = start - 1;
   }
   phones.reverse();
-  return { phones, score: bestFinal, nFrames: lastExit + 1, bestActive };
+  return {
+    phones,
+    score: bestFinal,
+    nFrames: lastExit + 1,
+    bestActive,
+    ...(sphinx ? { lastActive: Int32Array.from(actList) } : {}),
+  };
 }
