@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// Node 20's test runner takes no globs: find the *.test.ts files under the given folders and run them
-// with tsx. Extra flags (e.g. --test-concurrency=1) are passed through. Fails when no test file is found.
+// Node 20's test runner takes no globs: find the *.test.ts files under the given folders (a given
+// *.test.ts file is taken as it is) and run them with tsx. Extra flags (e.g. --test-concurrency=1) are
+// passed through. Fails when no test file is found.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 
 function find(dir) {
+  if (!statSync(dir).isDirectory()) return /\.test\.tsx?$/.test(dir) ? [dir] : [];
   const out = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     if (e.name === 'node_modules' || e.name === 'dist') continue;
