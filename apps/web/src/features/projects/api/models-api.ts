@@ -5,6 +5,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { AdaptedModel, ModelList, ModelRerunResponse, ModelStart } from '@tazamun/contracts/models';
 import { Project } from '@tazamun/contracts/projects';
+import type { ProjectList } from '@tazamun/contracts/projects';
 import { api } from '../../../lib/api-client.ts';
 import { ALIGNMENTS_KEY } from '../../../lib/api/get-alignments.ts';
 import { PROJECTS_KEY } from '../../../lib/api/get-projects.ts';
@@ -105,7 +106,13 @@ export function useSetUseAdaptedModel(
 ) {
   return useRefreshingMutation(
     (on: boolean) => setUseAdaptedModel(projectId, on),
-    (queryClient) => {
+    (queryClient, project) => {
+      // the answer goes into the list at once, so the box does not flick back until the list is read again
+      queryClient.setQueryData(
+        PROJECTS_KEY,
+        (old: z.infer<typeof ProjectList> | undefined) =>
+          old && { ...old, results: old.results.map((p) => (p.id === project.id ? project : p)) },
+      );
       void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
       void queryClient.invalidateQueries({ queryKey: modelsKey(projectId) });
     },

@@ -194,7 +194,10 @@ describe('the project page’s Models section', () => {
 
   it('turns the project setting on, and deletes a model after confirmation', async () => {
     serve();
-    api.route('PATCH', '/api/projects/p1/', (req) => {
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    api.route('PATCH', '/api/projects/p1/', async (req) => {
+      await held;
       projects = [
         project({ use_adapted_model: (req.body as { use_adapted_model: boolean }).use_adapted_model }),
       ];
@@ -210,7 +213,12 @@ describe('the project page’s Models section', () => {
     }) as HTMLInputElement;
     expect(setting.checked).toBe(false);
     await userEvent.click(setting);
-    await waitFor(() => expect(setting.checked).toBe(true));
+    // the box follows the click at once, while the request is still unanswered (a browser's click)
+    expect(setting.checked).toBe(true);
+    answer();
+    // and stays checked once the answer is in and the project list read again
+    await waitFor(() => expect(setting.disabled).toBe(false));
+    expect(setting.checked).toBe(true);
     expect(api.requests.filter((r) => r.method === 'PATCH').map((r) => r.body)).toEqual([
       { use_adapted_model: true },
     ]);

@@ -252,7 +252,8 @@ export function ProjectModels({ project }: { project: Project }) {
       </p>
       <Checkbox
         label={t('projects.models.useSetting')}
-        checked={project.use_adapted_model}
+        // the value asked for while the request runs (a controlled box would otherwise not move on click)
+        checked={setting.isPending ? setting.variables : project.use_adapted_model}
         disabled={setting.isPending}
         onChange={(e) => setting.mutate(e.target.checked)}
         data-testid="use-adapted-model"
