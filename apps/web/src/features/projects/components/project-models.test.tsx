@@ -273,4 +273,16 @@ describe('the project page’s Models section', () => {
     expect(within(item).getByRole('alert').textContent).toBe('تعذّر تكييف النموذج: توقف المحرك.');
     expect(within(section).getByRole('button', { name: 'كيّف نموذجًا' })).toBeTruthy();
   });
+
+  it('in Arabic, the likelihood of each pass is a left-to-right isolate of its own, first pass first', async () => {
+    serve('ara');
+    const section = await openProject('ar');
+    const item = await within(section).findByTestId('model-item');
+    const passes = within(item).getAllByTestId('model-likelihood-pass');
+    // one run of Arabic-Indic numbers joined by arrows is laid out right to left by the bidi algorithm
+    // even in an ltr bdi (the screenshot showed the last pass on the left, minus signs trailing)
+    expect(passes.map((p) => p.getAttribute('dir'))).toEqual(['ltr', 'ltr']);
+    expect(passes.map((p) => p.textContent)).toEqual(['-١٤٩٫٣', '-١٤٥٫٢١']);
+    expect(within(item).getByTestId('model-likelihood').textContent).toBe('-١٤٩٫٣ → -١٤٥٫٢١');
+  });
 });

@@ -1,7 +1,7 @@
 // The project page's "Models" section: the project's adapted acoustic models with their figures, the
 // adaptation of one language (progress followed while it runs), deleting a model, and the project's
 // setting that makes its uploads use them.
-import { useEffect } from 'react';
+import { Fragment, useEffect } from 'react';
 import type { ReactNode } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -166,17 +166,21 @@ function ModelItem({ model, projectId }: { model: AdaptedModel; projectId: strin
           </Figure>
           <Figure label={t('projects.models.figures.passes')}>{formatNumber(f.iterations.length)}</Figure>
           <Figure label={t('projects.models.figures.likelihood')} wide>
-            {/* left to right in every language: the Arabic locale's direction marks would turn the
-                passes' order around */}
+            {/* first pass on the left in every language. Each figure is isolated on its own: Arabic-Indic
+                digits are right-to-left numbers to the bidi algorithm, so one run of them joined by arrows
+                read right to left with its minus signs on the wrong side, even inside an ltr bdi */}
             <bdi dir="ltr" data-testid="model-likelihood">
-              {f.iterations
-                .map((i) =>
-                  formatNumber(i.log_likelihood, { maximumFractionDigits: 2 }).replace(
-                    /[\u061c\u200e\u200f]/g,
-                    '',
-                  ),
-                )
-                .join(' → ')}
+              {f.iterations.map((i, n) => (
+                <Fragment key={n}>
+                  {n > 0 && ' → '}
+                  <bdi dir="ltr" data-testid="model-likelihood-pass">
+                    {formatNumber(i.log_likelihood, { maximumFractionDigits: 2 }).replace(
+                      /[\u061c\u200e\u200f]/g,
+                      '',
+                    )}
+                  </bdi>
+                </Fragment>
+              ))}
             </bdi>
           </Figure>
           <Figure label={t('projects.models.figures.phonesAdded')}>
@@ -261,7 +265,7 @@ export function ProjectModels({ project }: { project: Project }) {
       <form
         onSubmit={(e) => void onSubmit(e)}
         noValidate
-        className="flex flex-wrap items-end gap-3"
+        className="flex flex-wrap items-start gap-3"
         aria-label={t('projects.models.start')}
       >
         <div className="w-full sm:w-72">
@@ -272,7 +276,8 @@ export function ProjectModels({ project }: { project: Project }) {
             error={errorText(form.formState.errors.language)}
           />
         </div>
-        <Button type="submit" size="sm" loading={start.isPending} disabled={busy}>
+        {/* level with the picker's field (below its label, above its hint), as high as the field */}
+        <Button type="submit" className="sm:mt-6.5" loading={start.isPending} disabled={busy}>
           {t('projects.models.start')}
         </Button>
       </form>
