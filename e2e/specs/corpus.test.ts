@@ -126,9 +126,18 @@ test(
       );
       assert.deepEqual(await rows.locator('td:nth-child(4)').allTextContents(), ['100%', '100%', '100%']);
       // aligned as English, the language chosen (the project's list names each recording's language)
+      // (the list is a query of its own, read again on its own schedule: it may still say Processing
+      // for a moment after the batch table says Completed)
       const listed = page.getByTestId('alignment-list').locator('li');
       await listed.nth(2).waitFor();
-      for (const text of await listed.allTextContents()) assert.match(text, /English · Completed/);
+      let texts: string[] = [];
+      await until(
+        () => `the project's list to name three completed English recordings (${texts.join(' | ')})`,
+        async () => {
+          texts = await listed.allTextContents();
+          return texts.length === 3 && texts.every((t) => /English · Completed/.test(t));
+        },
+      );
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),
