@@ -88,6 +88,11 @@ test(
       await page.getByRole('button', { name: 'Create', exact: true }).click();
       const dropzone = page.getByTestId('batch-dropzone');
       await dropzone.waitFor();
+      // a new project assumes no language (not the account's Arabic): the corpus's is chosen first
+      const picker = dropzone.getByRole('combobox', { name: 'Language' });
+      assert.equal(await picker.inputValue(), '');
+      await picker.fill('eng');
+      await picker.press('Tab');
 
       // A real drop: a DataTransfer holding the zip as a File, dispatched on the drop zone.
       // (a string: the e2e workspace is typed without the DOM library)
@@ -120,6 +125,19 @@ test(
         },
       );
       assert.deepEqual(await rows.locator('td:nth-child(4)').allTextContents(), ['100%', '100%', '100%']);
+      // aligned as English, the language chosen (the project's list names each recording's language)
+      // (the list is a query of its own, read again on its own schedule: it may still say Processing
+      // for a moment after the batch table says Completed)
+      const listed = page.getByTestId('alignment-list').locator('li');
+      await listed.nth(2).waitFor();
+      let texts: string[] = [];
+      await until(
+        () => `the project's list to name three completed English recordings (${texts.join(' | ')})`,
+        async () => {
+          texts = await listed.allTextContents();
+          return texts.length === 3 && texts.every((t) => /English · Completed/.test(t));
+        },
+      );
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),

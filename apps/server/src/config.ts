@@ -12,6 +12,7 @@ import { isIP } from 'node:net';
 import { JOB_BOUNDS } from '@tazamun/contracts/job-bounds';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { BATCH_LIMITS } from '@tazamun/contracts/projects';
+import { MODEL_LIMITS } from '@tazamun/contracts/models';
 import { checkKey } from './storage/storage.ts';
 import type { S3StoreConfig } from './storage/s3-file-store.ts';
 import type { ConnectionLimits } from './reliability/connection-limits.ts';
@@ -159,6 +160,9 @@ const EnvSchema = z.object({
   JOB_DRAIN_TIMEOUT: durationOrZero('0s'),
   // the longest probed audio an upload may have (packages/contracts/src/job-bounds.ts has the other bounds)
   MAX_AUDIO_DURATION: duration(`${JOB_BOUNDS.defaultMaxAudioSeconds}s`),
+  // adapted acoustic models (ADR 0070): what one user's models may take, and an adaptation's heap
+  MODEL_STORAGE_LIMIT_MB: z.coerce.number().min(0).max(10_000_000).default(MODEL_LIMITS.defaultStorageMb),
+  ADAPT_HEAP_MB: z.coerce.number().int().min(256).max(65_536).default(1024),
   DEMO_MEDIA_DIR: z.string().optional(),
   FONTS_DIR: z.string().optional(),
   // Redis signals and queue (queue/redis-signals.ts)

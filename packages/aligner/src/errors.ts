@@ -38,15 +38,18 @@ const INPUT_CODES: ReadonlySet<string> = new Set<EngineInputErrorCode>([
 export class EngineError extends Error {
   /** true when the user's input caused it (no retry, no refund); false for an engine fault */
   readonly input: boolean;
+  /** figures a caller can word the error with (corpus_too_small: `seconds` found, `needed`) */
+  readonly params: Record<string, string | number>;
 
   constructor(
     readonly code: EngineErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; params?: Record<string, string | number> },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EngineError';
     this.input = INPUT_CODES.has(code);
+    this.params = options?.params ?? {};
   }
 }
 

@@ -6,11 +6,13 @@ export type AdminJobStatus = (typeof ADMIN_JOB_STATUSES)[number];
 
 export const AdminJob = z.object({
   id: z.string(),
-  kind: z.enum(['align', 'video', 'realign']),
+  kind: z.enum(['align', 'video', 'realign', 'adapt']),
   status: z.enum(ADMIN_JOB_STATUSES),
-  alignment_id: z.string(),
+  /** null for an adaptation, which works on a project's corpus (`model_id`) */
+  alignment_id: z.string().nullable(),
   video_id: z.string().nullable(),
-  /** the alignment's title and language, and its owner's e-mail address */
+  model_id: z.string().nullable(),
+  /** the alignment's title and language (an adaptation's: its project's name and language), and its owner's e-mail address */
   title: z.string().nullable(),
   language: z.string().nullable(),
   user_email: z.string().nullable(),

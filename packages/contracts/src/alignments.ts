@@ -91,6 +91,12 @@ export const AlignmentSummary = z.object({
   processing_speed: z.number().nullable().describe('audio seconds aligned per second of processing (×RT)'),
   engine: z.string().nullable(),
   project_id: z.string().nullable(),
+  adapted_model: z
+    .string()
+    .nullable()
+    .describe(
+      "the project's adapted model chosen for this upload (its name, as the result's engine.model shows it; kept when the model is deleted); null: the language's own model",
+    ),
   shared: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -649,6 +649,54 @@ export const ERRORS = {
       ar: 'لديك بالفعل {count} عمليات إعادة محاذاة في الانتظار أو قيد التنفيذ (بحد أقصى {max} في آن واحد). انتظر حتى تنتهي إحداها ثم أعد المحاولة.',
     },
   },
+  corpus_too_small: {
+    status: 422,
+    messages: {
+      en: 'Too little speech to adapt a model: the recordings gave {seconds} s of usable speech in this language, and adaptation needs at least {needed} s. Add recordings to the project (or correct more of them), then try again.',
+      fr: 'Trop peu de parole pour adapter un modèle : les enregistrements ont donné {seconds} s de parole exploitable dans cette langue, et l’adaptation en demande au moins {needed} s. Ajoutez des enregistrements au projet (ou corrigez-en davantage), puis réessayez.',
+      ar: 'الكلام أقل من أن يكفي لتكييف نموذج: أعطت التسجيلات {seconds} ث من الكلام الصالح بهذه اللغة، ويحتاج التكييف إلى {needed} ث على الأقل. أضف تسجيلات إلى المشروع (أو صحّح المزيد منها) ثم أعد المحاولة.',
+    },
+  },
+  adaptation_running: {
+    status: 409,
+    messages: {
+      en: 'One of your models is already being adapted (one at a time). Wait for it to finish, then try again.',
+      fr: 'Un de vos modèles est déjà en cours d’adaptation (un à la fois). Attendez qu’il se termine, puis réessayez.',
+      ar: 'يجري الآن تكييف أحد نماذجك (نموذج واحد في كل مرة). انتظر حتى ينتهي ثم أعد المحاولة.',
+    },
+  },
+  model_storage_full: {
+    status: 409,
+    messages: {
+      en: 'Your adapted models take {used} MB of the {limit} MB you may keep, and a new one needs about {needed} MB. Delete a model you no longer use, then try again.',
+      fr: 'Vos modèles adaptés occupent {used} Mo sur les {limit} Mo autorisés, et un nouveau demande environ {needed} Mo. Supprimez un modèle dont vous ne vous servez plus, puis réessayez.',
+      ar: 'تشغل نماذجك المكيَّفة {used} م.ب من أصل {limit} م.ب المسموح بها، ويحتاج نموذج جديد إلى نحو {needed} م.ب. احذف نموذجًا لم تعد تستخدمه ثم أعد المحاولة.',
+    },
+  },
+  adaptation_unsupported: {
+    status: 400,
+    messages: {
+      en: 'A model cannot be adapted for this language here: only languages the built-in aligner reads (not MMS) can be adapted.',
+      fr: 'Impossible d’adapter un modèle pour cette langue ici : seules les langues que lit l’aligneur intégré (pas MMS) peuvent l’être.',
+      ar: 'لا يمكن تكييف نموذج لهذه اللغة هنا: لا يُكيَّف إلا ما يقرؤه المحاذي المدمج من لغات (لا MMS).',
+    },
+  },
+  model_not_ready: {
+    status: 409,
+    messages: {
+      en: 'This model is not ready: its adaptation is {status}. Only a completed model can re-align the project.',
+      fr: 'Ce modèle n’est pas prêt : son adaptation est à l’état « {status} ». Seul un modèle terminé peut réaligner le projet.',
+      ar: 'هذا النموذج غير جاهز: حالة تكييفه «{status}». لا يُعيد محاذاة المشروع إلا نموذج مكتمل.',
+    },
+  },
+  adaptation_failed: {
+    status: 500,
+    messages: {
+      en: 'The model could not be adapted: {reason}.',
+      fr: 'Le modèle n’a pas pu être adapté : {reason}.',
+      ar: 'تعذّر تكييف النموذج: {reason}.',
+    },
+  },
   range_not_satisfiable: {
     status: 416,
     messages: {

@@ -10,9 +10,16 @@ export const ProjectCreate = z
   .strict();
 
 export const ProjectUpdate = z
-  .object({ name: z.string().trim().min(1).max(120), description: z.string().max(2000) })
+  .object({
+    name: z.string().trim().min(1).max(120),
+    description: z.string().max(2000),
+    use_adapted_model: z
+      .boolean()
+      .describe('uploads to the project align with its newest completed adapted model of their language'),
+  })
   .partial()
   .strict();
+export type ProjectUpdate = z.infer<typeof ProjectUpdate>;
 
 export const Project = z.object({
   id: z.string(),
@@ -22,6 +29,9 @@ export const Project = z.object({
   completed_count: z.number().int(),
   total_duration: z.number().describe('seconds of audio of its completed alignments'),
   mean_confidence: z.number().nullable().describe('mean confidence of its completed alignments'),
+  use_adapted_model: z
+    .boolean()
+    .describe('uploads to the project align with its newest completed adapted model of their language'),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -126,7 +126,7 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
           j.created_at,
           j.started_at ?? '-',
           j.finished_at ?? '-',
-          j.alignment_id,
+          j.alignment_id ?? (j.model_id ? `model ${j.model_id}` : '-'),
           j.user_email ?? '-',
           j.error_code ?? '-',
           (j.last_error ?? '-').replace(/\s+/g, ' '),
@@ -140,7 +140,7 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
       if (!positionals[0]) throw new UsageError('retry-job needs a job ID');
       const job = await retryJob(deps.db, deps.config.jobs, positionals[0]);
       // running workers find the queued row by their poll (database queue) or reconciler (BullMQ)
-      return `job ${job.id} queued again (alignment ${job.alignment_id})`;
+      return `job ${job.id} queued again (${job.alignment_id ? `alignment ${job.alignment_id}` : `model ${job.model_id}`})`;
     }
     case 'cancel-job': {
       if (!positionals[0]) throw new UsageError('cancel-job needs a job ID');

@@ -8,7 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import type { UploadOptions } from '@tazamun/contracts/alignments';
 import { checkLanguage } from '@tazamun/contracts/language-check';
 import { utcDay } from '../clock.ts';
+import { planAlignment } from '@tazamun/aligner/engine';
 import { insertAlignment } from '../db/alignments.ts';
+import { modelForUpload } from '../db/models.ts';
 import { consumeQuota, findUserById } from '../db/users.ts';
 import type { AlignmentRow, UserRow } from '../db/schema.ts';
 import { createError } from '../errors.ts';
@@ -80,6 +82,14 @@ export async function createAlignments(
     }
     const nowIso = now.toISOString();
     const { title, project_id, language, ...alignOptions } = input.options;
+    // The project's adapted model of the language, while its setting is on and the hmm back-end aligns
+    // (an adapted model is an hmm model): named on the row, which the job and the result follow.
+    const model =
+      project_id &&
+      planAlignment(language, { inputKind: alignOptions.input_kind, engine: alignOptions.engine }).backend ===
+        'hmm'
+        ? await modelForUpload(db, userId, project_id, language)
+        : undefined;
     const rows = await db.transaction().execute(async (trx) => {
       for (let k = 0; k < recordings.length; k++) {
         if (!(await consumeQuota(trx, userId, today))) {
@@ -124,6 +134,8 @@ export async function createAlignments(
             quota_refunded: 0,
             search_text: r.text.slice(0, 20_000).toLowerCase(),
             request_id: r.requestId ?? null,
+            model_id: model?.id ?? null,
+            model_name: model?.name ?? null,
             created_at: nowIso,
             updated_at: nowIso,
             completed_at: null,
@@ -131,6 +143,7 @@ export async function createAlignments(
         );
         await app.jobs.queue.enqueue(trx, {
           kind: 'align',
+          userId,
           alignmentId: id,
           timeoutMs: jobTimeoutMs(app.jobs.config, r.duration),
         });

@@ -61,6 +61,7 @@ export async function requestRealignment(
     end_time: Math.min(body.end, duration),
     text,
     base_revision: latest.revision!.number,
+    whole: 0,
     revision: null,
     error_code: null,
     error_params: null,
@@ -71,6 +72,7 @@ export async function requestRealignment(
   await deps.db.transaction().execute(async (trx) => {
     request.job_id = await deps.queue.enqueue(trx, {
       kind: 'realign',
+      userId: row.user_id,
       alignmentId: row.id,
       timeoutMs: jobTimeoutMs(deps.jobConfig, (stretch.end - stretch.start) * 4),
     });

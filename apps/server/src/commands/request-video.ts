@@ -22,6 +22,7 @@ export async function requestVideo(
     await insertVideo(trx, { id, alignmentId: row.id, options: JSON.stringify(options), nowIso });
     await app.jobs.queue.enqueue(trx, {
       kind: 'video',
+      userId: row.user_id,
       alignmentId: row.id,
       videoId: id,
       // a render takes about four times the recording's length on one core

@@ -28,6 +28,7 @@ export async function retryAlignment(app: FastifyInstance, row: AlignmentRow): P
     if (!updated) throw createError('alignment_not_retryable', { status: 'queued' });
     await app.jobs.queue.enqueue(trx, {
       kind: 'align',
+      userId: row.user_id,
       alignmentId: row.id,
       timeoutMs: jobTimeoutMs(app.jobs.config, row.duration ?? 0),
     });

@@ -4,6 +4,7 @@ import type { AdminJob } from '@tazamun/contracts/admin-jobs';
 import { findAlignment, resetAlignmentForRetry } from '../db/alignments.ts';
 import type { Db } from '../db/database.ts';
 import { findJobRow, restartFailedJob } from '../db/jobs.ts';
+import { updateModel } from '../db/models.ts';
 import { requeueVideo } from '../db/videos.ts';
 import { createError } from '../errors.ts';
 import { findJob } from '../jobs/job-admin.ts';
@@ -24,12 +25,19 @@ export async function retryJob(db: Db, config: JobConfig, id: string): Promise<A
     if (job.status !== 'failed') throw createError('job_not_retryable', { status: job.status });
     const now = iso();
     let timeoutMs = job.timeout_ms;
-    if (job.kind === 'align') {
+    if (job.kind === 'align' && job.alignment_id) {
       const a = await findAlignment(trx, job.alignment_id);
       timeoutMs = jobTimeoutMs(config, a?.duration ?? 0);
       await resetAlignmentForRetry(trx, job.alignment_id, now);
     } else if (job.video_id) {
       await requeueVideo(trx, job.video_id);
+    } else if (job.model_id) {
+      await updateModel(
+        trx,
+        job.model_id,
+        { status: 'queued', progress: 0, error_code: null, error_params: null, updated_at: now },
+        ['failed'],
+      );
     }
     if (!(await restartFailedJob(trx, id, timeoutMs, now)))
       throw createError('job_not_retryable', { status: 'changing' });

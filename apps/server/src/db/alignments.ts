@@ -276,6 +276,20 @@ export async function endAlignment(
 }
 
 /** Back to the queue (a retry, a hand-back): it starts again from the first step. */
+/** The adapted model an upload aligns with (null: the language's own model), name and id together. */
+export async function setAlignmentModel(
+  db: Db,
+  id: string,
+  model: { id: string; name: string } | null,
+  nowIso: string,
+): Promise<void> {
+  await db
+    .updateTable('alignments')
+    .set({ model_id: model?.id ?? null, model_name: model?.name ?? null, updated_at: nowIso })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function requeueAlignment(db: Db, id: string, nowIso: string): Promise<void> {
   await db
     .updateTable('alignments')

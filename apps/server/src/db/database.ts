@@ -16,6 +16,7 @@ import * as m0005 from './migrations/0005-revisions.ts';
 import * as m0006 from './migrations/0006-corpus.ts';
 import * as m0007 from './migrations/0007-job-retries-and-workers.ts';
 import * as m0008 from './migrations/0008-job-operations.ts';
+import * as m0009 from './migrations/0009-adapted-models.ts';
 import { isPostgres, notePool, openPostgres } from './postgres.ts';
 import { StripNulPlugin } from '../reliability/input-hygiene.ts';
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-corpus': m0006,
   '0007-job-retries-and-workers': m0007,
   '0008-job-operations': m0008,
+  '0009-adapted-models': m0009,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

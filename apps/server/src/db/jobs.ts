@@ -11,11 +11,14 @@ import type { JobRow } from './schema.ts';
 
 export type JobKind = JobRow['kind'];
 
-/** A job to write: what it works on and its time limit. */
+/** A job to write: whose it is, what it works on and its time limit. */
 export interface NewJobRow {
   kind: JobKind;
-  alignmentId: string;
+  userId: string;
+  /** null for an adaptation (it works on a project's corpus, `modelId`) */
+  alignmentId: string | null;
   videoId?: string | null;
+  modelId?: string | null;
   timeoutMs: number;
 }
 
@@ -32,8 +35,10 @@ export async function insertJobRow(
     .values({
       id,
       kind: job.kind,
+      user_id: job.userId,
       alignment_id: job.alignmentId,
       video_id: job.videoId ?? null,
+      model_id: job.modelId ?? null,
       status: 'queued',
       attempts: 0,
       max_attempts: maxAttempts,
@@ -63,12 +68,12 @@ const jobClass = (alias: string) =>
   sql<number>`(case when ${sql.ref(`${alias}.kind`)} = 'align' then 0 else 1 end)`;
 
 /**
- * The rank of job `j` (whose alignment is `a`) among its user's jobs of the same class: those running,
- * and those queued before it. A correlated subquery: queues are short, and both databases plan it alike.
+ * The rank of job `j` among its user's jobs of the same class: those running, and those queued before
+ * it. A correlated subquery: queues are short, and both databases plan it alike.
  */
 const fairRank = sql<number>`(
-  select count(*) from jobs q inner join alignments qa on qa.id = q.alignment_id
-  where qa.user_id = a.user_id
+  select count(*) from jobs q
+  where q.user_id = j.user_id
     and ${jobClass('q')} = ${jobClass('j')}
     and (q.status = 'processing'
       or (q.status = 'queued' and (q.created_at < j.created_at or (q.created_at = j.created_at and q.id < j.id))))
@@ -78,12 +83,12 @@ const fairRank = sql<number>`(
 const fairClass = jobClass('j');
 
 /**
- * True when job `j` (alignment `a`) may start: a paying job always; a free one when its user runs no
- * job of that kind.
+ * True when job `j` may start: a paying job always; a free one (a video, a re-alignment, an adaptation)
+ * when its user runs no job of that kind.
  */
 const mayStart: Expression<SqlBool> = sql<SqlBool>`(j.kind = 'align' or not exists (
-  select 1 from jobs r inner join alignments ra on ra.id = r.alignment_id
-  where r.status = 'processing' and r.kind = j.kind and ra.user_id = a.user_id
+  select 1 from jobs r
+  where r.status = 'processing' and r.kind = j.kind and r.user_id = j.user_id
 ))`;
 
 /** Each job's class (free or not) and rank among its user's jobs of that class. */
@@ -93,7 +98,6 @@ export async function jobRanks(
 ): Promise<{ id: string; kind: JobKind; rank: number }[]> {
   const rows = await db
     .selectFrom('jobs as j')
-    .innerJoin('alignments as a', 'a.id', 'j.alignment_id')
     .select(['j.id', 'j.kind', fairRank.as('rank')])
     .where('j.id', 'in', ids)
     .execute();
@@ -104,9 +108,8 @@ export async function jobRanks(
 export async function countActiveJobs(db: Db, userId: string, kind: JobKind): Promise<number> {
   const row = await db
     .selectFrom('jobs as j')
-    .innerJoin('alignments as a', 'a.id', 'j.alignment_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('a.user_id', '=', userId)
+    .where('j.user_id', '=', userId)
     .where('j.kind', '=', kind)
     .where('j.status', 'in', ['queued', 'processing'])
     .executeTakeFirst();
@@ -147,7 +150,6 @@ export function claimNextJob(db: Db, c: Claimant): Promise<JobRow | undefined> {
       '=',
       db
         .selectFrom('jobs as j')
-        .innerJoin('alignments as a', 'a.id', 'j.alignment_id')
         .select('j.id')
         .where('j.status', '=', 'queued')
         .where((eb) => eb.or([eb('j.run_after', 'is', null), eb('j.run_after', '<=', c.nowIso)]))
@@ -170,16 +172,7 @@ export function claimJob(db: Db, jobId: string, c: Claimant): Promise<JobRow | u
     .set(claimSet(c))
     .where('id', '=', jobId)
     .where('status', '=', 'queued')
-    .where(
-      'id',
-      'in',
-      db
-        .selectFrom('jobs as j')
-        .innerJoin('alignments as a', 'a.id', 'j.alignment_id')
-        .select('j.id')
-        .where('j.id', '=', jobId)
-        .where(mayStart),
-    )
+    .where('id', 'in', db.selectFrom('jobs as j').select('j.id').where('j.id', '=', jobId).where(mayStart))
     .returningAll()
     .executeTakeFirst();
 }
@@ -349,23 +342,28 @@ export async function recordLastError(db: Db, jobId: string, error: string): Pro
 function adminJobQuery(db: Db) {
   return db
     .selectFrom('jobs')
-    .innerJoin('alignments', 'alignments.id', 'jobs.alignment_id')
-    .leftJoin('users', 'users.id', 'alignments.user_id')
+    .leftJoin('alignments', 'alignments.id', 'jobs.alignment_id')
+    .leftJoin('users', 'users.id', 'jobs.user_id')
     .leftJoin('videos', 'videos.id', 'jobs.video_id')
+    .leftJoin('models', 'models.id', 'jobs.model_id')
+    .leftJoin('projects', 'projects.id', 'models.project_id')
     .select([
       'jobs.id',
       'jobs.kind',
       'jobs.status',
       'jobs.alignment_id',
       'jobs.video_id',
-      'alignments.title',
-      'alignments.language',
+      'jobs.model_id',
+      // an adaptation has no alignment: its project's name and the model's language stand in
+      sql<string | null>`coalesce(alignments.title, projects.name)`.as('title'),
+      sql<string | null>`coalesce(alignments.language, models.language)`.as('language'),
       'users.email as user_email',
       'jobs.attempts',
       'jobs.max_attempts',
       'jobs.worker_id',
       'alignments.error_code as alignment_error',
       'videos.error_code as video_error',
+      'models.error_code as model_error',
       'jobs.last_error',
       'jobs.cancel_requested',
       'jobs.created_at',

@@ -87,7 +87,14 @@ export function createProject(
 ): Promise<ProjectRow> {
   return db
     .insertInto('projects')
-    .values({ id: randomUUID(), user_id: userId, ...fields, created_at: nowIso, updated_at: nowIso })
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      ...fields,
+      use_adapted_model: 0,
+      created_at: nowIso,
+      updated_at: nowIso,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -95,12 +102,17 @@ export function createProject(
 export async function updateProject(
   db: Db,
   id: string,
-  fields: { name?: string; description?: string },
+  fields: { name?: string; description?: string; use_adapted_model?: boolean },
   nowIso: string,
 ): Promise<void> {
+  const { use_adapted_model, ...text } = fields;
   await db
     .updateTable('projects')
-    .set({ ...fields, updated_at: nowIso })
+    .set({
+      ...text,
+      ...(use_adapted_model === undefined ? {} : { use_adapted_model: use_adapted_model ? 1 : 0 }),
+      updated_at: nowIso,
+    })
     .where('id', '=', id)
     .execute();
 }

@@ -127,6 +127,10 @@ export interface AlignmentsTable {
   request_id: string | null;
   /** the result's quality verdict (migration 0004), null until completed */
   verdict: string | null;
+  /** the project's adapted model chosen for the upload (migration 0009); null: the language's own model */
+  model_id: string | null;
+  /** its engine name (the result's engine.model), kept when the model is deleted */
+  model_name: string | null;
 }
 
 export interface ApiTokensTable {
@@ -154,8 +158,13 @@ export interface LexiconEntriesTable {
 
 export interface JobsTable {
   id: string;
-  kind: 'align' | 'video' | 'realign';
-  alignment_id: string;
+  kind: 'align' | 'video' | 'realign' | 'adapt';
+  /** whose work it is (migration 0009): the fair order and the one-at-a-time rule read it */
+  user_id: string;
+  /** the alignment it works on; null for an adaptation, which works on a project's corpus */
+  alignment_id: string | null;
+  /** the model an adaptation writes (migration 0009) */
+  model_id: string | null;
   video_id: string | null;
   status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
   attempts: number;
@@ -181,8 +190,33 @@ export interface ProjectsTable {
   user_id: string;
   name: string;
   description: string;
+  /** 1: uploads use the project's newest completed adapted model of their language (migration 0009) */
+  use_adapted_model: number;
   created_at: string;
   updated_at: string;
+}
+
+/** A project's adapted acoustic model and the state of its adaptation (migration 0009, ADR 0070). */
+export interface ModelsTable {
+  id: string;
+  user_id: string;
+  project_id: string;
+  /** ISO 639-3 */
+  language: string;
+  status: 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  /** 0-100 */
+  progress: number;
+  /** the engine's name for it (manifest id, the results' engine.model), once completed */
+  name: string | null;
+  /** the engine's manifest (tazamun-model.json) as JSON text, once completed */
+  manifest: string | null;
+  /** bytes of its files in the store */
+  size_bytes: number;
+  error_code: string | null;
+  error_params: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
 }
 
 export interface SharesTable {
@@ -239,6 +273,8 @@ export interface RealignmentsTable {
   end_time: number;
   text: string | null;
   base_revision: number;
+  /** 1: the whole recording re-aligned (a project re-run, migration 0009), hand corrections kept */
+  whole: number;
   revision: number | null;
   error_code: string | null;
   error_params: string | null;
@@ -288,6 +324,7 @@ export interface Database {
   demos: DemosTable;
   alignment_revisions: AlignmentRevisionsTable;
   realignments: RealignmentsTable;
+  models: ModelsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -306,3 +343,4 @@ export type DemoRow = Selectable<DemosTable>;
 export type RevisionRow = Selectable<AlignmentRevisionsTable>;
 export type RealignmentRow = Selectable<RealignmentsTable>;
 export type WorkerRow = Selectable<WorkersTable>;
+export type ModelRow = Selectable<ModelsTable>;

@@ -162,6 +162,7 @@ export async function seedDemos(app: FastifyInstance, dir: string): Promise<Seed
         });
         await app.jobs.queue.enqueue(trx, {
           kind: 'align',
+          userId: DEMO_USER_ID,
           alignmentId: id,
           timeoutMs: jobTimeoutMs(app.jobs.config, duration),
         });

@@ -9,24 +9,52 @@ import { parseStoredOptions } from '@tazamun/contracts/alignment-options';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
 import { alignmentFile, readUserText } from './alignment-files.ts';
-import { completeAlignment, findAlignment, requeueAlignment, setAlignmentStep } from '../db/alignments.ts';
+import {
+  completeAlignment,
+  findAlignment,
+  requeueAlignment,
+  setAlignmentModel,
+  setAlignmentStep,
+} from '../db/alignments.ts';
+import { findModel } from '../db/models.ts';
+import { localModelDir } from '../storage/model-files.ts';
 import { lexiconFor } from '../db/lexicon.ts';
 import { cancelAlignment, failAlignment } from '../commands/settle-alignment.ts';
 import { resultOrThrow } from './engine-outcome.ts';
 import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { Db } from '../db/database.ts';
-import type { JobRow } from '../db/schema.ts';
+import type { AlignmentRow, JobRow } from '../db/schema.ts';
 
 /** Engine progress as the API's percentage (contracts' STEP_PROGRESS); steps under 2 points apart are not written. */
 function progressWriter(write: (step: ProcessingStep, percent: number) => void) {
   let last = -Infinity;
   return (p: EngineProgress): void => {
-    const percent = p.stage === 'analysis' ? STEP_PROGRESS.analysis : alignmentProgress(p.done);
-    if (p.stage === 'alignment' && last >= STEP_PROGRESS.alignment && percent - last < 2) return;
+    const step = p.stage === 'analysis' ? 'analysis' : 'alignment';
+    const percent = step === 'analysis' ? STEP_PROGRESS.analysis : alignmentProgress(p.done);
+    if (step === 'alignment' && last >= STEP_PROGRESS.alignment && percent - last < 2) return;
     last = percent;
-    write(p.stage, percent);
+    write(step, percent);
   };
+}
+
+/**
+ * The local folder of the adapted model an alignment was given (the project's, chosen at upload), or
+ * undefined: none was chosen, or it is gone (deleted while the upload waited), in which case the row
+ * forgets it and the language's own model aligns, as the result's engine.model will say.
+ */
+export async function adaptedModelFor(
+  db: Db,
+  files: UserFiles,
+  row: AlignmentRow,
+  nowIso: string,
+): Promise<string | undefined> {
+  if (!row.model_id) return undefined;
+  const model = await findModel(db, row.model_id);
+  const dir = model?.status === 'completed' ? await localModelDir(files, row.user_id, model.id) : null;
+  if (dir) return dir;
+  await setAlignmentModel(db, row.id, null, nowIso);
+  return undefined;
 }
 
 export class AlignJobHandler implements JobHandler {
@@ -43,7 +71,7 @@ export class AlignJobHandler implements JobHandler {
   }
 
   async run(job: JobRow, ctx: JobContext): Promise<void> {
-    const row = await findAlignment(this.db, job.alignment_id);
+    const row = job.alignment_id ? await findAlignment(this.db, job.alignment_id) : undefined;
     if (!row) return; // deleted while queued: nothing left to do
     await this.setStep(row.id, 'preparation', ctx);
     const options = parseStoredOptions(row.options);
@@ -64,13 +92,26 @@ export class AlignJobHandler implements JobHandler {
         .then(() => this.setStep(row.id, step, ctx, percent))
         .catch(() => undefined);
     });
+    // The project's adapted model, when the upload was given one: a local folder (fetched from S3 once)
+    let model = await adaptedModelFor(this.db, this.files, row, this.now().toISOString());
     // The engine reads a path: the stored file itself on the local disk, a temp copy from S3.
-    const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audio) =>
+    let outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audio) =>
       this.engine.run(
-        { kind: 'align', audio, text, language: row.language, options, lexicon },
+        { kind: 'align', audio, text, language: row.language, options, lexicon, model },
         { signal: ctx.signal, onProgress },
       ),
     );
+    if (model && outcome.type === 'input_error' && outcome.code === 'model_not_installed') {
+      // the model's folder went while the engine read it (deleted meanwhile): the language's own model
+      await setAlignmentModel(this.db, row.id, null, this.now().toISOString());
+      model = undefined;
+      outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audio) =>
+        this.engine.run(
+          { kind: 'align', audio, text, language: row.language, options, lexicon },
+          { signal: ctx.signal, onProgress },
+        ),
+      );
+    }
     await progressWrites;
     const json = resultOrThrow(outcome, 'align', ctx.signal);
     const result = JSON.parse(json) as AlignmentResult;
@@ -94,6 +135,7 @@ export class AlignJobHandler implements JobHandler {
   }
 
   async failed(job: JobRow, failure: JobFailure): Promise<void> {
+    if (!job.alignment_id) return;
     await failAlignment(
       this.db,
       job.alignment_id,
@@ -103,10 +145,10 @@ export class AlignJobHandler implements JobHandler {
   }
 
   async cancelled(job: JobRow): Promise<void> {
-    await cancelAlignment(this.db, job.alignment_id, this.now().toISOString());
+    if (job.alignment_id) await cancelAlignment(this.db, job.alignment_id, this.now().toISOString());
   }
 
   async requeued(job: JobRow): Promise<void> {
-    await requeueAlignment(this.db, job.alignment_id, this.now().toISOString());
+    if (job.alignment_id) await requeueAlignment(this.db, job.alignment_id, this.now().toISOString());
   }
 }

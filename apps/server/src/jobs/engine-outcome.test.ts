@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EngineOutcome } from '@tazamun/aligner/host';
 import { JobAborted, JobFailure } from './job-queue.ts';
-import { reasonOf, resultOrThrow } from './engine-outcome.ts';
+import { adaptResultOrThrow, reasonOf, resultOrThrow } from './engine-outcome.ts';
 
 const live = new AbortController().signal;
 
@@ -95,4 +95,46 @@ test('the reason in a job error is the first line, at most 300 characters', () =
   const long = reasonOf('x'.repeat(1000));
   assert.equal(long.length, 300);
   assert.equal(long.at(-1), '…');
+});
+
+function adaptFailure(outcome: EngineOutcome): JobFailure {
+  try {
+    adaptResultOrThrow(outcome, live);
+  } catch (err) {
+    assert.ok(err instanceof JobFailure, `a JobFailure, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('the outcome was taken for a result');
+}
+
+test('an adaptation: too little speech is the user’s, with the engine’s figures; a fault is retried; no quota at stake', () => {
+  assert.equal(adaptResultOrThrow({ type: 'result', json: '{"manifest":{}}' }, live), '{"manifest":{}}');
+  const small = adaptFailure({
+    type: 'input_error',
+    source: 'engine',
+    code: 'corpus_too_small',
+    params: { seconds: 41, needed: 60 },
+    message: 'the corpus gave 41 s of aligned speech; adaptation needs at least 60 s',
+  });
+  assert.equal(small.code, 'corpus_too_small');
+  assert.deepEqual(small.params, { seconds: 41, needed: 60 });
+  assert.deepEqual(small.options, { refund: false });
+  const fault = adaptFailure({
+    type: 'crash',
+    message:
+      'the worker thread failed: Worker terminated due to reaching memory limit: JS heap out of memory',
+  });
+  assert.equal(fault.code, 'adaptation_failed');
+  assert.equal(fault.options.retry, true);
+  assert.equal(fault.options.refund, false);
+  assert.match(String(fault.params.reason), /memory limit/);
+  const other = adaptFailure({
+    type: 'input_error',
+    source: 'engine',
+    code: 'unknown_language',
+    params: {},
+    message: 'language "xyz" is not supported',
+  });
+  assert.equal(other.code, 'adaptation_failed');
+  assert.equal(other.options.retry, undefined);
 });

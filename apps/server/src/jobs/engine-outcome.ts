@@ -31,6 +31,33 @@ function threadError(o: { message: string; stack?: string | null }): Error {
 }
 
 /**
+ * The result JSON of an adaptation that succeeded; otherwise what the runner settles. No quota is at
+ * stake (an adaptation is free); an engine fault or a crashed thread (one over its heap limit included)
+ * is retried once; a corpus too small is the user's, with the engine's figures.
+ */
+export function adaptResultOrThrow(outcome: EngineOutcome, signal: AbortSignal): string {
+  switch (outcome.type) {
+    case 'result':
+      return outcome.json;
+    case 'aborted':
+      throw new JobAborted(signal.reason);
+    case 'crash':
+    case 'engine_fault':
+      throw new JobFailure(
+        'adaptation_failed',
+        { reason: reasonOf(outcome.message) },
+        { refund: false, retry: true, cause: threadError(outcome) },
+      );
+    case 'input_error':
+      if (outcome.code === 'corpus_too_small')
+        throw new JobFailure('corpus_too_small', outcome.params, { refund: false });
+      throw new JobFailure('adaptation_failed', { reason: reasonOf(outcome.message) }, { refund: false });
+    case 'audio_error':
+      throw new JobFailure('adaptation_failed', { reason: reasonOf(outcome.message) }, { refund: false });
+  }
+}
+
+/**
  * The result JSON of a task that succeeded; otherwise throws what the runner settles: JobAborted for an
  * abort, a JobFailure for the rest. An engine fault or a crashed thread is not the user's doing (the unit
  * comes back for an alignment, and the runner retries once; the host retired the thread, so the retry

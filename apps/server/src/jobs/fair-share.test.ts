@@ -109,7 +109,12 @@ async function scenario(t: TestContext, transport: Transport, arrival: Arrival):
   await alignment(db, 'b1', b.id);
   const names = new Map<string, string>();
   const gates = new Gates((job) => names.get(job.id) ?? job.id);
-  const handlers = { align: gates, video: gates, realign: gates } satisfies Record<JobKind, JobHandler>;
+  const handlers = {
+    align: gates,
+    video: gates,
+    realign: gates,
+    adapt: gates,
+  } satisfies Record<JobKind, JobHandler>;
   const log = pino({ level: 'silent' });
   let queue: JobQueue;
   /** resolves once BullMQ holds the job (its add runs after wake(), asynchronously); at once otherwise */
@@ -140,7 +145,8 @@ async function scenario(t: TestContext, transport: Transport, arrival: Arrival):
   // jobs made within one millisecond would tie on created_at: each gets its own, in the order made
   const base = Date.now();
   const enqueue = async (name: string, kind: JobKind, alignmentId: string, via: Db = db) => {
-    const id = await queue.enqueue(via, { kind, alignmentId, timeoutMs: 600_000 });
+    const userId = alignmentId.startsWith('a') ? a.id : b.id;
+    const id = await queue.enqueue(via, { kind, userId, alignmentId, timeoutMs: 600_000 });
     await via
       .updateTable('jobs')
       .set({ created_at: iso(base + names.size) })

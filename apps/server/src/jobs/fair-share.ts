@@ -1,4 +1,5 @@
-// Who runs next (issue 27, item 4). Alignments cost a quota unit; videos and re-alignments cost none,
+// Who runs next (issue 27, item 4). Alignments cost a quota unit; videos, re-alignments and model
+// adaptations (which the routes also keep to one per user at a time: commands/adaptation.ts) cost none,
 // so nothing but these rules keeps one user's free work from filling every worker:
 // - a job that took a quota unit goes before any free job, so free work delays a paying job by at most
 //   the length of a job already running;
@@ -15,7 +16,7 @@ import type { JobKind } from '../db/jobs.ts';
 import type { Db } from '../db/database.ts';
 
 /** Kinds that use no quota unit. */
-export const FREE_KINDS: readonly JobKind[] = ['video', 'realign'];
+export const FREE_KINDS: readonly JobKind[] = ['video', 'realign', 'adapt'];
 /** Free jobs of one kind a user may have queued or running. */
 export const FREE_JOBS_PER_KIND = 3;
 

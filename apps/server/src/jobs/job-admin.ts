@@ -17,6 +17,7 @@ function present(r: AdminJobRow): AdminJob {
     status: r.status,
     alignment_id: r.alignment_id,
     video_id: r.video_id,
+    model_id: r.model_id,
     title: r.title,
     language: r.language,
     user_email: r.user_email,
@@ -25,7 +26,10 @@ function present(r: AdminJobRow): AdminJob {
     worker_id: r.worker_id,
     // the code only means something once the job failed (an alignment keeps its last one)
     error_code:
-      r.status === 'failed' ? ((r.kind === 'video' ? r.video_error : r.alignment_error) ?? null) : null,
+      r.status === 'failed'
+        ? ((r.kind === 'video' ? r.video_error : r.kind === 'adapt' ? r.model_error : r.alignment_error) ??
+          null)
+        : null,
     last_error: r.last_error,
     cancel_requested: Number(r.cancel_requested) === 1,
     created_at: r.created_at,

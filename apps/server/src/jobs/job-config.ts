@@ -35,6 +35,10 @@ export interface JobConfig {
   seedDemos: boolean;
   /** fonts folder given to libass for the video subtitles */
   fontsDir: string;
+  /** MODEL_STORAGE_LIMIT_MB in bytes: what one user's adapted models may take in the store */
+  modelStorageLimitBytes: number;
+  /** ADAPT_HEAP_MB: the V8 heap of an adaptation's engine thread (its Float32 model copies are outside it) */
+  adaptHeapMb: number;
 }
 
 export const DEFAULT_DEMO_MEDIA_DIR = resolve(PROJECT_ROOT, '../shared/demo-media');
@@ -55,6 +59,8 @@ export interface JobEnv {
   JOB_DRAIN_TIMEOUT: number;
   DEMO_MEDIA_DIR?: string | undefined;
   FONTS_DIR?: string | undefined;
+  MODEL_STORAGE_LIMIT_MB: number;
+  ADAPT_HEAP_MB: number;
 }
 
 /**
@@ -83,6 +89,8 @@ export function jobConfigOf(
     demoMediaDir,
     seedDemos: false,
     fontsDir: e.FONTS_DIR ?? (existsSync(NOTO) ? NOTO : join(PROJECT_ROOT, 'fonts')),
+    modelStorageLimitBytes: e.MODEL_STORAGE_LIMIT_MB * 1024 * 1024,
+    adaptHeapMb: e.ADAPT_HEAP_MB,
   };
 }
 

@@ -11,15 +11,20 @@ export type JobKind = JobRow['kind'];
 
 export interface NewJob {
   kind: JobKind;
-  alignmentId: string;
+  /** whose work it is */
+  userId: string;
+  /** null for an adaptation (it works on a project's corpus: `modelId`) */
+  alignmentId: string | null;
   videoId?: string | null;
+  modelId?: string | null;
   timeoutMs: number;
 }
 
 /** Emitted on `events` as 'update' whenever a job changes what a client can see. */
 export interface JobUpdate {
-  alignmentId: string;
+  alignmentId: string | null;
   videoId: string | null;
+  modelId?: string | null;
 }
 
 export interface JobQueue {

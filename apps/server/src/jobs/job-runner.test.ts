@@ -71,7 +71,12 @@ class GatedHandler implements JobHandler {
 const silent = pino({ level: 'silent' });
 
 function runner(db: Db, config: JobConfig, handler: GatedHandler): JobRunner {
-  const handlers = { align: handler, video: handler, realign: handler } satisfies Record<JobKind, JobHandler>;
+  const handlers = {
+    align: handler,
+    video: handler,
+    realign: handler,
+    adapt: handler,
+  } satisfies Record<JobKind, JobHandler>;
   return new JobRunner(db, config, handlers, silent);
 }
 
@@ -108,7 +113,7 @@ async function setup(t: TestContext) {
     .execute();
   const jobId = await insertJobRow(
     db,
-    { kind: 'align', alignmentId: 'al-runner', timeoutMs: 600_000 },
+    { kind: 'align', userId: u.id, alignmentId: 'al-runner', timeoutMs: 600_000 },
     3,
     iso(),
   );
@@ -267,7 +272,12 @@ test('a run whose end cannot be recorded through a shutdown is abandoned: one jo
     requeued: async () => undefined,
   };
   const metrics = new Metrics('worker');
-  const handlers = observeHandlers({ align: waiting, video: waiting, realign: waiting }, db, log, metrics);
+  const handlers = observeHandlers(
+    { align: waiting, video: waiting, realign: waiting, adapt: waiting },
+    db,
+    log,
+    metrics,
+  );
   const a = new JobRunner(db, { ...jobs, drainMs: 0 }, handlers, log);
   const claimed = await a.claim(jobId);
   assert.ok(claimed && claimed !== 'deferred');

@@ -111,7 +111,7 @@ export class JobRunner {
   }
 
   private notifyJob(job: JobRow): void {
-    this.notify({ alignmentId: job.alignment_id, videoId: job.video_id });
+    this.notify({ alignmentId: job.alignment_id, videoId: job.video_id, modelId: job.model_id });
   }
 
   /** How often this process beats: its `workers` row, and its jobs' leases at least every lease/3. */
@@ -318,7 +318,13 @@ export class JobRunner {
       if (!entry.waiting) {
         entry.waiting = true;
         this.log.info(
-          { job: job.id, alignment: job.alignment_id, what, err: (err as Error).message },
+          {
+            job: job.id,
+            alignment: job.alignment_id,
+            model: job.model_id,
+            what,
+            err: (err as Error).message,
+          },
           'job work done: its result waits for the database or the disk',
         );
       }

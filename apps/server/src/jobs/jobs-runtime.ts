@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { EngineHost } from '@tazamun/aligner/host';
 import type { EngineFaultHook } from '@tazamun/aligner/host';
 import type { UserFiles } from '../storage/user-files.ts';
+import { AdaptJobHandler } from './adapt-job.ts';
 import { AlignJobHandler } from './align-job.ts';
 import { BullJobQueue } from './bull-job-queue.ts';
 import { DbJobQueue } from './db-job-queue.ts';
@@ -20,7 +21,7 @@ export interface JobsRuntime {
   /** 'bullmq' when REDIS_URL carries the dispatch, 'database' for the embedded queue */
   kind: 'database' | 'bullmq';
   config: JobConfig;
-  /** the engine host the alignment jobs run on (tests read its stats) */
+  /** the engine host the alignment and adaptation jobs run on (tests read its stats) */
   engine: EngineHost;
   close(): Promise<void>;
 }
@@ -42,6 +43,10 @@ export function createJobsRuntime(
       align: new AlignJobHandler(db, files, engine, now),
       video: new VideoJobHandler(db, files, config.fontsDir, now),
       realign: new RealignJobHandler(db, files, engine, now),
+      adapt: new AdaptJobHandler(db, files, engine, now, {
+        storageBytes: config.modelStorageLimitBytes,
+        heapMb: config.adaptHeapMb,
+      }),
     },
     db,
     log,

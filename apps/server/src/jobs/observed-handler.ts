@@ -9,6 +9,7 @@ import type { JobContext, JobHandler, JobKind } from './job-queue.ts';
 import { alignmentFacts } from '../db/alignments.ts';
 import type { Db } from '../db/database.ts';
 import { recordLastError } from '../db/jobs.ts';
+import { findModel } from '../db/models.ts';
 import type { JobRow } from '../db/schema.ts';
 
 interface RunInfo {
@@ -47,8 +48,13 @@ class ObservedHandler implements JobHandler {
   ) {}
 
   /** Best effort: a log line or a gauge never fails a job, even with the database away. */
-  private async facts(alignmentId: string): Promise<AlignmentFacts | undefined> {
-    return alignmentFacts(this.db, alignmentId).catch(() => undefined);
+  private async facts(job: JobRow): Promise<AlignmentFacts | undefined> {
+    if (job.alignment_id) return alignmentFacts(this.db, job.alignment_id).catch(() => undefined);
+    // an adaptation: its model's language
+    const model = job.model_id ? await findModel(this.db, job.model_id).catch(() => undefined) : undefined;
+    return model
+      ? { language: model.language, request_id: null, engine: 'hmm', duration: null, processing_time: null }
+      : undefined;
   }
 
   private ended(job: JobRow, outcome: JobOutcome, extra: Record<string, unknown>, engine?: string | null) {
@@ -60,6 +66,7 @@ class ObservedHandler implements JobHandler {
       job: job.id,
       kind: job.kind,
       alignment: job.alignment_id,
+      model: job.model_id,
       request_id: run?.requestId ?? null,
       attempt: job.attempts,
       outcome,
@@ -73,7 +80,7 @@ class ObservedHandler implements JobHandler {
   }
 
   async run(job: JobRow, ctx: JobContext): Promise<void> {
-    const facts = await this.facts(job.alignment_id);
+    const facts = await this.facts(job);
     const run: RunInfo = {
       startedAt: Date.now(),
       requestId: facts?.request_id ?? null,
@@ -86,6 +93,7 @@ class ObservedHandler implements JobHandler {
         job: job.id,
         kind: job.kind,
         alignment: job.alignment_id,
+        model: job.model_id,
         request_id: run.requestId,
         attempt: job.attempts,
         language: run.language,
@@ -103,8 +111,8 @@ class ObservedHandler implements JobHandler {
     }
     // an abort that came after the work ended is settled by the queue (cancelled, handed back)
     if (ctx.signal.aborted) return;
-    const done = await this.facts(job.alignment_id);
-    const engine = job.kind === 'align' ? (done?.engine ?? null) : 'ffmpeg';
+    const done = await this.facts(job);
+    const engine = job.kind === 'align' || job.kind === 'adapt' ? (done?.engine ?? null) : 'ffmpeg';
     const rtf =
       job.kind === 'align' && done?.duration && done.processing_time !== null
         ? done.processing_time / done.duration
@@ -148,5 +156,6 @@ export function observeHandlers(
     align: new ObservedHandler(handlers.align, db, log, metrics),
     video: new ObservedHandler(handlers.video, db, log, metrics),
     realign: new ObservedHandler(handlers.realign, db, log, metrics),
+    adapt: new ObservedHandler(handlers.adapt, db, log, metrics),
   };
 }

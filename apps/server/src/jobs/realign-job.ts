@@ -10,13 +10,15 @@ import { AppError } from '../errors.ts';
 import { realignmentOfJob, updateRealignment } from '../db/revisions.ts';
 import { latestRevisionNumber, readRevision, saveRevision } from '../revisions/revision-store.ts';
 import { findStretch, spliceStretch, stretchText } from '../revisions/splice-stretch.ts';
+import { keepCorrections } from '../revisions/keep-corrections.ts';
 import { withLocalFile } from '../storage/local-copy.ts';
 import type { UserFiles } from '../storage/user-files.ts';
+import { adaptedModelFor } from './align-job.ts';
 import { resultOrThrow } from './engine-outcome.ts';
 import { JobAborted, JobFailure } from './job-queue.ts';
 import type { JobContext, JobHandler } from './job-queue.ts';
 import type { Db } from '../db/database.ts';
-import type { JobRow } from '../db/schema.ts';
+import type { AlignmentRow, JobRow, RealignmentRow } from '../db/schema.ts';
 
 // Saves that land while the engine runs move the latest revision on; the stretch is spliced again
 // onto the newer one, a few times at most.
@@ -32,7 +34,7 @@ export class RealignJobHandler implements JobHandler {
 
   async run(job: JobRow, ctx: JobContext): Promise<void> {
     const request = await realignmentOfJob(this.db, job.id);
-    const row = await findAlignment(this.db, job.alignment_id);
+    const row = job.alignment_id ? await findAlignment(this.db, job.alignment_id) : undefined;
     if (!request || !row) return; // deleted while queued
     await updateRealignment(this.db, request.id, {
       status: 'processing',
@@ -40,6 +42,7 @@ export class RealignJobHandler implements JobHandler {
     });
     await ctx.progress('alignment', 10);
     const deps = { db: this.db, files: this.files, now: this.now };
+    if (request.whole === 1) return this.rerun(request, row, ctx);
     const first = await readRevision(deps, row);
     const stretch = findStretch(first, request.start_time, request.end_time);
     const textGiven = request.text !== null;
@@ -50,6 +53,8 @@ export class RealignJobHandler implements JobHandler {
     const options = parseStoredOptions(row.options);
     // the owner's pronunciations as they are now: a stretch is re-aligned with the corrected lexicon
     const lexicon = await lexiconFor(this.db, row.user_id, row.language);
+    // the model that aligned the recording (the project's adapted one) aligns its stretches too
+    const model = await adaptedModelFor(this.db, this.files, row, this.now().toISOString());
     const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audio) =>
       this.engine.run(
         {
@@ -59,6 +64,7 @@ export class RealignJobHandler implements JobHandler {
           language: row.language,
           options,
           lexicon,
+          model,
           window: { start: stretch.start, end: stretch.end },
         },
         { signal: ctx.signal },
@@ -91,6 +97,65 @@ export class RealignJobHandler implements JobHandler {
         break;
       } catch (err) {
         // saves reached the limit while the engine ran: the stretch has nowhere to go
+        if (err instanceof AppError && err.code === 'revision_limit')
+          throw new JobFailure('revision_limit', err.params, { refund: false });
+        if (!(err instanceof AppError && err.code === 'revision_conflict') || attempt >= SAVE_TRIES)
+          throw err;
+      }
+    }
+    await ctx.progress('finalisation', 100);
+  }
+
+  /**
+   * The whole recording aligned again (a project re-run with its adapted model): the latest revision's
+   * transcript, the alignment's model, every word a person corrected kept as they placed it; stored as
+   * the next revision.
+   */
+  private async rerun(request: RealignmentRow, row: AlignmentRow, ctx: JobContext): Promise<void> {
+    const deps = { db: this.db, files: this.files, now: this.now };
+    const first = await readRevision(deps, row);
+    const audioKey = this.files.key(row.user_id, row.audio_file!);
+    const lexicon = await lexiconFor(this.db, row.user_id, row.language);
+    const model = await adaptedModelFor(this.db, this.files, row, this.now().toISOString());
+    const outcome = await withLocalFile(this.files.store, audioKey, this.files.tmpDir, (audio) =>
+      this.engine.run(
+        {
+          kind: 'align',
+          audio,
+          text: first.text.original,
+          language: row.language,
+          options: parseStoredOptions(row.options),
+          lexicon,
+          model,
+        },
+        { signal: ctx.signal },
+      ),
+    );
+    const json = resultOrThrow(outcome, 'realign', ctx.signal);
+    if (ctx.signal.aborted) throw new JobAborted(ctx.signal.reason);
+    const fresh = JSON.parse(json) as AlignmentResult;
+    for (let attempt = 1; ; attempt++) {
+      const latest = await latestRevisionNumber(this.db, row.id);
+      const base = latest === first.revision!.number ? first : await readRevision(deps, row, latest);
+      const merged = keepCorrections(base, fresh);
+      // the transcript was changed meanwhile (a stretch re-aligned with new text): nothing to map onto
+      if (!merged)
+        throw new JobFailure('realign_failed', { reason: 'the transcript changed' }, { refund: false });
+      try {
+        const saved = await ctx.persist('the re-run revision', () =>
+          saveRevision(deps, row, latest, 'realign', merged.result, merged.changed),
+        );
+        const nowIso = this.now().toISOString();
+        await ctx.persist('the completed re-run', () =>
+          updateRealignment(this.db, request.id, {
+            status: 'completed',
+            revision: saved.revision,
+            updated_at: nowIso,
+            completed_at: nowIso,
+          }),
+        );
+        break;
+      } catch (err) {
         if (err instanceof AppError && err.code === 'revision_limit')
           throw new JobFailure('revision_limit', err.params, { refund: false });
         if (!(err instanceof AppError && err.code === 'revision_conflict') || attempt >= SAVE_TRIES)

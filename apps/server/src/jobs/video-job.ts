@@ -34,7 +34,7 @@ export class VideoJobHandler implements JobHandler {
 
   async run(job: JobRow, ctx: JobContext): Promise<void> {
     const video = await findVideo(this.db, job.video_id!);
-    const row = await findAlignment(this.db, job.alignment_id);
+    const row = job.alignment_id ? await findAlignment(this.db, job.alignment_id) : undefined;
     if (!video || !row) return;
     const t0 = Date.now();
     await setVideoProgress(this.db, video.id, 1, 'processing');

@@ -194,7 +194,7 @@ export class Metrics {
         depth.reset();
         // no figure rather than a stale one while the database is away; tazamun_database_up says why
         if (!counts.up) return;
-        for (const kind of ['align', 'video', 'realign'])
+        for (const kind of ['align', 'video', 'realign', 'adapt'])
           for (const [status, name] of Object.entries(state)) {
             const map = status === 'stalled' ? counts.stalled : counts.depth;
             depth.set({ kind, state: name }, map.get(`${kind}:${status}`) ?? 0);

@@ -41,7 +41,7 @@ export class RedisSignals {
       this.publish({
         from: this.id,
         type: 'update',
-        update: { alignmentId: u.alignmentId, videoId: u.videoId },
+        update: { alignmentId: u.alignmentId, videoId: u.videoId, modelId: u.modelId ?? null },
       });
   };
 

@@ -18,6 +18,7 @@ import { languageRoutes } from './languages/language-routes.ts';
 import { lexiconRoutes } from './lexicon/lexicon-routes.ts';
 import { batchRoutes } from './projects/batch-routes.ts';
 import { projectExportRoutes } from './projects/project-export-routes.ts';
+import { modelRoutes } from './projects/model-routes.ts';
 import { projectRoutes } from './projects/project-routes.ts';
 import { revisionRoutes } from './revisions/revision-routes.ts';
 import { publicShareRoutes, shareManagementRoutes } from './share/share-routes.ts';
@@ -43,6 +44,7 @@ const API_ROUTES: [FastifyPluginAsyncZod, string][] = [
   [projectRoutes, '/api/projects'],
   [batchRoutes, '/api/projects'],
   [projectExportRoutes, '/api/projects'],
+  [modelRoutes, '/api/projects'],
   [lexiconRoutes, '/api/lexicon'],
   [demoRoutes, '/api/demos'],
   [adminDemoRoutes, '/api/admin'],

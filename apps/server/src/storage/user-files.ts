@@ -29,6 +29,8 @@ export function createFileStore(dataDir: string, s3: S3StoreConfig | null): File
 export class UserFiles {
   /** Temp files for uploads in flight and for tools that read by path (ffprobe, ffmpeg, the aligner). */
   readonly tmpDir: string;
+  /** Adapted models fetched from an object store for the engine (storage/model-files.ts). */
+  readonly modelCacheDir: string;
 
   constructor(
     dataDir: string,
@@ -36,6 +38,7 @@ export class UserFiles {
     readonly store: FileStore,
   ) {
     this.tmpDir = join(dataDir, 'tmp');
+    this.modelCacheDir = join(dataDir, 'cache', 'models');
   }
 
   prefix(userId: string): string {

@@ -6,7 +6,7 @@
 //
 // Retrying a faulted task once on a fresh thread is the caller's unit of work: runRetrying() for a CLI
 // item; for a server job, the job runner (a retry there survives a restart and waits out a backoff).
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { NATIVE_GUARD_KEY, newThreadGuard, stopThread } from '../native-guard.ts';
 import type { ThreadGuard } from '../native-guard.ts';
 import { isFault } from './outcome.ts';
@@ -45,6 +45,12 @@ export interface RunOptions {
   onProgress?: (progress: EngineProgress) => void;
   /** run on a newly started thread, not an idle one */
   fresh?: boolean;
+  /**
+   * Run on a thread of its own started with these V8 heap limits, stopped after the task whatever its
+   * outcome (an adaptation: its memory goes with the thread). A task over its heap limit ends as a
+   * `crash`.
+   */
+  resourceLimits?: ResourceLimits;
 }
 
 const THREAD_SOURCE = new URL('./engine-thread.ts', import.meta.url);
@@ -68,12 +74,12 @@ export class EngineHost {
     return { ...this.work };
   }
 
-  private take(fresh: boolean): Worker {
-    const idle = fresh ? undefined : this.idle.pop();
+  private take(fresh: boolean, resourceLimits?: ResourceLimits): Worker {
+    const idle = fresh || resourceLimits ? undefined : this.idle.pop();
     if (idle) return idle;
     const guard = newThreadGuard();
     const workerData: ThreadData = { testHooks: this.faultHook !== null, [NATIVE_GUARD_KEY]: guard.chain };
-    const worker = startThread(THREAD_SOURCE, ENGINE_THREAD_BUNDLE, { workerData });
+    const worker = startThread(THREAD_SOURCE, ENGINE_THREAD_BUNDLE, { workerData, resourceLimits });
     this.counts.started += 1;
     this.all.set(worker, guard);
     // a thread being stopped may still throw (its next native call refuses to start): nothing to do
@@ -86,7 +92,7 @@ export class EngineHost {
   }
 
   private withHook(task: EngineTask): EngineTask {
-    if (!this.faultHook || !task.text.startsWith(ENGINE_FAULT_MARKER)) return task;
+    if (!this.faultHook || task.kind !== 'align' || !task.text.startsWith(ENGINE_FAULT_MARKER)) return task;
     const testFault = this.faultHook.faults > 0;
     if (testFault) this.faultHook.faults -= 1;
     return { ...task, text: task.text.slice(ENGINE_FAULT_MARKER.length), testFault };
@@ -97,7 +103,8 @@ export class EngineHost {
     const { signal, onProgress } = options;
     if (signal?.aborted) return Promise.resolve({ type: 'aborted' });
     const sent = this.withHook(task);
-    const worker = this.take(options.fresh === true);
+    const dedicated = options.resourceLimits !== undefined;
+    const worker = this.take(options.fresh === true, options.resourceLimits);
     return new Promise<EngineOutcome>((resolve) => {
       let settled = false;
       const settle = (o: EngineOutcome): void => {
@@ -108,7 +115,7 @@ export class EngineHost {
         worker.off('error', onError);
         worker.off('exit', onExit);
         signal?.removeEventListener('abort', onAbort);
-        const keep = o.type !== 'aborted' && !isFault(o);
+        const keep = o.type !== 'aborted' && !isFault(o) && !dedicated;
         if (keep) this.idle.push(worker);
         else {
           if (isFault(o)) this.counts.retired += 1;

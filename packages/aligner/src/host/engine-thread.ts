@@ -7,8 +7,16 @@ import { SAMPLE_RATE, decodeAudio16 } from '../audio/decode.ts';
 import type { SourceAudioInfo } from '../audio/load.ts';
 import type { Pcm } from '../audio/pcm.ts';
 import { align } from '../engine.ts';
+import { adaptModel } from '../acoustic/hmm/adapt/corpus.ts';
 import { classifyError } from './outcome.ts';
-import type { AlignTask, EngineTask, ThreadData, ThreadMessage } from './protocol.ts';
+import type {
+  AdaptTask,
+  AdaptTaskResult,
+  AlignTask,
+  EngineTask,
+  ThreadData,
+  ThreadMessage,
+} from './protocol.ts';
 
 const post = (m: ThreadMessage): void => parentPort!.postMessage(m);
 const hooks = (workerData as ThreadData | undefined)?.testHooks === true;
@@ -26,10 +34,26 @@ const WasmRuntimeError = (
 function testHook(task: EngineTask): void {
   if (!hooks) return;
   if (broken) throw new Error('Failed to start utterance processing (thread broken by the test hook)');
-  if (task.testFault) {
+  if (task.kind === 'align' && task.testFault) {
     broken = true;
     throw new WasmRuntimeError('memory access out of bounds (test hook)');
   }
+}
+
+async function runAdapt(task: AdaptTask): Promise<ThreadMessage> {
+  let last = -1;
+  const report = await adaptModel(task.items, {
+    lang: task.language,
+    out: task.out,
+    lexicon: task.lexicon,
+    onProgress: (done) => {
+      if (last >= 0 && done - last < PROGRESS_STEP && done < 1) return;
+      last = done;
+      post({ type: 'progress', stage: 'adaptation', done });
+    },
+  });
+  const result: AdaptTaskResult = { manifest: report.manifest, skipped: report.skipped };
+  return { type: 'result', json: JSON.stringify(result) };
 }
 
 async function runAlign(task: AlignTask): Promise<ThreadMessage> {
@@ -72,6 +96,8 @@ function run(task: EngineTask): Promise<ThreadMessage> {
   switch (task.kind) {
     case 'align':
       return runAlign(task);
+    case 'adapt':
+      return runAdapt(task);
   }
 }
 

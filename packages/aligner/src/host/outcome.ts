@@ -20,7 +20,13 @@ export function classifyError(
       message: err.message,
     };
   if (err instanceof EngineError && err.input)
-    return { type: 'input_error', source: 'engine', code: err.code, params: {}, message: err.message };
+    return {
+      type: 'input_error',
+      source: 'engine',
+      code: err.code,
+      params: err.params,
+      message: err.message,
+    };
   return {
     type: 'engine_fault',
     message: describeThrown(err),

@@ -2,6 +2,7 @@
 // progress and one outcome out. The server's job handlers and the CLI's batch send the same tasks.
 import type { AlignmentOptions } from '@tazamun/contracts/alignment-options';
 import type { LexiconEntry } from '../acoustic/backend.ts';
+import type { ModelManifest as AdaptedModelManifest } from '../acoustic/hmm/adapt/model-dir.ts';
 
 /** Align a recording (or a stretch of it) with its transcript. */
 export interface AlignTask {
@@ -19,6 +20,8 @@ export interface AlignTask {
    * An adapted model's folder to align with instead of the language's own (engine.ts
    * `AlignOptions.model`, with its word-edge correction when it has one): a path the server resolved
    * on its own disk, never one taken from a request.
+   * The result's `engine.model` names it; a thread keeps a few such models loaded (LRU,
+   * acoustic/hmm/adapt/adapted-decoders.ts).
    */
   model?: string;
   /** only these seconds of the recording (re-aligning a stretch): times relative to `start`, no WER pass */
@@ -32,14 +35,49 @@ export interface AlignTask {
   testFault?: boolean;
 }
 
-/**
- * Every kind of work a host runs. A new kind (model adaptation, say) is a new member with its own
- * `kind`; the thread's dispatch and the outcome's classification are shared.
- */
-export type EngineTask = AlignTask;
+/** One recording of an adaptation corpus (acoustic/hmm/adapt/corpus.ts AdaptItem). */
+export interface AdaptTaskItem {
+  /** the recording, a file path */
+  audio: string;
+  text: string;
+  inputKind?: 'orthography' | 'ipa';
+  /** words a person placed (a corrected revision): ground truth, each aligned alone within its times */
+  fixedWords?: { text: string; start: number; end: number }[];
+}
 
-/** The stages a task reports: `analysis` until the audio and the models are in, then the search. */
-export type EngineStage = 'analysis' | 'alignment';
+/**
+ * Adapt the language's model to a corpus (MAP re-estimation, Arabic phones of its own) and write the
+ * adapted model's folder to `out`. The result's JSON is an AdaptTaskResult.
+ */
+export interface AdaptTask {
+  kind: 'adapt';
+  items: AdaptTaskItem[];
+  /** ISO 639-3 or 639-1 code of the corpus */
+  language: string;
+  /** the model folder to write (replaced when it exists); its parent must exist */
+  out: string;
+  /** the user's own pronunciations for the language */
+  lexicon?: LexiconEntry[];
+}
+
+/** What an adapt task's `result` JSON holds. */
+export interface AdaptTaskResult {
+  manifest: AdaptedModelManifest;
+  /** recordings that could not be used, with why */
+  skipped: { audio: string; reason: string }[];
+}
+
+/**
+ * Every kind of work a host runs, each with its own `kind`; the thread's dispatch and the outcome's
+ * classification are shared.
+ */
+export type EngineTask = AlignTask | AdaptTask;
+
+/**
+ * The stages a task reports: `analysis` until the audio and the models are in, then the search; an
+ * adaptation reports `adaptation` (its passes over the corpus) throughout.
+ */
+export type EngineStage = 'analysis' | 'alignment' | 'adaptation';
 
 export interface EngineProgress {
   stage: EngineStage;

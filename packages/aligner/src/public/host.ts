@@ -3,7 +3,15 @@
 // the one way to stop one that may be inside onnxruntime (native-guard.ts).
 export { ENGINE_FAULT_MARKER, EngineHost } from '../host/engine-host.ts';
 export type { EngineFaultHook, EngineHostRuns, EngineHostStats, RunOptions } from '../host/engine-host.ts';
-export type { AlignTask, EngineOutcome, EngineProgress, EngineStage, EngineTask } from '../host/protocol.ts';
+export type {
+  AdaptTask,
+  AdaptTaskResult,
+  AlignTask,
+  EngineOutcome,
+  EngineProgress,
+  EngineStage,
+  EngineTask,
+} from '../host/protocol.ts';
 export { startThread } from '../host/start-thread.ts';
 export { NATIVE_GUARD_KEY, ThreadStopping, nativeCall, newThreadGuard, stopThread } from '../native-guard.ts';
 export type { ThreadGuard } from '../native-guard.ts';

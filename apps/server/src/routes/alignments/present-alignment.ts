@@ -50,6 +50,7 @@ export function presentAlignment(row: AlignmentRow, lang: UiLanguage, shared: bo
     processing_speed: speed,
     engine: row.engine,
     project_id: row.project_id,
+    adapted_model: row.model_name,
     shared,
     created_at: row.created_at,
     updated_at: row.updated_at,

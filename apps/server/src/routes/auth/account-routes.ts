@@ -11,7 +11,12 @@ import { presentApiToken } from '../../accounts/api-tokens.ts';
 import { listUserAlignments } from '../../db/alignments.ts';
 import { listApiTokens } from '../../db/api-tokens.ts';
 import { listLexicon } from '../../db/lexicon.ts';
-import { listUserProjects, listUserRevisions, listUserShares } from '../../db/personal-data.ts';
+import {
+  listUserModels,
+  listUserProjects,
+  listUserRevisions,
+  listUserShares,
+} from '../../db/personal-data.ts';
 import { listFeedback } from '../../db/feedback.ts';
 import { getPreferences } from '../../db/preferences.ts';
 import { listUserSessions } from '../../db/sessions.ts';
@@ -83,6 +88,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       zip.addBuffer(json(await listFeedback(deps.db, user.id)), 'feedback.json', { mtime });
       zip.addBuffer(json(await listUserAlignments(deps.db, user.id)), 'alignments.json', { mtime });
       zip.addBuffer(json(await listUserProjects(deps.db, user.id)), 'projects.json', { mtime });
+      zip.addBuffer(json(await listUserModels(deps.db, user.id)), 'models.json', { mtime });
       zip.addBuffer(json(await listUserRevisions(deps.db, user.id)), 'revisions.json', { mtime });
       zip.addBuffer(json(await listUserShares(deps.db, user.id)), 'shares.json', { mtime });
       if (!apiTokenId)

@@ -219,6 +219,7 @@ test('the personal data export is a zip of the user’s rows and files', async (
       'api-tokens.json',
       'feedback.json',
       'lexicon.json',
+      'models.json',
       'preferences.json',
       'profile.json',
       'projects.json',
@@ -255,6 +256,7 @@ test('the personal data export is a zip of the user’s rows and files', async (
   );
   assert.deepEqual(JSON.parse(zip.get('revisions.json')!.toString()), []);
   assert.deepEqual(JSON.parse(zip.get('shares.json')!.toString()), []);
+  assert.deepEqual(JSON.parse(zip.get('models.json')!.toString()), []);
 });
 
 test('password reset: always 200, mails a token, the token sets a new password once', async (t) => {

@@ -8,6 +8,7 @@ import {
   ProjectList,
   ProjectUpdate,
 } from '@tazamun/contracts/projects';
+import { deleteProjectModels } from '../../commands/adaptation.ts';
 import { createError } from '../../errors.ts';
 import { auth, requireApproved } from '../../plugins/auth-guard.ts';
 import { IdParams } from '../alignments/alignment-routes.ts';
@@ -38,6 +39,7 @@ async function withTotals(db: Db, rows: ProjectRow[]) {
       completed_count: t?.completed ?? 0,
       total_duration: Math.round((t?.duration ?? 0) * 1000) / 1000,
       mean_confidence: t?.confidence == null ? null : Math.round(t.confidence * 10000) / 10000,
+      use_adapted_model: r.use_adapted_model === 1,
       created_at: r.created_at,
       updated_at: r.updated_at,
     };
@@ -115,7 +117,7 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireApproved,
       schema: {
         tags: ['projects'],
-        summary: 'Rename or describe a project',
+        summary: 'Rename or describe a project, or turn its adapted models on or off for new uploads',
         params: IdParams,
         body: ProjectUpdate,
         response: { 200: Project },
@@ -134,12 +136,14 @@ export const projectRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireApproved,
       schema: {
         tags: ['projects'],
-        summary: 'Delete a project; its alignments stay, unassigned',
+        summary: 'Delete a project; its alignments stay, unassigned; its adapted models are deleted',
         params: IdParams,
       },
     },
     async (request, reply) => {
       const p = await owned(auth(request).user.id, request.params.id);
+      // its adapted models go with it, files included
+      await deleteProjectModels(app, p.id);
       await deleteProject(db, p.id);
       return reply.code(204).send();
     },

@@ -233,6 +233,7 @@ export const en = {
       align: 'Alignment',
       video: 'Video',
       realign: 'Re-aligned stretch',
+      adapt: 'Model adaptation',
     },
   },
   waitlist: {
@@ -915,6 +916,10 @@ export const en = {
     },
     settings: 'Settings',
     titleField: 'Title',
+    project: 'Project',
+    noProject: 'No project',
+    projectModel:
+      'Uploads to this project are aligned with its newest adapted model of their language, when it has one.',
     language: {
       label: 'Language',
       native: 'native acoustic model',
@@ -967,6 +972,7 @@ export const en = {
     },
   },
   results: {
+    adaptedModel: 'Aligned with this project’s adapted model',
     status: {
       queued: 'Queued',
       processing: 'Processing',
@@ -1101,6 +1107,51 @@ export const en = {
       retryFailed: 'Retry the failed recordings ({count})',
       retried: '{count} recordings queued again.',
       retried_one: '{count} recording queued again.',
+      languageFirst: 'Choose the language the recordings are in first.',
+    },
+    models: {
+      title: 'Models',
+      hint: 'Adapt the acoustic model to this project’s completed recordings of one language: revisions you corrected by hand count as ground truth. It needs at least {minimum} of speech, uses no quota, and runs one at a time.',
+      storage: '{used} of {limit} for your models',
+      useSetting: 'Align new uploads to this project with its newest model of their language',
+      language: 'Language of the recordings',
+      languageInvalid: 'Choose the language of the recordings.',
+      start: 'Adapt a model',
+      started: 'Adaptation started. It runs in the background.',
+      empty: 'No model yet.',
+      inUse: 'In use',
+      progress: 'Adaptation progress',
+      delete: 'Delete',
+      deleteTitle: 'Delete this model?',
+      deleteBody:
+        'Its files are deleted. Alignments made with it keep its name; new uploads use the language’s own model (or a newer one of this project).',
+      deleteRunning: 'The adaptation is stopped and the model deleted.',
+      deleted: 'Model deleted.',
+      rerun: 'Re-align the project',
+      rerunTitle: 'Re-align the project with this model?',
+      rerunBody:
+        'Every completed recording in {language} is aligned again with this model, each as a new revision; the words you corrected by hand keep their place. No quota is used.',
+      rerunQueued: '{count} recordings queued for re-alignment.',
+      rerunQueued_one: '{count} recording queued for re-alignment.',
+      status: {
+        queued: 'Waiting',
+        processing: 'Adapting',
+        completed: 'Ready',
+        failed: 'Failed',
+        cancelled: 'Cancelled',
+      },
+      figures: {
+        speech: 'Speech learnt from',
+        hoursUnit: 'h',
+        recordings: 'Recordings',
+        skipped: '{count} left out',
+        groundTruth: 'Hand-corrected words (ground truth)',
+        passes: 'Passes',
+        likelihood: 'Likelihood per frame, by pass',
+        phonesAdded: 'Phones of its own',
+        base: 'Adapted from',
+        size: 'Size',
+      },
     },
   },
   manage: {

@@ -15,6 +15,11 @@ export interface AlignmentListParams {
   status?: string;
 }
 
+/** Statuses of a recording that will still change by themselves. */
+const ACTIVE = new Set(['queued', 'processing']);
+/** How often a list with such a recording is read again (ms). */
+export const LIST_POLL_MS = 3000;
+
 export const alignmentListKey = (params: AlignmentListParams) => [...ALIGNMENTS_KEY, 'list', params] as const;
 
 export function getAlignments(params: AlignmentListParams, signal?: AbortSignal) {
@@ -28,6 +33,9 @@ export const alignmentListQueryOptions = (params: AlignmentListParams) =>
     queryKey: alignmentListKey(params),
     queryFn: ({ signal }) => getAlignments(params, signal),
     staleTime: 10_000,
+    // followed while a listed recording is still waiting or aligning, so its status changes on the page
+    // without a reload (a project's list after a zip's batch, the dashboard after an upload)
+    refetchInterval: (q) => (q.state.data?.results.some((a) => ACTIVE.has(a.status)) ? LIST_POLL_MS : false),
   });
 
 export function useAlignmentList(params: AlignmentListParams) {

@@ -15,6 +15,7 @@ import { DERAILED_RUN } from '../backend.ts';
 import { estimateTransform } from './adapt/fmllr.ts';
 import type { FrameStats } from './adapt/map.ts';
 import { adaptedModelSpec } from './adapt/model-dir.ts';
+import { useAdaptedDecoder } from './adapt/adapted-decoders.ts';
 import { EngineError } from '../../errors.ts';
 import { buildGrammar } from '../../align/grammar.ts';
 import { ipaPhones } from '../../align/ipa-tier.ts';
@@ -46,6 +47,8 @@ export async function loadAdaptedDecoder(dir: string, family: ModelFamily): Prom
       'unsupported_option',
       `the model in ${dir} was adapted from the ${spec.family === 'fr' ? 'French' : 'English'} model; this transcript's language is aligned with the ${family === 'fr' ? 'French' : 'English'} one`,
     );
+  // a long-lived thread keeps a few adapted models loaded, not every one it has used
+  useAdaptedDecoder(spec.id);
   return loadHmmDecoder(spec);
 }
 

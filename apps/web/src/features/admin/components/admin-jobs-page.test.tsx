@@ -14,6 +14,7 @@ function job(overrides: Partial<AdminJob>): AdminJob {
     status: 'failed',
     alignment_id: 'a1',
     video_id: null,
+    model_id: null,
     title: 'Interview 3',
     language: 'ara',
     user_email: 'reem@example.org',

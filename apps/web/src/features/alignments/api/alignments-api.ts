@@ -26,6 +26,8 @@ export const UploadForm = AlignmentOptions.pick({
 }).extend({
   language: z.string().regex(LANGUAGE_CODE, 'upload.errors.language'),
   title: UploadOptions.shape.title.unwrap(),
+  /** '' for none */
+  project_id: z.string(),
   audio: z
     .union([z.instanceof(File), z.null()])
     .pipe(z.instanceof(File, { error: 'upload.errors.audioRequired' })),
@@ -46,6 +48,7 @@ export function uploadFormData(v: UploadFormOutput): FormData {
   form.append('remove_fillers', String(v.remove_fillers));
   form.append('numbers_to_words', String(v.numbers_to_words));
   if (v.title.trim()) form.append('title', v.title.trim());
+  if (v.project_id) form.append('project_id', v.project_id);
   if (v.text_file) form.append('text_file', v.text_file);
   else form.append('text', v.text);
   form.append('audio', v.audio);

@@ -42,6 +42,7 @@ function completedAlignment(quality: Quality = { verdict: 'good', reasons: [] })
     processing_speed: 3.75,
     engine: 'hmm',
     project_id: null,
+    adapted_model: null,
     shared: false,
     created_at: at,
     updated_at: at,

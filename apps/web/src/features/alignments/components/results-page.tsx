@@ -151,6 +151,11 @@ export function ResultsPage() {
             {languageName(a.language)} · <bdi>{a.file_name}</bdi> ({formatBytes(a.file_size)})
             {a.duration !== null && <> · {formatDuration(a.duration)}</>} · {formatDateTime(a.created_at)}
           </p>
+          {a.adapted_model && (
+            <p className="mt-1 text-sm text-muted" data-testid="alignment-model">
+              {t('results.adaptedModel')} <bdi dir="ltr">{a.adapted_model}</bdi>
+            </p>
+          )}
         </div>
         {/* status, verdict and actions stay together, at the end of the title's row or under it */}
         <div className="flex flex-wrap items-center gap-2" data-testid="result-header-side">

@@ -17,6 +17,7 @@ import { formatBytes, formatNumber } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert, Card, CardTitle, PageHeader } from '../../../components/ui/card.tsx';
 import { Checkbox, InputField, SelectField, TextareaField } from '../../../components/ui/field.tsx';
+import { useProjects } from '../../../lib/api/get-projects.ts';
 import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
 import { FileIcon, UploadIcon } from '../../../components/ui/icons.tsx';
 import { useUiStore } from '../../../stores/ui-store.ts';
@@ -58,6 +59,7 @@ export function UploadPage() {
       text: '',
       text_file: null,
       title: '',
+      project_id: '',
       precision: 'standard',
       engine: 'auto',
       normalize: true,
@@ -67,7 +69,12 @@ export function UploadPage() {
     reValidateMode: 'onSubmit',
   });
   const { errors } = form.formState;
-  const [language, audio, text] = useWatch({ control: form.control, name: ['language', 'audio', 'text'] });
+  const [language, audio, text, projectId] = useWatch({
+    control: form.control,
+    name: ['language', 'audio', 'text', 'project_id'],
+  });
+  const projects = useProjects();
+  const project = projects.data?.results.find((p) => p.id === projectId);
   // Why the last file chosen was refused: it stays the audio's error after Start ("too large" rather than
   // "choose a file").
   const [audioRefusal, setAudioRefusal] = useState<string | null>(null);
@@ -293,6 +300,23 @@ export function UploadPage() {
                 dir="auto"
                 {...form.register('title')}
               />
+              {(projects.data?.results.length ?? 0) > 0 && (
+                <div>
+                  <SelectField label={t('upload.project')} {...form.register('project_id')}>
+                    <option value="">{t('upload.noProject')}</option>
+                    {projects.data!.results.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.name}
+                      </option>
+                    ))}
+                  </SelectField>
+                  {project?.use_adapted_model && (
+                    <p className="mt-1 text-sm text-muted" data-testid="upload-project-model">
+                      {t('upload.projectModel')}
+                    </p>
+                  )}
+                </div>
+              )}
               <Controller
                 control={form.control}
                 name="language"

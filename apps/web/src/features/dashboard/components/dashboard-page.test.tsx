@@ -36,6 +36,7 @@ describe('dashboard', () => {
             completed_count: 3,
             total_duration: 30,
             mean_confidence: 0.9,
+            use_adapted_model: false,
             created_at: AT,
             updated_at: AT,
           },

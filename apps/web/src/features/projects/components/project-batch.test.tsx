@@ -40,6 +40,7 @@ function recording(id: string, fileName: string, over: Partial<AlignmentSummary>
     processing_speed: 3,
     engine: 'hmm',
     project_id: 'p1',
+    adapted_model: null,
     shared: false,
     created_at: AT,
     updated_at: AT,
@@ -65,6 +66,7 @@ beforeEach(async () => {
           completed_count: 1,
           total_duration: 3,
           mean_confidence: 0.9,
+          use_adapted_model: false,
           created_at: AT,
           updated_at: AT,
         },
@@ -86,6 +88,15 @@ beforeEach(async () => {
     status: 200,
     body: { count: 2, page: 1, page_size: 100, next: null, previous: null, results: rows },
   }));
+  api.route('GET', '/api/projects/p1/models/', () => ({
+    status: 200,
+    body: {
+      count: 0,
+      results: [],
+      storage: { used_bytes: 0, limit_bytes: 200 * 1024 * 1024 },
+      min_corpus_seconds: 60,
+    },
+  }));
   api.route('POST', '/api/alignments/a2/retry/', () => ({
     status: 202,
     body: { ...rows[1]!, status: 'queued', error: null },
@@ -106,9 +117,10 @@ describe('the batch table of a project', () => {
     const failed = within(table).getByText('utt1.wav').closest('tr')!;
     expect(within(failed).getByText('The engine failed twice.').tagName).toBe('TD');
 
-    // the batch's language is chosen from the language picker, starting from the account's default
+    // the batch's language is chosen from the language picker, starting from the language of the
+    // project's recordings (English here), not the account's default (Arabic)
     const picker = screen.getByRole('combobox', { name: 'Language' }) as HTMLInputElement;
-    expect(picker.value).toBe('ara');
+    expect(picker.value).toBe('eng');
 
     await userEvent.click(screen.getByRole('button', { name: 'Retry the failed recordings (1)' }));
     await waitFor(() =>
@@ -118,4 +130,54 @@ describe('the batch table of a project', () => {
     );
     await screen.findByText('1 recording queued again.');
   });
+
+  it('asks for the recordings’ language in an empty project instead of assuming the account’s', async () => {
+    api.route('GET', '/api/alignments/', () => ({
+      status: 200,
+      body: { count: 0, page: 1, page_size: 100, next: null, previous: null, results: [] },
+    }));
+    await renderApp('/projects?project=p1', { apiUrl: api.url, language: 'en' });
+    const picker = (await screen.findByRole('combobox', { name: 'Language' })) as HTMLInputElement;
+    expect(picker.value).toBe('');
+    expect(screen.getByText('Choose the language the recordings are in first.')).toBeTruthy();
+    const zip = screen.getByLabelText('Choose a zip') as HTMLInputElement;
+    expect(zip.disabled).toBe(true);
+    await userEvent.type(picker, 'eng');
+    await userEvent.tab();
+    await waitFor(() => expect(zip.disabled).toBe(false));
+  });
+
+  it('follows a recording in the project’s list from Processing to Completed without a reload', async () => {
+    let status: AlignmentSummary['status'] = 'processing';
+    api.route('GET', '/api/alignments/', () => ({
+      status: 200,
+      body: {
+        count: 1,
+        page: 1,
+        page_size: 100,
+        next: null,
+        previous: null,
+        results: [
+          recording('a1', 'utt0.wav', {
+            status,
+            verdict: status === 'completed' ? 'good' : null,
+            progress: status === 'completed' ? 100 : 40,
+            completed_at: status === 'completed' ? AT : null,
+          }),
+        ],
+      },
+    }));
+    await renderApp('/projects?project=p1', { apiUrl: api.url, language: 'en' });
+    const list = await screen.findByTestId('alignment-list');
+    await waitFor(() => expect(list.textContent).toMatch(/Processing/));
+    const reads = api.requests.filter((r) => r.method === 'GET' && r.path === '/api/alignments/').length;
+    status = 'completed';
+    // no click, no navigation: the list reads itself again while a recording in it is still active
+    await waitFor(() => expect(screen.getByTestId('alignment-list').textContent).toMatch(/Completed/), {
+      timeout: 8000,
+    });
+    expect(
+      api.requests.filter((r) => r.method === 'GET' && r.path === '/api/alignments/').length,
+    ).toBeGreaterThan(reads);
+  }, 15_000);
 });

@@ -8,10 +8,10 @@ import { formatPercent } from '../../../lib/format.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { LanguagePicker } from '../../../components/alignment/language-picker.tsx';
-import { useUser } from '../../../lib/api/get-user.ts';
 import { toast } from '../../../stores/ui-store.ts';
 import { useDownloadProjectExport, useRetryRecordings, useUploadBatch } from '../api/corpus-api.ts';
 import { useProjectBatch } from '../api/get-project-batch.ts';
+import { useProjectLanguage } from '../hooks/use-project-language.ts';
 import type { BatchInput } from '../api/corpus-api.ts';
 
 /** The files of a dropped folder, each with its path relative to the drop (MFA's layout needs folders). */
@@ -47,9 +47,11 @@ async function dropped(e: DragEvent): Promise<BatchInput | null> {
 
 export function ProjectBatch({ projectId, projectName }: { projectId: string; projectName: string }) {
   const { t } = useTranslation();
-  // the account's default alignment language, chosen from the same picker as the upload studio
-  const { user } = useUser();
-  const [language, setLanguage] = useState(user?.preferences.default_alignment_language ?? 'ara');
+  // The recordings' language: as chosen, else the language of the project's recordings. An empty
+  // project assumes nothing (not the account's default): a corpus is aligned in the language it is in.
+  const projectLanguage = useProjectLanguage(projectId);
+  const [chosen, setLanguage] = useState<string | null>(null);
+  const language = chosen ?? projectLanguage;
   const languageValid = /^[a-z]{3}$/.test(language);
   const [over, setOver] = useState(false);
   const [last, setLast] = useState<BatchResponse | null>(null);
@@ -87,6 +89,7 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
           e.preventDefault();
           setOver(false);
           if (languageValid) void dropped(e).then((input) => input && send.mutate(input));
+          else toast.error(t('projects.batch.languageFirst'));
         }}
         className={`rounded-xl border-2 border-dashed p-4 text-sm ${over ? 'border-accent bg-surface-2' : 'border-border'}`}
       >
@@ -97,7 +100,13 @@ export function ProjectBatch({ projectId, projectName }: { projectId: string; pr
               label={t('projects.batch.language')}
               value={language}
               onChange={setLanguage}
-              error={languageValid ? null : t('profile.preferences.alignmentLanguageInvalid')}
+              error={
+                languageValid
+                  ? null
+                  : language === ''
+                    ? t('projects.batch.languageFirst')
+                    : t('profile.preferences.alignmentLanguageInvalid')
+              }
             />
           </div>
           <label className="inline-flex cursor-pointer items-center rounded-md border border-border px-3 py-2">

@@ -17,6 +17,7 @@ import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { useCreateProject, useDeleteProject, useMoveToProject } from '../api/projects-api.ts';
 import { ProjectBatch } from './project-batch.tsx';
+import { ProjectModels } from './project-models.tsx';
 
 export function ProjectsPage() {
   const { t } = useTranslation();
@@ -148,6 +149,7 @@ export function ProjectsPage() {
             </p>
           )}
           {current && <ProjectBatch key={current.id} projectId={current.id} projectName={current.name} />}
+          {current && <ProjectModels key={`models-${current.id}`} project={current} />}
           <InputField
             label={t('projects.search')}
             type="search"

@@ -182,7 +182,9 @@ function family(lang: string, inputKind: 'orthography' | 'ipa'): 'en' | 'fr' {
 
 export async function adaptModel(items: readonly AdaptItem[], opts: AdaptOptions): Promise<AdaptReport> {
   if (items.length === 0)
-    throw new EngineError('corpus_too_small', 'the corpus holds no recording with a transcript');
+    throw new EngineError('corpus_too_small', 'the corpus holds no recording with a transcript', {
+      params: { seconds: 0, needed: MIN_CORPUS_FRAMES / 100 },
+    });
   const inputKind = items[0]!.inputKind ?? 'orthography';
   const fam = family(opts.lang, inputKind);
   const base = resolveHmmModel(fam, 'full');
@@ -253,6 +255,7 @@ export async function adaptModel(items: readonly AdaptItem[], opts: AdaptOptions
         throw new EngineError(
           'corpus_too_small',
           `the corpus gave ${(frames / 100).toFixed(0)} s of aligned speech; adaptation needs at least ${MIN_CORPUS_FRAMES / 100} s`,
+          { params: { seconds: Math.floor(frames / 100), needed: MIN_CORPUS_FRAMES / 100 } },
         );
       // phones of their own the corpus barely shows stay stand-ins: the model is rebuilt without them
       if (pass === 0 && extra.length) {
