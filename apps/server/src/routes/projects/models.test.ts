@@ -143,7 +143,8 @@ test('a project adapts its model, a later upload aligns with it, and the model i
   assert.match(model.name!, /^cmusphinx-en-us-.*\+[0-9a-f]{12}$/);
   assert.equal(model.in_use, false, 'the project setting is off');
   assert.equal(await used(), 3, 'an adaptation takes no quota unit');
-  // its files are in the store, under the owner's folder
+  // its files are in the store, under the owner's folder; the corrected revision also taught it where
+  // people put word edges (tazamun-edges.json, ADR 0081)
   const stored = await app.deps.files.list(owner.id);
   const modelFiles = stored.filter((s) => s.path.startsWith(`models/${model.id}/`));
   assert.deepEqual(modelFiles.map((s) => s.path.split('/').pop()).sort(), [
@@ -151,6 +152,7 @@ test('a project adapts its model, a later upload aligns with it, and the model i
     'mdef',
     'means',
     'mixture_weights',
+    'tazamun-edges.json',
     'tazamun-model.json',
     'transition_matrices',
     'variances',
