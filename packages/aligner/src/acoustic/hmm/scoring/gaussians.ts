@@ -53,6 +53,24 @@ export function densityOffset(m: AcousticModel, cb: number, f: number, d: number
   return cb * m.nDensities * blk + m.nDensities * streamStart + d * m.streamLengths[f]!;
 }
 
+/**
+ * Frames t0..t0+n of one stream as the rows `[x, x², 1]` the Gaussians' linear weights multiply (a
+ * diagonal Gaussian's log-likelihood is linear in them).
+ */
+export function augmentedFrames(src: Float32Array, len: number, t0: number, n: number): Float32Array {
+  const k = 2 * len + 1;
+  const x = new Float32Array(n * k);
+  for (let t = 0; t < n; t++) {
+    for (let j = 0; j < len; j++) {
+      const v = src[(t0 + t) * len + j]!;
+      x[t * k + j] = v;
+      x[t * k + len + j] = v * v;
+    }
+    x[t * k + 2 * len] = 1;
+  }
+  return x;
+}
+
 /** [x, x², 1] weights per stream: rows (mean/var, -1/2var, constant) x densities of every codebook. */
 function linearWeights(m: AcousticModel): Float32Array[] {
   const { nCodebooks, nDensities, streamLengths } = m;
@@ -290,18 +308,10 @@ export class OnnxGaussianKernel implements GaussianKernel {
       const feeds: Record<string, Tensor> = {};
       const fetches: Record<string, Tensor> = {};
       streamLengths.forEach((len, f) => {
-        const k = 2 * len + 1;
-        const x = new Float32Array(n * k);
-        const src = features.streams[f]!;
-        for (let t = 0; t < n; t++) {
-          for (let j = 0; j < len; j++) {
-            const v = src[(t0 + t) * len + j]!;
-            x[t * k + j] = v;
-            x[t * k + len + j] = v * v;
-          }
-          x[t * k + 2 * len] = 1;
-        }
-        feeds[`x${f}`] = new ort.Tensor('float32', x, [n, k]);
+        feeds[`x${f}`] = new ort.Tensor('float32', augmentedFrames(features.streams[f]!, len, t0, n), [
+          n,
+          2 * len + 1,
+        ]);
         if (wasm)
           fetches[`y${f}`] = new ort.Tensor(
             'float32',

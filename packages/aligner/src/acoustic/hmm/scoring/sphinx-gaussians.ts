@@ -17,7 +17,7 @@ import type * as OrtModule from 'onnxruntime-node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { nativeCall } from '../../../native-guard.ts';
 import { encodeOnnxModel } from '../../../onnx/encode.ts';
-import { TOP_N, densityOffset } from './gaussians.ts';
+import { TOP_N, augmentedFrames, densityOffset } from './gaussians.ts';
 
 /** The top-N densities as pocketsphinx holds them before normalising, [frame][stream][codebook][TOP_N]. */
 export interface SphinxDensities {
@@ -102,18 +102,10 @@ export class SphinxGaussians {
         const { ort, session } = this.ort;
         const feeds: Record<string, Tensor> = {};
         streamLengths.forEach((len, f) => {
-          const k = 2 * len + 1;
-          const x = new Float32Array(n * k);
-          const src = feats.streams[f]!;
-          for (let t = 0; t < n; t++) {
-            for (let j = 0; j < len; j++) {
-              const v = src[(t0 + t) * len + j]!;
-              x[t * k + j] = v;
-              x[t * k + len + j] = v * v;
-            }
-            x[t * k + 2 * len] = 1;
-          }
-          feeds[`x${f}`] = new ort.Tensor('float32', x, [n, k]);
+          feeds[`x${f}`] = new ort.Tensor('float32', augmentedFrames(feats.streams[f]!, len, t0, n), [
+            n,
+            2 * len + 1,
+          ]);
         });
         const res = await nativeCall(() => session.run(feeds));
         approx = streamLengths.map((_, f) => res[`y${f}`]!.data as Float32Array);
