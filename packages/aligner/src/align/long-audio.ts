@@ -144,6 +144,33 @@ async function twoPass(
 const EDGE_RUN = 2;
 
 /**
+ * The closed search of `units` over the file's stretch from..to (seconds), its window's scores let go
+ * after it (the repairs of mergeFailedEdges and repairRuns).
+ */
+async function searchStretch(
+  backend: AcousticBackend,
+  samples: Samples,
+  units: Unit[],
+  from: number,
+  to: number,
+  opts: LongAudioOptions,
+): Promise<UnitSpan[]> {
+  const f = Math.round(from * SAMPLE_RATE);
+  const t = Math.round(to * SAMPLE_RATE);
+  const spans = await backend.alignWindow({
+    precision: opts.precision,
+    garbage: opts.garbage,
+    warn: opts.warn,
+    samples: samples.window(f, t),
+    offset: f / SAMPLE_RATE,
+    units,
+    openEnd: false,
+  });
+  backend.release?.();
+  return spans;
+}
+
+/**
  * ... had words of the neighbour's audio, or the neighbour had words of its own: the first pass lost its
  * way around their cut (hoarse speech, a phrase the transcript repeats a little later), so the cut put
  * words on the wrong side. The two pieces are searched again as one (closed, the audio of both and the
@@ -178,18 +205,7 @@ async function mergeFailedEdges(
     const trailing = unplaced(inA.length ? inA[inA.length - 1]!.unit + 1 : a.u0, a.u1, placed);
     const leading = unplaced(b.u0, inB.length ? inB[0]!.unit : b.u1, placed);
     if (trailing < EDGE_RUN && leading < EDGE_RUN) continue;
-    const f = Math.round(a.t0 * SAMPLE_RATE);
-    const t = Math.round(b.t1 * SAMPLE_RATE);
-    const again = await backend.alignWindow({
-      precision: opts.precision,
-      garbage: opts.garbage,
-      warn: opts.warn,
-      samples: samples.window(f, t),
-      offset: f / SAMPLE_RATE,
-      units: units.slice(a.u0, b.u1),
-      openEnd: false,
-    });
-    backend.release?.();
+    const again = await searchStretch(backend, samples, units.slice(a.u0, b.u1), a.t0, b.t1, opts);
     if (again.length <= inA.length + inB.length) continue;
     result = [
       ...result.filter((s) => s.unit < a.u0),
@@ -261,18 +277,7 @@ async function repairRuns(
       const to = hi < result.length ? result[hi]!.start : total;
       if (to - from > REPAIR_MAX || to - from < 0.5) break;
       const before = hi - lo;
-      const f = Math.round(from * SAMPLE_RATE);
-      const t = Math.round(to * SAMPLE_RATE);
-      const again = await backend.alignWindow({
-        precision: opts.precision,
-        garbage: opts.garbage,
-        warn: opts.warn,
-        samples: samples.window(f, t),
-        offset: f / SAMPLE_RATE,
-        units: units.slice(u0, u1),
-        openEnd: false,
-      });
-      backend.release?.();
+      const again = await searchStretch(backend, samples, units.slice(u0, u1), from, to, opts);
       if (again.length <= before) continue;
       result = [
         ...result.slice(0, lo),
