@@ -1,7 +1,7 @@
 // The project page's "Models" section: the project's adapted acoustic models with their figures, the
 // adaptation of one language (progress followed while it runs), deleting a model, and the project's
 // setting that makes its uploads use them.
-import { Fragment, useEffect } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -222,6 +222,8 @@ export function ProjectModels({ project }: { project: Project }) {
   const start = useStartAdaptation(project.id, {
     onSuccess: () => toast.success(t('projects.models.started')),
   });
+  // the box's value between a click and the server's answer
+  const [asked, setAsked] = useState<boolean | null>(null);
   const setting = useSetUseAdaptedModel(project.id, {
     onError: (e) => toast.error(e.message),
   });
@@ -256,10 +258,15 @@ export function ProjectModels({ project }: { project: Project }) {
       </p>
       <Checkbox
         label={t('projects.models.useSetting')}
-        // the value asked for while the request runs (a controlled box would otherwise not move on click)
-        checked={setting.isPending ? setting.variables : project.use_adapted_model}
+        // the value asked for, from the click itself until the answer is in: the mutation's own pending
+        // state arrives a task later, and a controlled box rendered in between flicks back unchecked
+        checked={asked ?? project.use_adapted_model}
         disabled={setting.isPending}
-        onChange={(e) => setting.mutate(e.target.checked)}
+        onChange={(e) => {
+          const on = e.target.checked;
+          setAsked(on);
+          setting.mutate(on, { onSettled: () => setAsked(null) });
+        }}
         data-testid="use-adapted-model"
       />
       <form
