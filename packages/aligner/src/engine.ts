@@ -98,6 +98,12 @@ function familyFor(lang3: string): ModelFamily {
   return lang3 === 'fra' ? 'fr' : 'en';
 }
 
+/**
+ * A decoded recording longer than this keeps its 16-bit samples in a file while it is aligned (audio/pcm.ts,
+ * PcmFile): ten minutes are 19 MB in memory, three hours 350 MB, a third of the whole job's memory.
+ */
+const SPILL_SECONDS = 600;
+
 /** The back-end for one job. MMS (and onnxruntime) is loaded only when a job needs it. */
 export async function selectBackend(
   engine: 'hmm' | 'mms',
@@ -174,102 +180,108 @@ async function alignUnchecked(
     true,
     backend.traits.pcm16 ? 'int16' : 'float32',
     probe,
+    SPILL_SECONDS,
   );
   const { info: audioInfo, stats } = loaded;
   // the audio is in: from here on the work is the alignment's (a host reports its step from this call)
   options.onProgress?.(0);
   // Read a window at a time; digital zeros are dithered in each window read, never in the stored samples.
   const samples = new Samples(loaded.samples, backend.traits.ditherZeros);
-  // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.
-  const silent = isSilent(stats);
-  if (stats.clippingRatio > 0.001)
-    warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
-
-  const lexicon = lexiconMap(options.lexicon);
-  const hasWord = backend.hasWord?.bind(backend);
-  const transcript = transcriptTokens(text, options, accepted, inputKind, {
-    hasWord: hasWord ? (w) => lexicon.has(w.normalize('NFC').toLowerCase()) || hasWord(w, lang3) : undefined,
-  });
-  warnings.push(...transcript.warnings);
-  const {
-    units,
-    route,
-    warnings: pw,
-  } = await backend.pronounce(transcript.tokens, options.lang, inputKind, lexicon);
-  warnings.push(...pw);
-
-  const recognition = options.recognition !== false;
-  // The recognition pass costs about a sixth of the alignment (nothing when the back-end recognises the
-  // windows it searched: the HMM's phone loop over their scores).
-  const share = recognition ? 0.85 : 1;
-  const windowRecognitions: Recognition[] = [];
-  const pool = options.adaptation
-    ? null
-    : piecePool(backend, options.threads, samples.length / SAMPLE_RATE, options.model);
-  let rawSpans: UnitSpan[];
   try {
-    rawSpans = silent
-      ? []
-      : await alignLong(backend, samples, units, {
-          precision,
-          garbage: options.garbage ?? true,
-          onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
-          warn,
-          onRecognition: recognition ? (r) => windowRecognitions.push(r) : undefined,
-          pieces: pool?.runner(precision, options.garbage ?? true, recognition),
-        });
-  } finally {
-    await pool?.close();
-  }
-  const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
-  // (an adapted model's own phones are refined as the phones they were cloned from: ʕ as HH)
-  const named = backend instanceof HmmBackend ? asStandIns(searched, backend.decoder.spec.extraPhones) : null;
-  const refinedNamed = backend.traits.refineEdges
-    ? refineEdges(
-        named ?? searched,
-        energyTrack(samples.pcm, samples.dither),
-        stats.duration,
-        DEFAULT_REFINE,
-        () => fricationTrack(samples.pcm, samples.dither),
-      )
-    : searched;
-  const refined = named && backend.traits.refineEdges ? restoreLabels(refinedNamed, searched) : refinedNamed;
-  // an adapted model that learnt from hand corrections where people put word edges moves them so
-  const edges = options.model ? readEdgeCorrection(options.model) : null;
-  const spans = edges ? correctSpans(refined, (u) => units[u]!.wordIndex, edges, stats.duration) : refined;
-  const recog =
-    recognition && !silent
-      ? windowRecognitions.length
-        ? poolRecognitions(windowRecognitions)
-        : await recogniseWindowed(backend, samples, units, spans)
-      : null;
-  options.onProgress?.(1);
+    // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.
+    const silent = isSilent(stats);
+    if (stats.clippingRatio > 0.001)
+      warnings.push(`the audio clips (${(stats.clippingRatio * 100).toFixed(2)} % of samples)`);
 
-  const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
-  const placed = placeWords(backend, transcript.words, units, spans, recog, {
-    route,
-    inputKind,
-    calibration: options.calibration ?? 'fitted',
-    speech,
-  });
-  options.onWordEvidence?.(placed.evidence);
-  return buildResult({
-    t0,
-    text,
-    lang3,
-    inputKind,
-    engine: { backend: backend.name, model: backend.model, version: backend.version, precision, route },
-    audio: audioInfo,
-    stats,
-    processed: units
-      .map((u) => u.text)
-      .filter(Boolean)
-      .join(' '),
-    placed,
-    recog,
-    speech,
-    warnings,
-  });
+    const lexicon = lexiconMap(options.lexicon);
+    const hasWord = backend.hasWord?.bind(backend);
+    const transcript = transcriptTokens(text, options, accepted, inputKind, {
+      hasWord: hasWord
+        ? (w) => lexicon.has(w.normalize('NFC').toLowerCase()) || hasWord(w, lang3)
+        : undefined,
+    });
+    warnings.push(...transcript.warnings);
+    const {
+      units,
+      route,
+      warnings: pw,
+    } = await backend.pronounce(transcript.tokens, options.lang, inputKind, lexicon);
+    warnings.push(...pw);
+
+    const recognition = options.recognition !== false;
+    // The recognition pass costs about a sixth of the alignment (nothing when the back-end recognises the
+    // windows it searched: the HMM's phone loop over their scores).
+    const share = recognition ? 0.85 : 1;
+    const windowRecognitions: Recognition[] = [];
+    const pool = options.adaptation
+      ? null
+      : piecePool(backend, options.threads, samples.length / SAMPLE_RATE, options.model);
+    let rawSpans: UnitSpan[];
+    try {
+      rawSpans = silent
+        ? []
+        : await alignLong(backend, samples, units, {
+            precision,
+            garbage: options.garbage ?? true,
+            onProgress: options.onProgress ? (d) => options.onProgress!(d * share) : undefined,
+            warn,
+            onRecognition: recognition ? (r) => windowRecognitions.push(r) : undefined,
+            pieces: pool?.runner(precision, options.garbage ?? true, recognition),
+          });
+    } finally {
+      await pool?.close();
+    }
+    const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
+    // (an adapted model's own phones are refined as the phones they were cloned from: ʕ as HH)
+    const named =
+      backend instanceof HmmBackend ? asStandIns(searched, backend.decoder.spec.extraPhones) : null;
+    const refinedNamed = backend.traits.refineEdges
+      ? refineEdges(named ?? searched, energyTrack(samples), stats.duration, DEFAULT_REFINE, () =>
+          fricationTrack(samples),
+        )
+      : searched;
+    const refined =
+      named && backend.traits.refineEdges ? restoreLabels(refinedNamed, searched) : refinedNamed;
+    // an adapted model that learnt from hand corrections where people put word edges moves them so
+    const edges = options.model ? readEdgeCorrection(options.model) : null;
+    const spans = edges ? correctSpans(refined, (u) => units[u]!.wordIndex, edges, stats.duration) : refined;
+    const recog =
+      recognition && !silent
+        ? windowRecognitions.length
+          ? poolRecognitions(windowRecognitions)
+          : await recogniseWindowed(backend, samples, units, spans)
+        : null;
+    options.onProgress?.(1);
+
+    const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
+    const placed = placeWords(backend, transcript.words, units, spans, recog, {
+      route,
+      inputKind,
+      calibration: options.calibration ?? 'fitted',
+      speech,
+    });
+    options.onWordEvidence?.(placed.evidence);
+    return buildResult({
+      t0,
+      text,
+      lang3,
+      inputKind,
+      engine: { backend: backend.name, model: backend.model, version: backend.version, precision, route },
+      audio: audioInfo,
+      stats,
+      processed: units
+        .map((u) => u.text)
+        .filter(Boolean)
+        .join(' '),
+      placed,
+      recog,
+      speech,
+      warnings,
+    });
+  } finally {
+    // a long recording's samples file goes as soon as the job is done, whatever happened
+    samples.close();
+  }
 }
 
 /**
@@ -295,7 +307,7 @@ function piecePool(
         pool.run({
           family,
           modelDir,
-          pcm: p.samples.pcm.slice(),
+          pcm: p.samples.copy(),
           origin: p.samples.origin,
           offset: p.offset,
           units: p.units,

@@ -11,7 +11,7 @@ import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
 import { alignLong, planPieces, segmentPass } from './long-audio.ts';
-import { Samples } from '../audio/pcm.ts';
+import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
 import { align } from '../engine.ts';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 
@@ -114,6 +114,20 @@ test('two passes over joined sentences place the words near the hand labels, rep
   assert.ok(progress.length > 3, 'progress reported along the way');
   assert.ok(progress.every((d, i) => d >= 0 && d <= 1 && (i === 0 || d >= progress[i - 1]!)));
   assert.equal(progress[progress.length - 1], 1);
+});
+
+test('a recording kept in a file (PcmFile) is aligned as the same samples in memory', async () => {
+  const { samples, backend, units } = await joined();
+  const ints = Int16Array.from(samples, toS16);
+  const opts = { precision: 'standard' as const, garbage: true, singleMax: 4, window: 6, guard: 2 };
+  const inFile = new Samples(PcmFile.write(ints), true);
+  try {
+    const fromFile = await alignLong(backend, inFile, units, opts);
+    assert.ok(fromFile.length >= units.length - 1, `${fromFile.length} of ${units.length} placed`);
+    assert.deepEqual(fromFile, await alignLong(backend, new Samples(ints, true), units, opts));
+  } finally {
+    inFile.close();
+  }
 });
 
 test('the first pass reads a stretch of the file with its words, and places them inside it', async () => {

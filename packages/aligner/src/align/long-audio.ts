@@ -19,7 +19,7 @@ import type {
   WindowRequest,
 } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
-import { Samples } from '../audio/pcm.ts';
+import type { Samples } from '../audio/pcm.ts';
 
 export interface LongAudioOptions {
   precision: Precision;
@@ -620,5 +620,5 @@ async function piecePass(
 export function pieceSamples(samples: Samples, p: Piece): Samples {
   const from = Math.round(p.t0 * SAMPLE_RATE);
   const to = Math.round(p.t1 * SAMPLE_RATE);
-  return new Samples(samples.pcm.subarray(from, to), samples.dither, from);
+  return samples.piece(from, to);
 }

@@ -5,7 +5,7 @@
 // energy (5 ms hop) crosses a level set between the pause's noise floor and the word's own level.
 import type { UnitSpan } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
-import { zeroDither } from '../audio/pcm.ts';
+import { Samples } from '../audio/pcm.ts';
 import type { Pcm } from '../audio/pcm.ts';
 
 const HOP = SAMPLE_RATE / 200; // 5 ms
@@ -59,7 +59,7 @@ const FRICATION_DB = 3;
 const MAX_FRICATION = 0.3;
 
 /** 10 ms energies in dB; with `dither`, digital zeros read as the searches read them (audio/pcm.ts). */
-export function energyTrack(samples: Pcm, dither = false): Float32Array {
+export function energyTrack(samples: Pcm | Samples, dither = false): Float32Array {
   return track(samples, dither, 0);
 }
 
@@ -68,29 +68,36 @@ export function energyTrack(samples: Pcm, dither = false): Float32Array {
  * frication lies. Used only to extend fricative onsets: on every edge it follows the hiss of old
  * recordings (measured worse on VoxAngeles, 55 vs 40 ms mean).
  */
-export function fricationTrack(samples: Pcm, dither = false): Float32Array {
+export function fricationTrack(samples: Pcm | Samples, dither = false): Float32Array {
   return track(samples, dither, 0.95);
 }
 
-function track(samples: Pcm, dither: boolean, emphasis: number): Float32Array {
-  const scale = samples instanceof Int16Array ? 1 / 32768 : 1;
+/** Frames read at a time (a minute of audio), so a recording kept in a file is never read whole. */
+const TRACK_CHUNK = 12000;
+
+/** `dither` applies to bare samples; Samples carry their own. */
+function track(given: Pcm | Samples, dither: boolean, emphasis: number): Float32Array {
+  const samples = given instanceof Samples ? given : new Samples(given, dither);
   const n = Math.max(0, Math.floor((samples.length - WIN) / HOP) + 1);
   const out = new Float32Array(n);
-  const at = (i: number): number => {
-    const v = samples[i] ?? 0;
-    return v !== 0 ? v * scale : dither && i >= 0 ? zeroDither(i) : 0;
-  };
-  for (let f = 0; f < n; f++) {
-    let s = 0;
-    const o = f * HOP;
-    let prev = o > 0 ? at(o - 1) : 0;
-    for (let i = 0; i < WIN; i++) {
-      const v = at(o + i);
-      const x = v - emphasis * prev;
-      prev = v;
-      s += x * x;
+  for (let f0 = 0; f0 < n; f0 += TRACK_CHUNK) {
+    const f1 = Math.min(n, f0 + TRACK_CHUNK);
+    // the chunk's frames and the sample before its first (pre-emphasis)
+    const from = f0 * HOP - 1;
+    const x = samples.window(from, (f1 - 1) * HOP + WIN);
+    const base = from < 0 ? 0 : 1;
+    for (let f = f0; f < f1; f++) {
+      let s = 0;
+      const o = (f - f0) * HOP + base;
+      let prev = f > 0 ? x[o - 1]! : 0;
+      for (let i = 0; i < WIN; i++) {
+        const v = x[o + i]!;
+        const d = v - emphasis * prev;
+        prev = v;
+        s += d * d;
+      }
+      out[f] = 10 * Math.log10(s / WIN + 1e-10);
     }
-    out[f] = 10 * Math.log10(s / WIN + 1e-10);
   }
   return out;
 }

@@ -3,6 +3,11 @@
 // loses nothing for the HMM back-end: pocketsphinx's models were trained on 16-bit audio, and a 16-bit
 // WAV, the usual research recording, is read into it without any conversion. Every search reads a window
 // at a time as floats (pcmWindow), so only the window being searched ever exists as floats.
+import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 export type Pcm = Float32Array | Int16Array;
 
 const INT16_SCALE = 1 / 32768;
@@ -62,27 +67,101 @@ export function toFloat32(pcm: Pcm): Float32Array {
 }
 
 /**
+ * A recording's 16-bit samples in a file instead of memory, read a window at a time: a long recording's
+ * samples are the biggest thing a job holds (a 3-hour file: 350 MB), and a search needs only the window
+ * it reads. The file is unlinked as soon as it is opened, so it never outlives the job's descriptor, even
+ * when the process dies; close() gives its space back.
+ */
+export class PcmFile {
+  private constructor(
+    private fd: number | null,
+    readonly length: number,
+  ) {}
+
+  /** Writes `pcm` to a new file in `dir` (the system's temporary directory by default). */
+  static write(pcm: Int16Array, dir = tmpdir()): PcmFile {
+    const path = join(dir, `tazamun-samples-${process.pid}-${randomUUID()}.s16`);
+    const fd = openSync(path, 'wx+', 0o600);
+    try {
+      unlinkSync(path);
+      const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+      for (let at = 0; at < bytes.length;)
+        at += writeSync(fd, bytes, at, Math.min(WRITE_CHUNK, bytes.length - at), at);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    return new PcmFile(fd, pcm.length);
+  }
+
+  /** Samples [from, to) (inside the file) as a new array. */
+  read(from: number, to: number): Int16Array {
+    if (this.fd === null) throw new Error('the samples file was closed');
+    const out = new Int16Array(to - from);
+    const bytes = new Uint8Array(out.buffer);
+    for (let done = 0; done < bytes.length;) {
+      const n = readSync(this.fd, bytes, done, bytes.length - done, from * 2 + done);
+      if (n === 0) throw new Error(`the samples file ends before sample ${from + done / 2}`);
+      done += n;
+    }
+    return out;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+const WRITE_CHUNK = 1 << 24;
+
+/**
  * A recording's samples as the searches read them: one window at a time, as floats, with digital zeros
- * dithered when the back-end needs it (the HMM front end takes log energies).
+ * dithered when the back-end needs it (the HMM front end takes log energies). They are kept in memory or,
+ * for a long recording, in a file (PcmFile).
  */
 export class Samples {
   constructor(
-    readonly pcm: Pcm,
+    private readonly stored: Pcm | PcmFile,
     readonly dither: boolean,
-    /** where pcm[0] sits in the whole recording (a piece of it): the dither follows the file's positions */
+    /** where the first sample sits in the whole recording (a piece of it): the dither follows the file's positions */
     readonly origin = 0,
   ) {}
 
   get length(): number {
-    return this.pcm.length;
+    return this.stored.length;
+  }
+
+  /** Samples [from, to) as they are stored (clamped to the recording); a view when they are in memory. */
+  private read(from: number, to: number): Pcm {
+    return this.stored instanceof PcmFile ? this.stored.read(from, to) : this.stored.subarray(from, to);
   }
 
   /** Samples [from, to) as floats (see pcmWindow). */
   window(from: number, to: number): Float32Array {
-    return pcmWindow(this.pcm, from, to, this.dither, this.origin);
+    const a = Math.max(0, Math.min(this.length, from));
+    const b = Math.max(a, Math.min(this.length, to));
+    return pcmWindow(this.read(a, b), 0, b - a, this.dither, this.origin + a);
   }
 
   all(): Float32Array {
-    return this.window(0, this.pcm.length);
+    return this.window(0, this.length);
+  }
+
+  /** Samples [from, to) as a recording of their own, in memory, that knows where it sits in this one. */
+  piece(from: number, to: number): Samples {
+    const a = Math.max(0, Math.min(this.length, from));
+    const b = Math.max(a, Math.min(this.length, to));
+    return new Samples(this.read(a, b), this.dither, this.origin + a);
+  }
+
+  /** The stored samples as a new array of their own (for another thread, which takes its buffer). */
+  copy(): Pcm {
+    return this.stored instanceof PcmFile ? this.stored.read(0, this.length) : this.stored.slice();
+  }
+
+  /** Lets the samples' file go (nothing for samples in memory); the samples cannot be read after it. */
+  close(): void {
+    if (this.stored instanceof PcmFile) this.stored.close();
   }
 }
