@@ -314,7 +314,7 @@ function piecePool(
           coarse: p.coarse,
           precision,
           garbage,
-          recognise,
+          recognise: p.recognise ?? recognise,
         }),
     }),
     close: () => pool.close(),

@@ -11,6 +11,8 @@ import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
 import { alignLong, planPieces, segmentPass } from './long-audio.ts';
+import type { PieceRunner } from './long-audio.ts';
+import { WindowPool } from './window-pool.ts';
 import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
 import { align } from '../engine.ts';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
@@ -206,6 +208,41 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
   assert.equal(units.length, 185);
   assert.ok(spans.length >= 140, `${spans.length} of 185 units placed (106 before, 150 after)`);
   for (let k = 1; k < spans.length; k++) assert.ok(spans[k]!.start >= spans[k - 1]!.end - 1e-6, 'in order');
+
+  // With a piece thread, the repairs' searches (failed edges, runs of unplaced words) run ahead on both
+  // threads, and the sequential repairs take them: the words are those of one thread.
+  const pool = new WindowPool(1);
+  let stretches = 0;
+  try {
+    const pieces: PieceRunner = {
+      get free() {
+        return pool.free;
+      },
+      run: (p) => {
+        if (p.recognise === false) stretches++;
+        return pool.run({
+          family: 'en',
+          pcm: p.samples.copy(),
+          origin: p.samples.origin,
+          offset: p.offset,
+          units: p.units,
+          coarse: p.coarse,
+          precision: 'standard',
+          garbage: true,
+          recognise: p.recognise ?? true,
+        });
+      },
+    };
+    const threaded = await alignLong(backend, new Samples(samples, true), units, {
+      precision: 'standard',
+      garbage: true,
+      pieces,
+    });
+    assert.ok(stretches > 0, 'repair searches ran on the piece thread');
+    assert.deepEqual(threaded, spans);
+  } finally {
+    await pool.close();
+  }
 });
 
 test('a long recording aligned with its pieces on another thread gives the result of one thread', async () => {

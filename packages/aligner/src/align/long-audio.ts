@@ -49,6 +49,8 @@ export interface PieceWork {
   offset: number;
   units: Unit[];
   coarse: UnitSpan[];
+  /** false: no recognition of the piece's window (a repair's search: its recognition is not kept) */
+  recognise?: false;
 }
 
 export interface PieceOutcome {
@@ -136,38 +138,140 @@ async function twoPass(
     const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
     second = await piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
   }
-  const merged = await mergeFailedEdges(backend, samples, units, second.spans, second.plan, opts);
-  return repairRuns(backend, samples, units, merged, opts);
+  const searches = new StretchSearches(backend, samples, units, opts);
+  const merged = await mergeFailedEdges(searches, units, second.spans, second.plan);
+  return repairRuns(searches, samples, units, merged);
 }
 
 /** A piece's search that leaves at least this many words unplaced at an edge it shares with a neighbour ... */
 const EDGE_RUN = 2;
 
+/** A repair's search: the closed search of units [u0, u1) over the file's stretch from..to (seconds). */
+interface Stretch {
+  u0: number;
+  u1: number;
+  from: number;
+  to: number;
+}
+
+/** A stretch searched on another thread is at most this long (alignPiece reads a longer one in windows). */
+const THREAD_STRETCH_MAX = PIECE_LIMIT - 1;
+
 /**
- * The closed search of `units` over the file's stretch from..to (seconds), its window's scores let go
- * after it (the repairs of mergeFailedEdges and repairRuns).
+ * The repairs' stretch searches (mergeFailedEdges, repairRuns). A repair decides in the order of the
+ * file, each decision on the result of the ones before, so it is sequential; but a search's outcome
+ * depends only on its stretch, not on that result. So with piece threads the searches the repair will
+ * most likely ask for are run first, on every thread at once (ahead), and the sequential repair then
+ * takes them from here; one it asks for that was not run ahead is searched on this thread, as without
+ * threads. The result is the sequential one whichever thread searched what.
  */
-async function searchStretch(
-  backend: AcousticBackend,
-  samples: Samples,
-  units: Unit[],
-  from: number,
-  to: number,
-  opts: LongAudioOptions,
-): Promise<UnitSpan[]> {
-  const f = Math.round(from * SAMPLE_RATE);
-  const t = Math.round(to * SAMPLE_RATE);
-  const spans = await backend.alignWindow({
-    precision: opts.precision,
-    garbage: opts.garbage,
-    warn: opts.warn,
-    samples: samples.window(f, t),
-    offset: f / SAMPLE_RATE,
-    units,
-    openEnd: false,
-  });
-  backend.release?.();
-  return spans;
+class StretchSearches {
+  private readonly done = new Map<string, Promise<UnitSpan[]>>();
+
+  constructor(
+    private readonly backend: AcousticBackend,
+    private readonly samples: Samples,
+    private readonly units: Unit[],
+    private readonly opts: LongAudioOptions,
+  ) {}
+
+  /** whether searches can run ahead (there are piece threads) */
+  get threaded(): boolean {
+    return this.opts.pieces !== undefined;
+  }
+
+  /** The spans of the stretch's search, their units counted from u0 (searched now if not run ahead). */
+  get(s: Stretch): Promise<UnitSpan[]> {
+    const k = stretchKey(s);
+    let found = this.done.get(k);
+    if (!found) {
+      found = this.here(s);
+      this.done.set(k, found);
+    }
+    return found;
+  }
+
+  /** Runs the searches on the piece threads and this one until all are done (nothing without threads). */
+  async ahead(list: Stretch[]): Promise<void> {
+    const runner = this.opts.pieces;
+    if (!runner) return;
+    const queue = list.filter((s) => !this.done.has(stretchKey(s)));
+    const pump = (): void => {
+      for (let i = 0; runner.free > 0 && i < queue.length;) {
+        if (queue[i]!.to - queue[i]!.from > THREAD_STRETCH_MAX) {
+          i++;
+          continue;
+        }
+        const s = queue.splice(i, 1)[0]!;
+        const run = this.onThread(runner, s);
+        this.done.set(stretchKey(s), run);
+        run.then(pump, () => {}); // a failure reaches the repair through get()
+      }
+    };
+    pump();
+    while (queue.length) {
+      const s = queue.shift()!;
+      await this.get(s);
+      pump();
+    }
+    await Promise.allSettled(this.done.values());
+  }
+
+  private async here(s: Stretch): Promise<UnitSpan[]> {
+    const f = Math.round(s.from * SAMPLE_RATE);
+    const t = Math.round(s.to * SAMPLE_RATE);
+    const spans = await this.backend.alignWindow({
+      precision: this.opts.precision,
+      garbage: this.opts.garbage,
+      warn: this.opts.warn,
+      samples: this.samples.window(f, t),
+      offset: f / SAMPLE_RATE,
+      units: this.units.slice(s.u0, s.u1),
+      openEnd: false,
+    });
+    // the window's scores are let go at once
+    this.backend.release?.();
+    return spans;
+  }
+
+  private async onThread(runner: PieceRunner, s: Stretch): Promise<UnitSpan[]> {
+    const f = Math.round(s.from * SAMPLE_RATE);
+    const t = Math.round(s.to * SAMPLE_RATE);
+    const out = await runner.run({
+      samples: this.samples.piece(f, t),
+      offset: f / SAMPLE_RATE,
+      units: this.units.slice(s.u0, s.u1),
+      coarse: [],
+      recognise: false,
+    });
+    for (const w of out.warnings) this.opts.warn?.(w);
+    return out.spans;
+  }
+}
+
+const stretchKey = (s: Stretch) => `${s.u0}:${s.u1}:${s.from}:${s.to}`;
+
+/**
+ * A piece's search that left words unplaced at its edge with the next: the second pass's spans in
+ * either piece, and whether at least EDGE_RUN placeable words are left after a's last placed word or
+ * before b's first.
+ */
+function failedEdge(result: UnitSpan[], units: Unit[], a: Piece, b: Piece) {
+  const placeable = (u: number) => units[u]!.prons.length > 0 || (units[u]!.lattice?.length ?? 0) > 0;
+  const placedIn = (u0: number, u1: number) => result.filter((s) => s.unit >= u0 && s.unit < u1);
+  const placed = new Set(result.map((s) => s.unit));
+  /** placeable units not placed in [u0, u1) */
+  const unplaced = (u0: number, u1: number) => {
+    let n = 0;
+    for (let u = u0; u < u1; u++) if (placeable(u) && !placed.has(u)) n++;
+    return n;
+  };
+  const inA = placedIn(a.u0, a.u1);
+  const inB = placedIn(b.u0, b.u1);
+  // a's words after its last placed one, b's before its first placed one
+  const trailing = unplaced(inA.length ? inA[inA.length - 1]!.unit + 1 : a.u0, a.u1);
+  const leading = unplaced(b.u0, inB.length ? inB[0]!.unit : b.u1);
+  return { fails: trailing >= EDGE_RUN || leading >= EDGE_RUN, placed: inA.length + inB.length };
 }
 
 /**
@@ -178,35 +282,26 @@ async function searchStretch(
  * so a merged pair's edge with the next piece is judged on the merged result.
  */
 async function mergeFailedEdges(
-  backend: AcousticBackend,
-  samples: Samples,
+  searches: StretchSearches,
   units: Unit[],
   spans: UnitSpan[],
   plan: Piece[],
-  opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
-  const placeable = (u: number) => units[u]!.prons.length > 0 || (units[u]!.lattice?.length ?? 0) > 0;
+  const pairs = plan
+    .slice(1)
+    .map((b, i) => [plan[i]!, b] as const)
+    .filter(([a, b]) => b.t1 - a.t0 <= PIECE_LIMIT);
+  const stretch = (a: Piece, b: Piece): Stretch => ({ u0: a.u0, u1: b.u1, from: a.t0, to: b.t1 });
+  // the edges that fail in the second pass's result (one a merge before them mends is searched for nothing)
+  await searches.ahead(
+    pairs.filter(([a, b]) => failedEdge(spans, units, a, b).fails).map(([a, b]) => stretch(a, b)),
+  );
   let result = spans;
-  const placedIn = (u0: number, u1: number) => result.filter((s) => s.unit >= u0 && s.unit < u1);
-  /** placeable units not placed in [u0, u1) */
-  const unplaced = (u0: number, u1: number, placed: Set<number>) => {
-    let n = 0;
-    for (let u = u0; u < u1; u++) if (placeable(u) && !placed.has(u)) n++;
-    return n;
-  };
-  for (let i = 0; i + 1 < plan.length; i++) {
-    const a = plan[i]!;
-    const b = plan[i + 1]!;
-    if (b.t1 - a.t0 > PIECE_LIMIT) continue;
-    const inA = placedIn(a.u0, a.u1);
-    const inB = placedIn(b.u0, b.u1);
-    const placed = new Set(result.map((s) => s.unit));
-    // a's words after its last placed one, b's before its first placed one
-    const trailing = unplaced(inA.length ? inA[inA.length - 1]!.unit + 1 : a.u0, a.u1, placed);
-    const leading = unplaced(b.u0, inB.length ? inB[0]!.unit : b.u1, placed);
-    if (trailing < EDGE_RUN && leading < EDGE_RUN) continue;
-    const again = await searchStretch(backend, samples, units.slice(a.u0, b.u1), a.t0, b.t1, opts);
-    if (again.length <= inA.length + inB.length) continue;
+  for (const [a, b] of pairs) {
+    const edge = failedEdge(result, units, a, b);
+    if (!edge.fails) continue;
+    const again = await searches.get(stretch(a, b));
+    if (again.length <= edge.placed) continue;
     result = [
       ...result.filter((s) => s.unit < a.u0),
       ...again.map((s) => ({ ...s, unit: s.unit + a.u0 })),
@@ -215,7 +310,6 @@ async function mergeFailedEdges(
   }
   return result;
 }
-
 /** Placed words on either side of a run of unplaced ones that its repair search places again, in turn. */
 const REPAIR_CONTEXTS = [2, 8, 20];
 /** A repair searches at most this many seconds. */
@@ -232,17 +326,15 @@ const REPAIR_MIN = 2;
  * when it places more words.
  */
 async function repairRuns(
-  backend: AcousticBackend,
+  searches: StretchSearches,
   samples: Samples,
   units: Unit[],
   spans: UnitSpan[],
-  opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
   const total = samples.length / SAMPLE_RATE;
   const placeable = (u: Unit) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0;
-  const out = [...spans];
   const placedAt = new Map<number, number>();
-  out.forEach((s, i) => placedAt.set(s.unit, i));
+  spans.forEach((s, i) => placedAt.set(s.unit, i));
   // runs of unplaced placeable units, in order
   const runs: [number, number][] = [];
   let start = -1;
@@ -259,35 +351,64 @@ async function repairRuns(
     if (start < 0) start = u;
     count++;
   }
-  let result = out;
   // later runs first, so the indices of earlier ones hold
-  for (const [a, b] of runs.reverse()) {
-    // The run with `context` placed spans on each side (searched again with it) over the audio between
-    // the fixed spans beyond them; the context widens when the placed words around the run were placed
-    // wrongly themselves (stretched over the run's audio).
+  runs.reverse();
+  if (searches.threaded) {
+    // Ahead, a context at a time: every run's search with the context it would be given if the runs
+    // after it changed nothing, the wider context only for the runs the narrower one did not mend.
+    let open = runs;
     for (const context of REPAIR_CONTEXTS) {
-      let left = result.findIndex((s) => s.unit >= a) - 1;
-      if (left === -2) left = result.length - 1;
-      const lo = Math.max(0, left - context + 1);
-      const right = left + 1;
-      const hi = Math.min(result.length, right + context);
-      const u0 = lo <= left ? result[lo]!.unit : a;
-      const u1 = hi > right ? result[hi - 1]!.unit + 1 : b;
-      const from = lo > 0 ? result[lo - 1]!.end : 0;
-      const to = hi < result.length ? result[hi]!.start : total;
-      if (to - from > REPAIR_MAX || to - from < 0.5) break;
-      const before = hi - lo;
-      const again = await searchStretch(backend, samples, units.slice(u0, u1), from, to, opts);
-      if (again.length <= before) continue;
+      const asks = open.flatMap((r) => {
+        const at = repairStretch(spans, r, context, total);
+        return at ? [{ r, at }] : [];
+      });
+      await searches.ahead(asks.map((x) => x.at.stretch));
+      open = [];
+      for (const { r, at } of asks)
+        if ((await searches.get(at.stretch)).length <= at.hi - at.lo) open.push(r);
+    }
+  }
+  let result = spans;
+  for (const run of runs) {
+    for (const context of REPAIR_CONTEXTS) {
+      const at = repairStretch(result, run, context, total);
+      if (!at) break;
+      const again = await searches.get(at.stretch);
+      if (again.length <= at.hi - at.lo) continue;
       result = [
-        ...result.slice(0, lo),
-        ...again.map((s) => ({ ...s, unit: s.unit + u0 })),
-        ...result.slice(hi),
+        ...result.slice(0, at.lo),
+        ...again.map((s) => ({ ...s, unit: s.unit + at.stretch.u0 })),
+        ...result.slice(at.hi),
       ];
       break;
     }
   }
   return result;
+}
+
+/**
+ * The run [a, b) with `context` placed spans on each side (searched again with it) over the audio between
+ * the fixed spans beyond them (spans [lo, hi) of `result` are replaced); the context widens when the
+ * placed words around the run were placed wrongly themselves (stretched over the run's audio). Null when
+ * the stretch is longer than REPAIR_MAX or shorter than half a second: the run is left as it is.
+ */
+function repairStretch(
+  result: UnitSpan[],
+  [a, b]: [number, number],
+  context: number,
+  total: number,
+): { stretch: Stretch; lo: number; hi: number } | null {
+  let left = result.findIndex((s) => s.unit >= a) - 1;
+  if (left === -2) left = result.length - 1;
+  const lo = Math.max(0, left - context + 1);
+  const right = left + 1;
+  const hi = Math.min(result.length, right + context);
+  const u0 = lo <= left ? result[lo]!.unit : a;
+  const u1 = hi > right ? result[hi - 1]!.unit + 1 : b;
+  const from = lo > 0 ? result[lo - 1]!.end : 0;
+  const to = hi < result.length ? result[hi]!.start : total;
+  if (to - from > REPAIR_MAX || to - from < 0.5) return null;
+  return { stretch: { u0, u1, from, to }, lo, hi };
 }
 
 /**
