@@ -151,6 +151,8 @@ describe('the project page’s Models section', () => {
     const [running, ready] = within(section).getAllByTestId('model-item');
     const bar = within(running!).getByRole('progressbar', { name: 'Adaptation progress' });
     expect(bar.getAttribute('aria-valuenow')).toBe('40');
+    // the status is said once, above the bar, not also under the language
+    expect(within(running!).getAllByText(/Adapting/)).toHaveLength(1);
     expect(within(running!).queryByTestId('model-figures')).toBeNull();
     expect(within(ready!).getByTestId('model-name').textContent).toBe(NAME);
     expect(within(ready!).getByTestId('model-in-use').textContent).toBe('In use');

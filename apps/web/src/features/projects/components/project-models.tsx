@@ -105,7 +105,8 @@ function ModelItem({ model, projectId }: { model: AdaptedModel; projectId: strin
             </p>
           )}
           <p className="mt-0.5 text-xs text-muted">
-            {t(`projects.models.status.${model.status}`)} ·{' '}
+            {/* while it runs, the progress bar below says the status */}
+            {!active && <>{t(`projects.models.status.${model.status}`)} · </>}
             {formatDateTime(model.completed_at ?? model.created_at)}
           </p>
         </div>
