@@ -26,6 +26,11 @@ export interface Unit {
   source?: PronunciationSource;
 }
 
+/** Whether a search can place the unit: it has a pronunciation or a lattice to spell it with. */
+export function placeable(u: Unit): boolean {
+  return u.prons.length > 0 || (u.lattice?.length ?? 0) > 0;
+}
+
 /**
  * Consecutive words with a pronunciation that a search skipped before its path counts as derailed there
  * (it drifted away from the speech): the back-ends search such a window again, and the long-audio first

@@ -9,7 +9,7 @@
 //    closed search fails keeps its first-pass word times.
 // A back-end whose search is itself linear in the audio and bounded in memory (traits.wholeFile: MMS's
 // banded, checkpointed CTC Viterbi) gets the whole file as one window instead.
-import { DERAILED_RUN } from '../acoustic/backend.ts';
+import { DERAILED_RUN, placeable } from '../acoustic/backend.ts';
 import type {
   AcousticBackend,
   Precision,
@@ -218,8 +218,7 @@ class StretchSearches {
   }
 
   private async here(s: Stretch): Promise<UnitSpan[]> {
-    const f = Math.round(s.from * SAMPLE_RATE);
-    const t = Math.round(s.to * SAMPLE_RATE);
+    const [f, t] = sampleBounds(s);
     const spans = await this.backend.alignWindow({
       precision: this.opts.precision,
       garbage: this.opts.garbage,
@@ -235,8 +234,7 @@ class StretchSearches {
   }
 
   private async onThread(runner: PieceRunner, s: Stretch): Promise<UnitSpan[]> {
-    const f = Math.round(s.from * SAMPLE_RATE);
-    const t = Math.round(s.to * SAMPLE_RATE);
+    const [f, t] = sampleBounds(s);
     const out = await runner.run({
       samples: this.samples.piece(f, t),
       offset: f / SAMPLE_RATE,
@@ -251,19 +249,24 @@ class StretchSearches {
 
 const stretchKey = (s: Stretch) => `${s.u0}:${s.u1}:${s.from}:${s.to}`;
 
+/** A stretch's (or a piece's) first sample and the sample after its last, from its times in seconds. */
+const sampleBounds = (s: { from: number; to: number }): [number, number] => [
+  Math.round(s.from * SAMPLE_RATE),
+  Math.round(s.to * SAMPLE_RATE),
+];
+
 /**
  * A piece's search that left words unplaced at its edge with the next: the second pass's spans in
  * either piece, and whether at least EDGE_RUN placeable words are left after a's last placed word or
  * before b's first.
  */
 function failedEdge(result: UnitSpan[], units: Unit[], a: Piece, b: Piece) {
-  const placeable = (u: number) => units[u]!.prons.length > 0 || (units[u]!.lattice?.length ?? 0) > 0;
   const placedIn = (u0: number, u1: number) => result.filter((s) => s.unit >= u0 && s.unit < u1);
   const placed = new Set(result.map((s) => s.unit));
   /** placeable units not placed in [u0, u1) */
   const unplaced = (u0: number, u1: number) => {
     let n = 0;
-    for (let u = u0; u < u1; u++) if (placeable(u) && !placed.has(u)) n++;
+    for (let u = u0; u < u1; u++) if (placeable(units[u]!) && !placed.has(u)) n++;
     return n;
   };
   const inA = placedIn(a.u0, a.u1);
@@ -332,7 +335,6 @@ async function repairRuns(
   spans: UnitSpan[],
 ): Promise<UnitSpan[]> {
   const total = samples.length / SAMPLE_RATE;
-  const placeable = (u: Unit) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0;
   const placedAt = new Map<number, number>();
   spans.forEach((s, i) => placedAt.set(s.unit, i));
   // runs of unplaced placeable units, in order
@@ -739,7 +741,5 @@ async function piecePass(
 
 /** A piece's samples as a recording of their own (the search reads it from its start). */
 export function pieceSamples(samples: Samples, p: Piece): Samples {
-  const from = Math.round(p.t0 * SAMPLE_RATE);
-  const to = Math.round(p.t1 * SAMPLE_RATE);
-  return samples.piece(from, to);
+  return samples.piece(...sampleBounds({ from: p.t0, to: p.t1 }));
 }

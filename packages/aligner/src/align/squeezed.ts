@@ -9,6 +9,7 @@
 //   every word also fits by its goodness of pronunciation (the forced path against the free phone loop
 //   over the same frames), which a word that is not in the audio fails by far.
 // A word that is not in the audio fits badly where it is forced and stays not_found.
+import { placeable as canPlace } from '../acoustic/backend.ts';
 import type { AcousticBackend, Precision, Unit, UnitSpan } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
 import type { Samples } from '../audio/pcm.ts';
@@ -44,12 +45,12 @@ export async function placeSqueezed(
   const byUnit = new Map(spans.map((s) => [s.unit, s]));
   // Many words missing is a transcript that does not match the audio, not words squeezed out: placing
   // some of them would make a wrong transcript look better than it is (the verdict reads what is found).
-  const placeable = units.filter((u) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0).length;
+  const placeable = units.filter(canPlace).length;
   if (placeable - spans.length > Math.max(1, MAX_MISSING_SHARE * placeable)) return spans;
   const ps = spans.map((s) => s.confidence).sort((a, b) => a - b);
   const median = ps.length ? ps[Math.floor(ps.length / 2)]! : 0;
   const total = samples.length / SAMPLE_RATE;
-  const placeableAt = (u: number) => units[u]!.prons.length > 0 || (units[u]!.lattice?.length ?? 0) > 0;
+  const placeableAt = (u: number) => canPlace(units[u]!);
   // the placed word nearest before unit u (exclusive), and after it
   const endBefore = (u: number) => {
     for (let k = u - 1; k >= 0; k--) {

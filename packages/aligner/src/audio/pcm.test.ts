@@ -11,18 +11,21 @@ const ints = Int16Array.from({ length: 4000 }, (_, i) =>
   i % 500 < 100 ? 0 : Math.round(8000 * Math.sin(i / 7)),
 );
 const floats = toFloat32(ints);
+/** windows read in both stores: whole, inside, past the end, before the start, empty */
+const CUTS = [
+  [0, 4000],
+  [37, 1234],
+  [3990, 5000],
+  [-5, 10],
+  [200, 200],
+] as const;
 
 test('16-bit and float storage read the same windows, dithered or not', () => {
   for (const dither of [false, true]) {
     const a = new Samples(ints, dither);
     const b = new Samples(floats, dither);
     assert.equal(a.length, b.length);
-    for (const [from, to] of [
-      [0, 4000],
-      [37, 1234],
-      [3990, 5000],
-      [-5, 10],
-    ] as const)
+    for (const [from, to] of CUTS)
       assert.deepEqual(a.window(from, to), b.window(from, to), `${from}-${to} dither ${dither}`);
   }
 });
@@ -77,13 +80,7 @@ test('samples kept in a file read the same windows, pieces and copies as in memo
       const a = new Samples(ints, dither);
       const b = new Samples(file, dither);
       assert.equal(b.length, a.length);
-      for (const [from, to] of [
-        [0, 4000],
-        [37, 1234],
-        [3990, 5000],
-        [-5, 10],
-        [200, 200],
-      ] as const)
+      for (const [from, to] of CUTS)
         assert.deepEqual(b.window(from, to), a.window(from, to), `${from}-${to} dither ${dither}`);
       // a piece knows where it sits: its zeros get the dither of their place in the whole recording
       const pa = a.piece(1000, 3000);

@@ -137,10 +137,15 @@ export class Samples {
     return this.stored instanceof PcmFile ? this.stored.read(from, to) : this.stored.subarray(from, to);
   }
 
+  /** [from, to) cut to the recording (an empty range where they do not meet it). */
+  private clamp(from: number, to: number): [number, number] {
+    const a = Math.max(0, Math.min(this.length, from));
+    return [a, Math.max(a, Math.min(this.length, to))];
+  }
+
   /** Samples [from, to) as floats (see pcmWindow). */
   window(from: number, to: number): Float32Array {
-    const a = Math.max(0, Math.min(this.length, from));
-    const b = Math.max(a, Math.min(this.length, to));
+    const [a, b] = this.clamp(from, to);
     return pcmWindow(this.read(a, b), 0, b - a, this.dither, this.origin + a);
   }
 
@@ -150,8 +155,7 @@ export class Samples {
 
   /** Samples [from, to) as a recording of their own, in memory, that knows where it sits in this one. */
   piece(from: number, to: number): Samples {
-    const a = Math.max(0, Math.min(this.length, from));
-    const b = Math.max(a, Math.min(this.length, to));
+    const [a, b] = this.clamp(from, to);
     return new Samples(this.read(a, b), this.dither, this.origin + a);
   }
 
