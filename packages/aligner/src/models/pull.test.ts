@@ -170,13 +170,26 @@ test('an interrupted transfer resumes with a Range request', async (t) => {
   t.after(() => rmSync(env.TAZAMUN_MODELS_DIR!, { recursive: true, force: true }));
   const part = join(env.TAZAMUN_MODELS_DIR!, 'mms', 'onnx/model_quantized.onnx.part');
   hub.cutOnce.set('onnx/model_quantized.onnx', () => existsSync(part) && statSync(part).size > 0);
+  let counted = 0;
+  let kept = -1;
   await assert.rejects(
-    pullModel('mms', { env }),
-    (e: unknown) => e instanceof ModelPullError && e.code === 'interrupted',
+    pullModel('mms', {
+      env,
+      onProgress: (p) => {
+        if (p.file.endsWith('model_quantized.onnx')) counted = p.received;
+      },
+    }),
+    (e: unknown) => {
+      kept = Number(/interrupted after (\d+) bytes/.exec((e as Error).message)?.[1] ?? -1);
+      return e instanceof ModelPullError && e.code === 'interrupted';
+    },
   );
   const partial = statSync(part).size;
   const full = hub.files.get('onnx/model_quantized.onnx')!;
   assert.ok(partial > 0 && partial < full.length, `partial file of ${partial} bytes`);
+  // every byte received before the cut was kept, and the message says how many
+  assert.equal(partial, counted);
+  assert.equal(kept, partial);
   const resumed: number[] = [];
   await pullModel('mms', { env, onProgress: (p) => resumed.push(p.resumedFrom) });
   assert.ok(

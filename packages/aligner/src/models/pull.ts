@@ -18,8 +18,6 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { MANIFEST, MODELS, hubEndpoint, modelsDir } from './registry.ts';
 import type { Manifest, ModelFile, ModelId, Variant } from './registry.ts';
@@ -175,25 +173,42 @@ export async function downloadFile(
   let received = have;
   const total = remote.size;
   if (res.status !== 416 && res.body) {
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        sha256.update(chunk);
-        sha1.update(chunk);
-        received += chunk.length;
-        opts.onProgress?.({ file: opts.label, received, total, resumedFrom: have });
-        cb(null, chunk);
-      },
-    });
+    // Each chunk is hashed, counted and written in turn; when the transfer breaks, what was received is
+    // still flushed to the part file before the error is reported, so a resume asks only for the rest
+    // and the message says how much was kept.
+    const out = createWriteStream(part, { flags: have > 0 ? 'a' : 'w' });
+    let failed: unknown = null;
+    out.on('error', (err) => (failed ??= err));
     try {
-      await pipeline(
-        Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>),
-        counter,
-        createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }),
-      );
+      for await (const chunk of Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>)) {
+        if (failed) break;
+        const bytes = chunk as Uint8Array;
+        sha256.update(bytes);
+        sha1.update(bytes);
+        received += bytes.length;
+        opts.onProgress?.({ file: opts.label, received, total, resumedFrom: have });
+        if (!out.write(bytes))
+          await new Promise<void>((go) => {
+            const on = () => {
+              out.off('drain', on);
+              out.off('error', on);
+              go();
+            };
+            out.on('drain', on);
+            out.on('error', on);
+          });
+      }
     } catch (err) {
+      failed ??= err;
+    }
+    // what was written reaches the file, then the file is closed (also after an error)
+    if (!out.destroyed) out.end();
+    if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
+    if (failed) {
+      const kept = existsSync(part) ? statSync(part).size : 0;
       throw new ModelPullError(
         'interrupted',
-        `download of ${opts.label} was interrupted after ${received} bytes (${(err as Error).message}); ` +
+        `download of ${opts.label} was interrupted after ${kept} bytes (${(failed as Error).message}); ` +
           'run the same command again to resume',
       );
     }
