@@ -23,6 +23,12 @@ const locales = { en: flatten(en), fr: flatten(fr), ar: flatten(ar) };
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 describe('messages', () => {
+  it('Arabic separates the parts of a line with its comma: a middle dot beside Arabic-Indic digits reads as ٠', () => {
+    expect(locales.ar.get('common.separator')).toBe('، ');
+    const dotted = [...locales.ar].filter(([, v]) => String(v).includes('·'));
+    expect(dotted).toEqual([]);
+  });
+
   it.each(['fr', 'ar'] as const)('%s has exactly the English keys, plural forms aside', (lang) => {
     const base = (keys: Iterable<string>) => new Set([...keys].map((k) => k.replace(PLURAL, '')));
     const own = base(locales[lang].keys());

@@ -6,6 +6,7 @@ import { usePublicConfig } from '../../lib/api/get-public-config.ts';
 import { useSourceLink } from '../../lib/source-link.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { CodeIcon, GlobeIcon, MailIcon } from '../../components/ui/icons.tsx';
+import { Sep } from '../../components/ui/separator.tsx';
 
 function StatusIndicator() {
   const { t } = useTranslation();
@@ -144,7 +145,9 @@ export function Footer() {
       <div className="border-t border-border">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-5 text-sm text-muted sm:px-6">
           <p>
-            © {formatNumber(COPYRIGHT_YEAR, { useGrouping: false })} {t('brand.name')} · {t('footer.rights')}
+            © {formatNumber(COPYRIGHT_YEAR, { useGrouping: false })} {t('brand.name')}
+            <Sep />
+            {t('footer.rights')}
           </p>
           <div className="flex flex-wrap items-center gap-4">
             {support && (

@@ -13,6 +13,7 @@ import { QualityBanner } from './verdict.tsx';
 import { WaveformPlayer } from './waveform-player.tsx';
 import type { PlayerHandle } from './waveform-player.tsx';
 import { formatClock, wordAt } from './time.ts';
+import { Sep } from '../ui/separator.tsx';
 
 const TAB =
   'rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap text-muted hover:text-fg data-[state=active]:bg-surface-2 data-[state=active]:text-fg';
@@ -148,7 +149,9 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
     const title = missing
       ? t('viewer.notFound')
       : `${formatClock(w.start, true)} – ${formatClock(w.end, true)}${
-          low ? ` · ${t('viewer.lowConfidence', { value: formatPercent(w.confidence) })}` : ''
+          low
+            ? `${t('common.separator')}${t('viewer.lowConfidence', { value: formatPercent(w.confidence) })}`
+            : ''
         }`;
     return (
       <button
@@ -453,7 +456,9 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
             <div className="flex justify-between gap-3">
               <dt className="text-muted">{t('viewer.engine')}</dt>
               <dd dir="ltr">
-                {result.engine.backend} · {result.engine.model}
+                {result.engine.backend}
+                <Sep />
+                {result.engine.model}
               </dd>
             </div>
             <div className="flex justify-between gap-3">
@@ -467,7 +472,9 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
             <div className="flex justify-between gap-3">
               <dt className="text-muted">{t('viewer.audioFormat')}</dt>
               <dd dir="ltr">
-                {result.audio.format} · {formatNumber(result.audio.sample_rate)} Hz
+                {result.audio.format}
+                <Sep />
+                {formatNumber(result.audio.sample_rate)} Hz
               </dd>
             </div>
           </dl>

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useLanguages } from '../../lib/api/get-languages.ts';
 import { languageOptions, resolveLanguageText, searchLanguages } from '../../lib/language-search.ts';
 import type { LanguageOption } from '../../lib/language-search.ts';
+import { Sep } from '../ui/separator.tsx';
 
 interface LanguagePickerProps {
   label: string;
@@ -16,8 +17,8 @@ interface LanguagePickerProps {
   error?: string | null;
 }
 
-function optionText(o: LanguageOption): string {
-  return o.autonym && o.autonym !== o.label ? `${o.label} · ${o.autonym}` : o.label;
+function optionText(o: LanguageOption, sep: string): string {
+  return o.autonym && o.autonym !== o.label ? `${o.label}${sep}${o.autonym}` : o.label;
 }
 
 export function LanguagePicker({ label, value, onChange, error }: LanguagePickerProps) {
@@ -123,9 +124,17 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
                 i === active ? 'bg-accent-soft text-fg' : 'text-fg'
               }`}
             >
-              <bdi>{optionText(o)}</bdi>
+              <bdi>{optionText(o, t('common.separator'))}</bdi>
               <span className="shrink-0 font-mono text-xs text-muted" dir="ltr">
-                {o.iso1 ? `${o.iso1} · ${o.code}` : o.code}
+                {o.iso1 ? (
+                  <>
+                    {o.iso1}
+                    <Sep />
+                    {o.code}
+                  </>
+                ) : (
+                  o.code
+                )}
               </span>
             </li>
           ))}
@@ -142,7 +151,12 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
               <span dir="ltr" className="font-mono">
                 {selected.code}
               </span>
-              {selected.nativeModel && <> · {t('upload.language.native')}</>}
+              {selected.nativeModel && (
+                <>
+                  <Sep />
+                  {t('upload.language.native')}
+                </>
+              )}
             </>
           ) : (
             t('upload.language.hint', { count: languages.data?.count ?? 0 })

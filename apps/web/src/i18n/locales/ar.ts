@@ -8,6 +8,7 @@ export const ar: LocaleMessages = {
     close: 'إغلاق',
     loading: 'جارٍ التحميل…',
     save: 'حفظ',
+    separator: '، ',
     skipToContent: 'انتقل إلى المحتوى',
   },
   meta: {
@@ -437,7 +438,7 @@ export const ar: LocaleMessages = {
   },
   landing: {
     hero: {
-      badge: 'منصة بحثية مجانية · العربية أولًا',
+      badge: 'منصة بحثية مجانية، العربية أولًا',
       title: 'حاذِ الكلام مع نصّه، كلمةً بكلمة',
       subtitle:
         'ارفع تسجيلًا ونصّه، واختر اللغة، واحصل على توقيت دقيق لكل كلمة ومقاييس للجودة وملفات تصدير لبرنامج Praat وللترجمة المرئية ولتحليلاتك الخاصة.',
@@ -925,7 +926,7 @@ export const ar: LocaleMessages = {
       file: 'تحميل ملف نصي',
       label: 'النص المنطوق في التسجيل',
       hint: 'اكتب النص أو الصقه، أو حمّل ملفًا نصيًا (حتى {size})؛ يُحوَّل كل ترميز غير UTF-8.',
-      counts: 'الحروف: {chars} · الكلمات: {words}',
+      counts: 'الحروف: {chars}، الكلمات: {words}',
       converted: 'كان الملف بترميز {encoding} وحُوِّل إلى UTF-8. راجع النص قبل البدء.',
     },
     settings: 'الإعدادات',
@@ -1087,7 +1088,7 @@ export const ar: LocaleMessages = {
     delete: 'حذف المشروع',
     deleteTitle: 'حذف هذا المشروع؟',
     deleteBody: 'سيُحذف المشروع «{name}»، وتبقى محاذاته محفوظة دون مشروع.',
-    summary: 'المحاذاة: {count} · الصوت: {duration} · متوسط الثقة: {confidence}',
+    summary: 'المحاذاة: {count}، الصوت: {duration}، متوسط الثقة: {confidence}',
     search: 'ابحث في العناوين والملفات والنصوص',
     empty: 'لا شيء هنا بعد. ابدأ محاذاة من صفحة الرفع.',
     moveTo: 'نقل إلى…',

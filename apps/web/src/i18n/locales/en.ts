@@ -6,6 +6,7 @@ export const en = {
     close: 'Close',
     loading: 'Loading…',
     save: 'Save',
+    separator: ' · ',
     skipToContent: 'Skip to content',
   },
   meta: {

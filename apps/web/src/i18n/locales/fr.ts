@@ -8,6 +8,7 @@ export const fr: LocaleMessages = {
     close: 'Fermer',
     loading: 'Chargement…',
     save: 'Enregistrer',
+    separator: ' · ',
     skipToContent: 'Aller au contenu',
   },
   meta: {

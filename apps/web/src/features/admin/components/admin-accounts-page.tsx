@@ -128,7 +128,7 @@ export function AdminAccountsPage() {
                   </p>
                   <p className="text-xs text-muted">
                     {t('adminAccounts.registered', { date: formatDateTime(a.date_joined) })}
-                    {a.role === 'admin' && ` · ${t('adminAccounts.admin')}`}
+                    {a.role === 'admin' && `${t('common.separator')}${t('adminAccounts.admin')}`}
                   </p>
                 </div>
                 <div className="text-sm">

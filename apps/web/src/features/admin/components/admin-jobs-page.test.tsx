@@ -142,7 +142,7 @@ describe('admin jobs page', () => {
     }));
     await renderApp('/admin/jobs', { apiUrl: api.url, language: 'ar' });
     const row = await screen.findByTestId('job-j1');
-    await waitFor(() => expect(cell(row, 'المحاذاة').textContent).toContain('محاذاة · العربية'));
+    await waitFor(() => expect(cell(row, 'المحاذاة').textContent).toContain('محاذاة، العربية'));
     expect(cell(screen.getByTestId('job-j3'), 'المحاذاة').textContent).toContain('مقطع أُعيدت محاذاته');
   });
 

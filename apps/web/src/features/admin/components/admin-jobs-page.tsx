@@ -12,6 +12,7 @@ import { Alert, Card } from '../../../components/ui/card.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { useCancelJob, useRetryJob } from '../api/admin-jobs-api.ts';
 import { ADMIN_JOBS_KEY, useAdminJobs } from '../api/get-admin-jobs.ts';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 const FILTERS = ['open', 'queued', 'processing', 'failed', 'completed', 'cancelled'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -98,7 +99,9 @@ export function AdminJobsPage() {
                   <td className="px-3 py-2">
                     <div className="font-medium">{job.title ?? job.alignment_id}</div>
                     <div className="text-xs text-muted">
-                      {t(`adminJobs.kinds.${job.kind}`)} · {job.language ? languageName(job.language) : '–'}
+                      {t(`adminJobs.kinds.${job.kind}`)}
+                      <Sep />
+                      {job.language ? languageName(job.language) : '–'}
                     </div>
                   </td>
                   <td className="px-3 py-2" dir="ltr">

@@ -255,8 +255,10 @@ function VideoExport({ id, baseName, hasVideo }: { id: string; baseName: string;
       {v && (
         <p className="text-sm text-muted" data-testid="video-status">
           {t(`export.video.status.${v.status}`, { progress: v.progress })}
-          {v.status === 'completed' && v.file_size !== null && ` · ${formatBytes(v.file_size)}`}
-          {v.error && ` · ${v.error.detail}`}
+          {v.status === 'completed' &&
+            v.file_size !== null &&
+            `${t('common.separator')}${formatBytes(v.file_size)}`}
+          {v.error && `${t('common.separator')}${v.error.detail}`}
         </p>
       )}
       <div className="flex flex-wrap gap-2">

@@ -26,6 +26,7 @@ import { WORDS, useFieldErrorText } from '../../../lib/form-errors.ts';
 import { UploadForm, uploadFormData, useUploadAlignment } from '../api/alignments-api.ts';
 import type { UploadFormInput, UploadFormOutput } from '../api/alignments-api.ts';
 import { PronunciationPreview } from './pronunciation-preview.tsx';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 const AUDIO_ACCEPT = LIMITS.audioFormats.map((f) => `.${f}`).join(',');
 const FORMATS_LABEL = LIMITS.audioFormats.map((f) => f.toUpperCase()).join(', ');
@@ -281,7 +282,7 @@ export function UploadPage() {
               })}
               {langCheck?.detected && (
                 <span data-testid="detected-language">
-                  {' · '}
+                  <Sep />
                   {t('upload.languageCheck.detected', { detected: nameOf(langCheck.detected) })}
                 </span>
               )}

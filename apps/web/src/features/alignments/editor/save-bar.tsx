@@ -3,6 +3,7 @@
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 export interface SaveError {
   message: string;
@@ -59,7 +60,9 @@ export function SaveBar({
           {t('editor.save')}
         </Button>
         <span className="text-sm text-muted" data-testid="editor-state" role="status">
-          {t('editor.revisionOf', { n: revision })} · {dirty ? t('editor.unsaved') : t('editor.upToDate')}
+          {t('editor.revisionOf', { n: revision })}
+          <Sep />
+          {dirty ? t('editor.unsaved') : t('editor.upToDate')}
         </span>
       </div>
       {error && (

@@ -18,6 +18,7 @@ import {
   UploadIcon,
   WaveIcon,
 } from '../../../components/ui/icons.tsx';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 function StatCard({
   label,
@@ -145,7 +146,7 @@ export function DashboardPage() {
           detail={
             goodShare === null || goodShare === undefined
               ? t('dashboard.stats.goodShareNone')
-              : `${t('dashboard.stats.goodShareHint')} · ${t('dashboard.stats.meanConfidence')} ${
+              : `${t('dashboard.stats.goodShareHint')}${t('common.separator')}${t('dashboard.stats.meanConfidence')} ${
                   meanConfidence === null || meanConfidence === undefined
                     ? '—'
                     : formatPercent(meanConfidence)
@@ -202,7 +203,8 @@ export function DashboardPage() {
                       {p.name}
                     </Link>
                     <p className="text-xs text-muted">
-                      {t('dashboard.projects.count', { count: p.alignments_count })} ·{' '}
+                      {t('dashboard.projects.count', { count: p.alignments_count })}
+                      <Sep />
                       {formatDateTime(p.updated_at)}
                     </p>
                   </li>
@@ -231,7 +233,9 @@ export function DashboardPage() {
                       {a.title}
                     </Link>
                     <p className="text-xs text-muted">
-                      {languageName(a.language)} · {formatDateTime(a.created_at)}
+                      {languageName(a.language)}
+                      <Sep />
+                      {formatDateTime(a.created_at)}
                     </p>
                   </div>
                   <span className="flex items-center gap-2">

@@ -8,6 +8,7 @@ import { ArrowForwardIcon } from '../../../components/ui/icons.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useDemo } from '../api/get-demo.ts';
 import { useCategoryLabel } from '../../../lib/demo-category.ts';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 export function DemoPlayerPage() {
   const { t } = useTranslation();
@@ -47,7 +48,7 @@ export function DemoPlayerPage() {
               {t('demos.licence')}: <span dir="auto">{demo.data.licence}</span>
               {demo.data.source && (
                 <>
-                  {' · '}
+                  <Sep />
                   {t('demos.source')}: <span dir="auto">{demo.data.source}</span>
                 </>
               )}

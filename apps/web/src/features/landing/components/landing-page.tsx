@@ -20,6 +20,7 @@ import {
   WaveIcon,
 } from '../../../components/ui/icons.tsx';
 import { useCategoryLabel } from '../../../lib/demo-category.ts';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 // Bar heights of the decorative waveform in the hero (an illustration, not data).
 const BARS = [
@@ -272,7 +273,9 @@ export function LandingPage() {
                 className="group flex flex-col rounded-2xl border border-border bg-surface p-6 transition-colors hover:border-accent/60"
               >
                 <p className="text-xs font-semibold tracking-wide text-accent uppercase">
-                  {languageName(d.language, i18n.language)} · {categoryLabel(d.category)}
+                  {languageName(d.language, i18n.language)}
+                  <Sep />
+                  {categoryLabel(d.category)}
                 </p>
                 <h3 className="mt-2 font-semibold" dir="auto">
                   {d.title}

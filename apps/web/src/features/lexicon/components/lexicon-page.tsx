@@ -25,6 +25,7 @@ import {
   useImportDictionary,
   useSaveEntry,
 } from '../api/lexicon-api.ts';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 /** The preview has room for this many words of text at once: the first entries shown. */
 const PREVIEW_WORDS = 300;
@@ -214,7 +215,9 @@ export function LexiconPage() {
                 onClick={() => setLanguage(code)}
                 className={`rounded-full px-3 py-1 text-sm ${code === language ? 'bg-accent text-accent-fg' : 'bg-surface-2 text-fg hover:bg-border'}`}
               >
-                {languageName(code)} · {formatNumber(n)}
+                {languageName(code)}
+                <Sep />
+                {formatNumber(n)}
               </button>
             ))}
           </div>

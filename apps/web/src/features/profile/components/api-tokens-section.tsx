@@ -9,6 +9,7 @@ import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { useCreateApiToken, useRevokeApiToken } from '../api/api-tokens-api.ts';
 import { useApiTokens } from '../api/get-api-tokens.ts';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 const LIFETIMES = ['30', '90', '365', ''] as const;
 
@@ -103,7 +104,7 @@ export function ApiTokensSection() {
                 {tok.expires_at
                   ? t('profile.tokens.expires', { date: formatDateTime(tok.expires_at) })
                   : t('profile.tokens.never')}
-                {' · '}
+                <Sep />
                 {tok.last_used_at
                   ? t('profile.tokens.lastUsed', { date: formatDateTime(tok.last_used_at) })
                   : t('profile.tokens.unused')}

@@ -7,6 +7,7 @@ import { confirmAction } from '../../../components/ui/confirm.tsx';
 import { toast } from '../../../stores/ui-store.ts';
 import { useRevokeOtherSessions, useRevokeSession } from '../api/profile-api.ts';
 import { useSessions } from '../api/get-sessions.ts';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 export function SessionsSection() {
   const { t } = useTranslation();
@@ -63,7 +64,7 @@ export function SessionsSection() {
                 {t('profile.sessions.lastUsed', { date: formatDateTime(s.last_used_at) })}
                 {s.ip && (
                   <>
-                    {' · '}
+                    <Sep />
                     <span dir="ltr">{s.ip}</span>
                   </>
                 )}

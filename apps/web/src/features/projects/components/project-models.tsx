@@ -34,6 +34,7 @@ import {
 } from '../api/models-api.ts';
 import type { AdaptFormInput } from '../api/models-api.ts';
 import { useProjectLanguage } from '../hooks/use-project-language.ts';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 function Progress({ model }: { model: AdaptedModel }) {
   const { t } = useTranslation();
@@ -106,7 +107,12 @@ function ModelItem({ model, projectId }: { model: AdaptedModel; projectId: strin
           )}
           <p className="mt-0.5 text-xs text-muted">
             {/* while it runs, the progress bar below says the status */}
-            {!active && <>{t(`projects.models.status.${model.status}`)} · </>}
+            {!active && (
+              <>
+                {t(`projects.models.status.${model.status}`)}
+                <Sep />
+              </>
+            )}
             {formatDateTime(model.completed_at ?? model.created_at)}
           </p>
         </div>

@@ -18,6 +18,7 @@ import { toast } from '../../../stores/ui-store.ts';
 import { useCreateProject, useDeleteProject, useMoveToProject } from '../api/projects-api.ts';
 import { ProjectBatch } from './project-batch.tsx';
 import { ProjectModels } from './project-models.tsx';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 export function ProjectsPage() {
   const { t } = useTranslation();
@@ -177,9 +178,22 @@ export function ProjectsPage() {
                         {a.title}
                       </Link>
                       <p className="text-xs text-muted">
-                        {languageName(a.language)} · {t(`results.status.${a.status}`)}
-                        {a.duration !== null && <> · {formatDuration(a.duration)}</>}
-                        {a.confidence !== null && <> · {formatPercent(a.confidence)}</>} ·{' '}
+                        {languageName(a.language)}
+                        <Sep />
+                        {t(`results.status.${a.status}`)}
+                        {a.duration !== null && (
+                          <>
+                            <Sep />
+                            {formatDuration(a.duration)}
+                          </>
+                        )}
+                        {a.confidence !== null && (
+                          <>
+                            <Sep />
+                            {formatPercent(a.confidence)}
+                          </>
+                        )}
+                        <Sep />
                         {formatDateTime(a.created_at)}
                       </p>
                     </div>

@@ -9,6 +9,7 @@ import { VerdictBadge } from '../../../components/alignment/verdict.tsx';
 import { Alert } from '../../../components/ui/card.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useSharedAlignment } from '../api/get-shared-alignment.ts';
+import { Sep } from '../../../components/ui/separator.tsx';
 
 /** The public, read-only page of an alignment its owner chose to share. */
 export function SharedPage() {
@@ -41,8 +42,9 @@ export function SharedPage() {
               {shared.data.title}
             </h1>
             <p className="mt-1 text-sm text-muted">
-              {languageName(shared.data.language)} · {formatDateTime(shared.data.created_at)}{' '}
-              <VerdictBadge verdict={shared.data.verdict} />
+              {languageName(shared.data.language)}
+              <Sep />
+              {formatDateTime(shared.data.created_at)} <VerdictBadge verdict={shared.data.verdict} />
             </p>
           </header>
           <AlignmentViewer result={shared.data.result} audioUrl={shared.data.audio_url} />

@@ -1,0 +1,11 @@
+import { useTranslation } from 'react-i18next';
+
+/**
+ * The separator between the parts of one line of facts (language · file · duration). Its text comes
+ * from the locale: " · " in English and French; in Arabic a middle dot beside Arabic-Indic digits reads
+ * as the digit zero (٠), so Arabic separates with its comma.
+ */
+export function Sep() {
+  const { t } = useTranslation();
+  return <>{t('common.separator')}</>;
+}
