@@ -16,6 +16,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -187,23 +188,15 @@ export async function downloadFile(
         sha1.update(bytes);
         received += bytes.length;
         opts.onProgress?.({ file: opts.label, received, total, resumedFrom: have });
-        if (!out.write(bytes))
-          await new Promise<void>((go) => {
-            const on = () => {
-              out.off('drain', on);
-              out.off('error', on);
-              go();
-            };
-            out.on('drain', on);
-            out.on('error', on);
-          });
+        // rejects if the file fails while it waits (the error is emitted later than this call)
+        if (!out.write(bytes)) await once(out, 'drain');
       }
     } catch (err) {
       failed ??= err;
     }
     // what was written reaches the file, then the file is closed (also after an error)
     if (!out.destroyed) out.end();
-    if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
+    if (!out.closed) await once(out, 'close').catch((err: unknown) => (failed ??= err));
     if (failed) {
       const kept = existsSync(part) ? statSync(part).size : 0;
       throw new ModelPullError(
