@@ -1,3 +1,5 @@
+import { Children, Fragment } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -8,4 +10,18 @@ import { useTranslation } from 'react-i18next';
 export function Sep() {
   const { t } = useTranslation();
   return <>{t('common.separator')}</>;
+}
+
+/** A line of facts: its parts (each one child; false and null ones are left out) with Sep between them. */
+export function Facts({ children }: { children: ReactNode }) {
+  return (
+    <>
+      {Children.toArray(children).map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <Sep />}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
 }

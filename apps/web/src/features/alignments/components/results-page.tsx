@@ -29,7 +29,7 @@ import { useAlignment } from '../../../lib/api/get-alignment.ts';
 import { useAudioUrl } from '../../../lib/api/get-audio-url.ts';
 import { useAlignmentProgress } from '../../../lib/api/get-progress.ts';
 import { useLanguageName } from '../../../lib/use-language-name.ts';
-import { Sep } from '../../../components/ui/separator.tsx';
+import { Facts } from '../../../components/ui/separator.tsx';
 
 function ProgressSteps({ progress }: { progress: Progress }) {
   const { t } = useTranslation();
@@ -149,17 +149,14 @@ export function ResultsPage() {
             <bdi>{a.title}</bdi>
           </h1>
           <p className="mt-1 text-sm break-words text-muted">
-            {languageName(a.language)}
-            <Sep />
-            <bdi>{a.file_name}</bdi> ({formatBytes(a.file_size)})
-            {a.duration !== null && (
+            <Facts>
+              {languageName(a.language)}
               <>
-                <Sep />
-                {formatDuration(a.duration)}
+                <bdi>{a.file_name}</bdi> ({formatBytes(a.file_size)})
               </>
-            )}
-            <Sep />
-            {formatDateTime(a.created_at)}
+              {a.duration !== null && formatDuration(a.duration)}
+              {formatDateTime(a.created_at)}
+            </Facts>
           </p>
           {a.adapted_model && (
             <p className="mt-1 text-sm text-muted" data-testid="alignment-model">

@@ -7,7 +7,7 @@ import { useAlignmentList } from '../../../lib/api/get-alignments.ts';
 import { formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { Card, CardTitle, EmptyState } from '../../../components/ui/card.tsx';
 import { WaveIcon } from '../../../components/ui/icons.tsx';
-import { Sep } from '../../../components/ui/separator.tsx';
+import { Facts } from '../../../components/ui/separator.tsx';
 
 export function UsageSection({ user }: { user: User }) {
   const { t, i18n } = useTranslation();
@@ -84,15 +84,11 @@ export function AlignmentsSection() {
                 {a.title}
               </Link>
               <span className="text-xs text-muted">
-                {t(`results.status.${a.status}`)}
-                {a.confidence !== null && (
-                  <>
-                    <Sep />
-                    {formatPercent(a.confidence)}
-                  </>
-                )}
-                <Sep />
-                {formatDateTime(a.created_at)}
+                <Facts>
+                  {t(`results.status.${a.status}`)}
+                  {a.confidence !== null && formatPercent(a.confidence)}
+                  {formatDateTime(a.created_at)}
+                </Facts>
               </span>
             </li>
           ))}

@@ -18,7 +18,7 @@ import { toast } from '../../../stores/ui-store.ts';
 import { useCreateProject, useDeleteProject, useMoveToProject } from '../api/projects-api.ts';
 import { ProjectBatch } from './project-batch.tsx';
 import { ProjectModels } from './project-models.tsx';
-import { Sep } from '../../../components/ui/separator.tsx';
+import { Facts } from '../../../components/ui/separator.tsx';
 
 export function ProjectsPage() {
   const { t } = useTranslation();
@@ -178,23 +178,13 @@ export function ProjectsPage() {
                         {a.title}
                       </Link>
                       <p className="text-xs text-muted">
-                        {languageName(a.language)}
-                        <Sep />
-                        {t(`results.status.${a.status}`)}
-                        {a.duration !== null && (
-                          <>
-                            <Sep />
-                            {formatDuration(a.duration)}
-                          </>
-                        )}
-                        {a.confidence !== null && (
-                          <>
-                            <Sep />
-                            {formatPercent(a.confidence)}
-                          </>
-                        )}
-                        <Sep />
-                        {formatDateTime(a.created_at)}
+                        <Facts>
+                          {languageName(a.language)}
+                          {t(`results.status.${a.status}`)}
+                          {a.duration !== null && formatDuration(a.duration)}
+                          {a.confidence !== null && formatPercent(a.confidence)}
+                          {formatDateTime(a.created_at)}
+                        </Facts>
                       </p>
                     </div>
                     <VerdictBadge verdict={a.verdict} />
