@@ -10,21 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AlignmentOptions, engineOptionsOf } from '@tazamun/contracts/alignment-options';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { writeClonedModel } from '@tazamun/aligner/testing/cloned-model';
 import { align } from '../engine.ts';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { loadAcousticModel } from '../acoustic/hmm/model/acoustic-model.ts';
-import { resolveHmmModel } from '../acoustic/hmm/models.ts';
 import { ARABIC_PHONES } from '../acoustic/hmm/adapt/corpus.ts';
 import { EDGES_FILE } from '../acoustic/hmm/adapt/edges.ts';
 import type { EdgeCorrection } from '../acoustic/hmm/adapt/edges.ts';
-import { mixtureProbabilities } from '../acoustic/hmm/adapt/map.ts';
-import {
-  MANIFEST,
-  addPhones,
-  modelParams,
-  readTransitionFile,
-  writeModelDir,
-} from '../acoustic/hmm/adapt/model-dir.ts';
+import { MANIFEST } from '../acoustic/hmm/adapt/model-dir.ts';
 import { ENGINE_FAULT_MARKER, EngineHost } from './engine-host.ts';
 import type { EngineFaultHook } from './engine-host.ts';
 import type { AlignTask, EngineOutcome, EngineProgress } from './protocol.ts';
@@ -142,8 +134,6 @@ test('a thread aligns with an adapted model and its word-edge correction, as the
   t.after(() => rmSync(work, { recursive: true, force: true }));
   // an Arabic model (the base with Arabic phones of its own) keeping a word-edge table that moves every
   // start 20 ms earlier and every end 20 ms later (counts large enough that nothing is shrunk)
-  const base = resolveHmmModel('en', 'full');
-  const m = loadAcousticModel({ dir: base.hmm, featParams: base.featParams });
   const edges: EdgeCorrection = {
     format: 1,
     classes: {},
@@ -158,21 +148,7 @@ test('a thread aligns with an adapted model and its word-edge correction, as the
     words: 100,
   };
   const model = join(work, 'model');
-  const manifest = writeModelDir(
-    model,
-    addPhones(modelParams(m, mixtureProbabilities(m), readTransitionFile(base.hmm)), ARABIC_PHONES),
-    base,
-    {
-      language: 'ara',
-      extraPhones: [...ARABIC_PHONES],
-      corpus: { recordings: 0, seconds: 0, hours: 0, frames: 0, groundTruthWords: 0 },
-      iterations: [],
-      moved: 0,
-      gaussians: 0,
-      tool: 'test',
-    },
-    edges,
-  );
+  const { manifest } = writeClonedModel(model, ARABIC_PHONES, edges);
   assert.equal(manifest.edges?.file, EDGES_FILE);
   // the same folder without its table
   const bare = join(work, 'bare');

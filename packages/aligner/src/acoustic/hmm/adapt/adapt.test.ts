@@ -19,27 +19,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { writeClonedModel } from '@tazamun/aligner/testing/cloned-model';
 import { align } from '../../../engine.ts';
 import type { EngineError } from '../../../errors.ts';
 import { loadAcousticModel } from '../model/acoustic-model.ts';
 import { phoneSenones } from '../model/mdef.ts';
-import { resolveHmmModel } from '../models.ts';
 import { densityOffset } from '../scoring/gaussians.ts';
 import { ARABIC_PHONES, adaptModel, edgeWords } from './corpus.ts';
 import { EDGES_FILE, edgeKeys, edgeShift } from './edges.ts';
 import { loadDecoder } from '../backend.ts';
 import { fixedWordsOf } from '../../../bench/adapt.ts';
 import type { RefUtt } from '../../../bench/common.ts';
-import { mixtureProbabilities } from './map.ts';
-import {
-  MANIFEST,
-  adaptedModelSpec,
-  readEdgeCorrection,
-  addPhones,
-  modelParams,
-  readTransitionFile,
-  writeModelDir,
-} from './model-dir.ts';
+import { MANIFEST, adaptedModelSpec, readEdgeCorrection } from './model-dir.ts';
 
 const CLI = fileURLToPath(new URL('../../../cli/main.ts', import.meta.url));
 
@@ -65,22 +56,8 @@ const timitUids = (speaker: string) =>
     .sort();
 
 test('phones added to a model are copies of their parents, written and read back as a model folder', (t) => {
-  const base = resolveHmmModel('en', 'full');
-  const m = loadAcousticModel({ dir: base.hmm, featParams: base.featParams });
-  const params = addPhones(
-    modelParams(m, mixtureProbabilities(m), readTransitionFile(base.hmm)),
-    ARABIC_PHONES,
-  );
   const out = join(tmp(t), 'model');
-  writeModelDir(out, params, base, {
-    language: 'ara',
-    extraPhones: [...ARABIC_PHONES],
-    corpus: { recordings: 0, seconds: 0, hours: 0, frames: 0, groundTruthWords: 0 },
-    iterations: [],
-    moved: 0,
-    gaussians: 0,
-    tool: 'test',
-  });
+  const { model: m } = writeClonedModel(out);
   for (const f of ['mdef', 'means', 'variances', 'mixture_weights', 'transition_matrices', MANIFEST])
     assert.ok(existsSync(join(out, f)), f);
   const spec = adaptedModelSpec(out);
@@ -145,23 +122,8 @@ test('phones added to a model are copies of their parents, written and read back
 });
 
 test('an Arabic recording aligned with a model that has Arabic phones: the tier is not approximated', async (t) => {
-  const base = resolveHmmModel('en', 'full');
-  const m = loadAcousticModel({ dir: base.hmm, featParams: base.featParams });
   const out = join(tmp(t), 'model');
-  const manifest = writeModelDir(
-    out,
-    addPhones(modelParams(m, mixtureProbabilities(m), readTransitionFile(base.hmm)), ARABIC_PHONES),
-    base,
-    {
-      language: 'ara',
-      extraPhones: [...ARABIC_PHONES],
-      corpus: { recordings: 0, seconds: 0, hours: 0, frames: 0, groundTruthWords: 0 },
-      iterations: [],
-      moved: 0,
-      gaussians: 0,
-      tool: 'test',
-    },
-  );
+  const { manifest } = writeClonedModel(out);
   const dir = join(evalDir(), 'ar-synthetic');
   const ref = JSON.parse(readFileSync(join(dir, 'arsyn_01.json'), 'utf8')) as Ref;
   const plain = await align(join(dir, ref.audio), ref.text, { lang: 'ar', recognition: false });
@@ -186,25 +148,10 @@ test('an Arabic recording aligned with a model that has Arabic phones: the tier 
 });
 
 test('before re-estimation, phones cloned with their triphones score as their parents: the same boundaries', async (t) => {
-  const base = resolveHmmModel('en', 'full');
-  const m = loadAcousticModel({ dir: base.hmm, featParams: base.featParams });
   // every Arabic phone but ʔ, which the English model places nothing for (its clone adds a phone)
   const extra = ARABIC_PHONES.filter((e) => e.ipa !== 'ʔ');
   const out = join(tmp(t), 'model');
-  writeModelDir(
-    out,
-    addPhones(modelParams(m, mixtureProbabilities(m), readTransitionFile(base.hmm)), extra),
-    base,
-    {
-      language: 'ara',
-      extraPhones: extra,
-      corpus: { recordings: 0, seconds: 0, hours: 0, frames: 0, groundTruthWords: 0 },
-      iterations: [],
-      moved: 0,
-      gaussians: 0,
-      tool: 'test',
-    },
-  );
+  writeClonedModel(out, extra);
   const dir = join(evalDir(), 'ar-synthetic');
   // and Tunisian words in IPA beginning with ʕ, ħ, x: the edge refinement walks back over their frication
   // as over their parent HH's
