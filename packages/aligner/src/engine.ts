@@ -297,7 +297,8 @@ function piecePool(
   const n = pieceThreads(threads);
   if (n < 2 || seconds <= SINGLE_MAX || !(backend instanceof HmmBackend) || !backend.family) return null;
   const family = backend.family;
-  const pool = new WindowPool(n - 1);
+  // the threads load the model while the first pass runs here
+  const pool = new WindowPool(n - 1, { family, modelDir });
   return {
     runner: (precision: Precision, garbage: boolean, recognise: boolean): PieceRunner => ({
       get free() {

@@ -274,3 +274,50 @@ test('a long recording aligned with its pieces on another thread gives the resul
   );
   assert.equal(two.metrics.phone_error_rate, one.metrics.phone_error_rate);
 });
+
+test('piece threads load their model as they start; one that cannot load is reported by the piece, and the thread goes on', async () => {
+  const { samples, backend, units } = await joined();
+  // the first sentence's words over its own audio (the first pass's spans are not needed for a closed search)
+  const first = units.slice(0, 11);
+  const piece = samples.slice(0, Math.round(3.2 * SAMPLE_RATE));
+  const job = (modelDir?: string) => ({
+    family: 'en' as const,
+    modelDir,
+    pcm: piece.slice(),
+    origin: 0,
+    offset: 0,
+    units: first,
+    coarse: [],
+    precision: 'standard' as const,
+    garbage: true,
+    recognise: false,
+  });
+  // warmed for the model every piece uses: the piece's words as this thread places them
+  const warmed = new WindowPool(1, { family: 'en' });
+  try {
+    const here = await alignLong(backend, new Samples(piece.slice(), true), first, {
+      precision: 'standard',
+      garbage: true,
+    });
+    const there = await warmed.run(job());
+    assert.ok(there.spans.length >= 9, `${there.spans.length} of 11 words placed`);
+    assert.deepEqual(
+      there.spans.map((s) => s.unit),
+      here.map((s) => s.unit),
+    );
+  } finally {
+    await warmed.close();
+  }
+  // warmed for a folder that is not a model: the warm-up fails unseen, the piece says why
+  const missing = join(EVAL, 'no-such-model');
+  const broken = new WindowPool(1, { family: 'en', modelDir: missing });
+  try {
+    await assert.rejects(broken.run(job(missing)), (err: Error) =>
+      err.message.includes('is not an adapted model'),
+    );
+    const after = await broken.run(job());
+    assert.ok(after.spans.length >= 9, 'the same thread aligns the next piece with the base model');
+  } finally {
+    await broken.close();
+  }
+});

@@ -28,6 +28,16 @@ export interface PieceJob {
   recognise: boolean;
 }
 
+/**
+ * The model a pool's threads load as soon as they start, while the first pass runs on the main thread, so
+ * that the first piece does not wait for it (a failure is the first piece's to report).
+ */
+export interface PieceWarmUp {
+  warm: true;
+  family: ModelFamily;
+  modelDir?: string;
+}
+
 /** spans with unit indices into the piece's units and absolute times, its recognition, its warnings */
 export type { PieceOutcome } from './long-audio.ts';
 
@@ -44,7 +54,7 @@ class PieceThread {
   /** terminated only outside onnxruntime's calls (native-guard.ts) */
   private readonly guard = newThreadGuard();
 
-  constructor() {
+  constructor(warm?: PieceWarmUp) {
     const workerData = { [NATIVE_GUARD_KEY]: this.guard.chain };
     if (import.meta.url.endsWith('.mjs')) {
       // a compiled bundle (the CLI's or the server's): the worker was compiled beside it
@@ -61,6 +71,7 @@ class PieceThread {
     this.worker.on('exit', (code) =>
       this.settle({ ok: false, error: `a piece thread exited with code ${code}` }),
     );
+    if (warm) this.worker.postMessage(warm);
   }
 
   private settle(r: Reply): void {
@@ -86,8 +97,10 @@ export class WindowPool {
   private readonly idle: PieceThread[];
   private readonly waiting: ((t: PieceThread) => void)[] = [];
 
-  constructor(size: number) {
-    this.threads = Array.from({ length: size }, () => new PieceThread());
+  /** `warm`: the model the threads load at once (else each loads it with its first piece) */
+  constructor(size: number, warm?: Omit<PieceWarmUp, 'warm'>) {
+    const w: PieceWarmUp | undefined = warm && { warm: true, ...warm };
+    this.threads = Array.from({ length: size }, () => new PieceThread(w));
     this.idle = [...this.threads];
   }
 

@@ -1,5 +1,6 @@
-// A piece thread of align/window-pool.ts: loads the HMM decoder of the job's model once, then aligns the
-// pieces it is given with the same code the main thread uses (alignPiece).
+// A piece thread of align/window-pool.ts: loads the HMM decoder of the job's model once (as it starts, when
+// the pool names the model: PieceWarmUp), then aligns the pieces it is given with the same code the main
+// thread uses (alignPiece).
 import { parentPort } from 'node:worker_threads';
 import type { Recognition } from '../acoustic/backend.ts';
 import { HmmBackend, loadAdaptedDecoder, loadDecoder } from '../acoustic/hmm/backend.ts';
@@ -7,18 +8,25 @@ import { Samples } from '../audio/pcm.ts';
 import { describeThrown } from '../errors.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import { alignPiece } from './long-audio.ts';
-import type { PieceJob, PieceOutcome } from './window-pool.ts';
+import type { PieceJob, PieceOutcome, PieceWarmUp } from './window-pool.ts';
+import type { ModelFamily } from '../acoustic/hmm/models.ts';
 
-parentPort!.on('message', (job: PieceJob) => {
+/** The decoder of a job's model (loaded once: loadDecoder and loadAdaptedDecoder keep it). */
+const decoderOf = (family: ModelFamily, modelDir: string | undefined) =>
+  modelDir ? loadAdaptedDecoder(modelDir, family) : loadDecoder(family);
+
+parentPort!.on('message', (job: PieceJob | PieceWarmUp) => {
+  if ('warm' in job) {
+    // no reply: a model that cannot load fails the first piece, which reports why
+    decoderOf(job.family, job.modelDir).catch(() => {});
+    return;
+  }
   void (async () => {
     try {
-      const backend = new HmmBackend(
-        job.modelDir ? await loadAdaptedDecoder(job.modelDir, job.family) : await loadDecoder(job.family),
-        {
-          espeakIpa,
-          arabicLattice: arabicPronunciationLattice,
-        },
-      );
+      const backend = new HmmBackend(await decoderOf(job.family, job.modelDir), {
+        espeakIpa,
+        arabicLattice: arabicPronunciationLattice,
+      });
       const recognitions: Recognition[] = [];
       const warnings: string[] = [];
       const samples = new Samples(job.pcm, true, job.origin);
