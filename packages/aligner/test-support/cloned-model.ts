@@ -4,7 +4,6 @@
 import type { AcousticModel } from '../src/acoustic/hmm/model/acoustic-model.ts';
 import { loadAcousticModel } from '../src/acoustic/hmm/model/acoustic-model.ts';
 import { resolveHmmModel } from '../src/acoustic/hmm/models.ts';
-import type { HmmModelSpec } from '../src/acoustic/hmm/models.ts';
 import { ARABIC_PHONES } from '../src/acoustic/hmm/adapt/corpus.ts';
 import type { EdgeCorrection } from '../src/acoustic/hmm/adapt/edges.ts';
 import { mixtureProbabilities } from '../src/acoustic/hmm/adapt/map.ts';
@@ -20,8 +19,7 @@ import type { ExtraPhone } from '../src/acoustic/hmm/phone-map.ts';
 export interface ClonedModel {
   /** the folder's manifest as written */
   manifest: ModelManifest;
-  /** the English model it was cloned from, and that model loaded */
-  base: HmmModelSpec;
+  /** the English model it was cloned from, loaded */
   model: AcousticModel;
 }
 
@@ -48,5 +46,5 @@ export function writeClonedModel(
     },
     edges,
   );
-  return { manifest, base, model };
+  return { manifest, model };
 }

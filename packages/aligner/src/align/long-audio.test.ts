@@ -275,7 +275,7 @@ test('a long recording aligned with its pieces on another thread gives the resul
   assert.equal(two.metrics.phone_error_rate, one.metrics.phone_error_rate);
 });
 
-test('piece threads load their model as they start; one that cannot load is reported by the piece, and the thread goes on', async () => {
+test('a pool warmed for the model places a piece as this thread does; a warm-up that cannot load is reported by the piece, and the thread goes on', async () => {
   const { samples, backend, units } = await joined();
   // the first sentence's words over its own audio (the first pass's spans are not needed for a closed search)
   const first = units.slice(0, 11);
