@@ -25,7 +25,7 @@ import { AdaptationStats, applyTransform } from './adapt/fmllr.ts';
 import type { FrameStats } from './adapt/map.ts';
 import type { FeatureTransform } from './adapt/fmllr.ts';
 import { gaussianKernel, topNPerFrame } from './scoring/gaussians.ts';
-import type { GaussianKernel, GaussianTopN, TopNBuffers } from './scoring/gaussians.ts';
+import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
 import { SenoneCosts, densityCosts } from './scoring/senones.ts';
 import { sphinxGaussians } from './scoring/sphinx-gaussians.ts';
 import type { SphinxDensities } from './scoring/sphinx-gaussians.ts';
@@ -200,7 +200,12 @@ interface ScoredWindow {
   transform?: string;
   /** the features scored (the transform applied, when there is one) */
   feats: Features;
+  /**
+   * the top-N densities; their log-likelihoods (topn.ll) only when `llKept`: a search's senone costs read
+   * dens, and only the adaptation statistics read the log-likelihoods
+   */
   topn: GaussianTopN;
+  llKept: boolean;
   /** density costs under one normaliser per frame (the best codebook of all): every search shares them */
   dens: Uint8Array;
   nFrames: number;
@@ -235,11 +240,19 @@ function fingerprint(samples: Float32Array): string {
 /** Scored windows kept per decoder: the alignment's and the recognition pass's over the same audio. */
 const SCORED_KEPT = 3;
 
-/** A window's score arrays: its top-N and density costs, room for `frames` frames. */
-interface ScoreBuffers extends TopNBuffers {
+/**
+ * A window's score arrays, room for `frames` frames: its top-N's densities and density costs, and the
+ * top-N's log-likelihoods once a window that keeps them has used the buffers (two thirds of the bytes).
+ */
+interface ScoreBuffers {
+  cw: Uint8Array;
   dens: Uint8Array;
+  ll: Float32Array | null;
   frames: number;
 }
+
+/** The log-likelihoods of a window that does not keep them: none (reading one is a fault, not a value). */
+const NO_LL = new Float32Array(0);
 
 /**
  * Score buffers are made for a whole number of these frames (5 s): windows of a long recording (45 s
@@ -259,6 +272,8 @@ export class HmmDecoder implements HmmSearch {
   private scored: ScoredWindow[] = [];
   /** score buffers of dropped windows, reused by the next windows that fit in them */
   private spare: ScoreBuffers[] = [];
+  /** where the windows that do not keep their log-likelihoods have them computed (one at a time) */
+  private scratch: Float32Array | null = null;
   /** searches and phone loops under way: buffers are reused only when a single one is (scoring) */
   private busy = 0;
   private readonly fillerWords: { word: string; phone: number; cost: number }[];
@@ -352,14 +367,22 @@ export class HmmDecoder implements HmmSearch {
    * The features and Gaussian scores of a window, computed once: the same samples searched again (wider
    * beams, the garbage loop, the recognition pass over the same stretch) reuse them.
    */
-  private async score(samples: Float32Array): Promise<ScoredWindow> {
+  private async score(samples: Float32Array, keepLl = false): Promise<ScoredWindow> {
     const tf = this.settings.transform;
-    const same = this.scored.find((w) => w.samples === samples && w.transform === tf?.id);
+    const usable = (w: ScoredWindow) => w.transform === tf?.id && (w.llKept || !keepLl);
+    const same = this.scored.find((w) => w.samples === samples && usable(w));
     if (same) return same;
     const key = fingerprint(samples);
-    const equal = this.scored.find((w) => w.key === key && w.transform === tf?.id);
+    const equal = this.scored.find((w) => w.key === key && usable(w));
     if (equal) return equal;
     let feats = this.scored.find((w) => w.key === key && !w.transform)?.feats;
+    // scored already without its log-likelihoods, now asked with them: scored again (its features kept),
+    // replacing it
+    const without = this.scored.findIndex((w) => w.key === key && w.transform === tf?.id);
+    if (without >= 0) {
+      const [old] = this.scored.splice(without, 1);
+      if (this.busy <= 1) this.spareBuffers(old!.buffers);
+    }
     if (!feats) {
       const logMel = this.frontEnd.logMel(withDither(samples));
       const cep = this.frontEnd.cepstra(logMel);
@@ -370,15 +393,37 @@ export class HmmDecoder implements HmmSearch {
     // the same few arrays instead of leaving the allocator one new set per window)
     const dropped = this.scored.length >= SCORED_KEPT ? this.scored.pop()! : null;
     if (dropped && this.busy <= 1) this.spareBuffers(dropped.buffers);
-    const buffers = this.takeBuffers(feats.nFrames);
-    const topn = await this.kernel.topN(feats, buffers);
+    const buffers = this.takeBuffers(feats.nFrames, keepLl);
+    const need = buffers.frames * topNPerFrame(this.model);
+    let ll: Float32Array;
+    let scratch = false;
+    if (keepLl) ll = buffers.ll ??= new Float32Array(need);
+    else if (this.scratch && this.scratch.length >= need) {
+      ll = this.scratch;
+      this.scratch = null;
+      scratch = true;
+    } else {
+      ll = new Float32Array(need);
+      scratch = true;
+    }
+    let topn: GaussianTopN;
+    let dens: Uint8Array;
+    try {
+      topn = await this.kernel.topN(feats, { ll, cw: buffers.cw });
+      dens = densityCosts(topn, null, buffers.dens);
+    } finally {
+      // the largest scratch is kept for the next window (a window scored meanwhile made its own)
+      if (scratch && (!this.scratch || this.scratch.length < ll.length)) this.scratch = ll;
+    }
+    if (!keepLl) topn = { ...topn, ll: NO_LL };
     const w: ScoredWindow = {
       samples,
       key,
       transform: tf?.id,
       feats,
       topn,
-      dens: densityCosts(topn, null, buffers.dens),
+      llKept: keepLl,
+      dens,
       nFrames: feats.nFrames,
       buffers,
     };
@@ -397,13 +442,27 @@ export class HmmDecoder implements HmmSearch {
     this.scored = [];
   }
 
-  /** Buffers for a window of `frames` frames: a dropped window's when one is long enough. */
-  private takeBuffers(frames: number): ScoreBuffers {
-    const i = this.spare.findIndex((b) => b.frames >= frames);
-    if (i >= 0) return this.spare.splice(i, 1)[0]!;
+  /**
+   * Buffers for a window of `frames` frames: a dropped window's when one is long enough, one with
+   * log-likelihood room first when the window keeps them and one without otherwise. A window that does not
+   * keep them and gets such room passes it to the scratch (or lets it go), so that the spare buffers do
+   * not all come to hold it.
+   */
+  private takeBuffers(frames: number, keepLl: boolean): ScoreBuffers {
+    const fit = (b: ScoreBuffers) => b.frames >= frames;
+    let i = this.spare.findIndex((b) => fit(b) && (b.ll !== null) === keepLl);
+    if (i < 0) i = this.spare.findIndex(fit);
+    if (i >= 0) {
+      const b = this.spare.splice(i, 1)[0]!;
+      if (!keepLl && b.ll) {
+        if (!this.scratch || this.scratch.length < b.ll.length) this.scratch = b.ll;
+        b.ll = null;
+      }
+      return b;
+    }
     const room = Math.ceil(Math.max(1, frames) / BUFFER_FRAMES) * BUFFER_FRAMES;
     const n = room * topNPerFrame(this.model);
-    return { ll: new Float32Array(n), cw: new Uint8Array(n), dens: new Uint8Array(n), frames: room };
+    return { ll: null, cw: new Uint8Array(n), dens: new Uint8Array(n), frames: room };
   }
 
   private spareBuffers(b: ScoreBuffers): void {
@@ -474,10 +533,12 @@ export class HmmDecoder implements HmmSearch {
   private async search(
     samples: Float32Array,
     g: Fsg,
+    /** the path's frames go to adaptation statistics (the window keeps its log-likelihoods) */
+    forStats = false,
   ): Promise<{ net: Network; costs: SenoneCosts; path: SearchResult | null; window: ScoredWindow }> {
     try {
       injectedFault();
-      const w = await this.score(samples);
+      const w = await this.score(samples, forStats);
       const sphinx = emulatingPocketsphinx();
       const net = buildNetwork(this.model, this.wordGraph(g), contextRules());
       if (sphinx) w.sphinx ??= sphinxGaussians(this.model).then((k) => k.densities(w.feats));
@@ -511,7 +572,7 @@ export class HmmDecoder implements HmmSearch {
     stats?: FrameStats,
   ): Promise<HmmSegment | null> {
     return this.counted(async () => {
-      const { net, costs, path, window } = await this.search(samples, g);
+      const { net, costs, path, window } = await this.search(samples, g, stats !== undefined);
       if (!path) return null;
       if (level === 1 && emulatingPocketsphinx()) return this.sphinxSegments(net, path, window);
       if (stats) this.collect(stats, net, costs, path, window);
@@ -584,7 +645,7 @@ export class HmmDecoder implements HmmSearch {
     gamma = 1,
   ): Promise<number> {
     this.configure({ ...this.settings, transform: undefined });
-    const w = await this.score(samples);
+    const w = await this.score(samples, true);
     const { mdef } = this.model;
     const segs: { pid: number; from: number; to: number }[] = [];
     const frame = (s: number) => Math.max(0, Math.min(w.nFrames, Math.round(s * FRAME_RATE)));
