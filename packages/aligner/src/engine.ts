@@ -1,6 +1,7 @@
 // The engine's one entry: audio + transcript -> the platform result (contracts, schema version 1).
 // Decoding, text processing, long-audio windowing and scores live here; back-ends only place units.
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
 import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
 import type { EngineOptions, InputKind } from '@tazamun/contracts/alignment-options';
 import { JobBoundsError, assertJobBounds } from '@tazamun/contracts/job-bounds';
@@ -35,7 +36,7 @@ import { normalizeTranscript, splitWords } from './text/normalize.ts';
 import type { ModelToken, SourceWord } from './text/normalize.ts';
 import type { AcceptedLanguage } from './text/languages.ts';
 import { planAlignment } from './plan.ts';
-import { arabicPronunciationLattice, espeakIpa } from './text/g2p.ts';
+import { arabicPronunciationLattice, espeakIpa, releaseEspeak } from './text/g2p.ts';
 import { buildSegments } from './align/segments.ts';
 import { DEFAULT_REFINE, energyTrack, fricationTrack, refineEdges } from './align/refine.ts';
 import { wordConfidence } from './metrics/confidence.ts';
@@ -104,6 +105,12 @@ function familyFor(lang3: string): ModelFamily {
  */
 const SPILL_SECONDS = 600;
 
+/**
+ * Recordings longer than this let eSpeak NG go once their words are pronounced: its 39 MiB would sit
+ * through minutes of alignment, and the next job that needs it reloads it in under a second.
+ */
+const ESPEAK_RELEASE_SECONDS = 600;
+
 /** The back-end for one job. MMS (and onnxruntime) is loaded only when a job needs it. */
 export async function selectBackend(
   engine: 'hmm' | 'mms',
@@ -131,11 +138,32 @@ export async function selectBackend(
  * fault (retry once on a fresh decoder or thread). Nothing else escapes, so no caller prints
  * "[object Object]" for a value the WASM module threw.
  */
+/**
+ * How far V8 lets a heap grow past what its last full collection kept, in percent (its own choice goes up
+ * to 300 %). A long job's searches leave their networks behind in the old generation; at V8's choice
+ * a 3-hour file peaked at 959–1,062 MiB, at 100 % at 846 MiB for about 8 % more CPU, at 50 % at 761 MiB for
+ * 33 % more (docs/benchmarks.md, "A 3-hour file").
+ */
+export const HEAP_GROWING_PERCENT = 100;
+
+let heapGrowthSet = false;
+
+/**
+ * Sets HEAP_GROWING_PERCENT for the process (a V8 flag is the whole process's: the engine's threads,
+ * and whatever else runs beside them), once, before the first job.
+ */
+export function limitHeapGrowth(): void {
+  if (heapGrowthSet) return;
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  heapGrowthSet = true;
+}
+
 export async function align(
   audio: string | Pcm,
   text: string,
   options: AlignOptions,
 ): Promise<AlignmentResult> {
+  limitHeapGrowth();
   try {
     return await alignUnchecked(audio, text, options);
   } catch (err) {
@@ -207,6 +235,7 @@ async function alignUnchecked(
       warnings: pw,
     } = await backend.pronounce(transcript.tokens, options.lang, inputKind, lexicon);
     warnings.push(...pw);
+    if (stats.duration > ESPEAK_RELEASE_SECONDS) releaseEspeak();
 
     const recognition = options.recognition !== false;
     // The recognition pass costs about a sixth of the alignment (nothing when the back-end recognises the

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { arabicPronunciationLattice, espeakIpa, ipaToPhones, unknownIpaSymbols } from './g2p.ts';
+import {
+  arabicPronunciationLattice,
+  espeakIpa,
+  ipaToPhones,
+  releaseEspeak,
+  unknownIpaSymbols,
+} from './g2p.ts';
 
 // A lattice as a readable string: slots separated by spaces, alternatives by "|", silent as "∅".
 const show = (word: string): string =>
@@ -52,6 +58,18 @@ test('espeakIpa: eSpeak control syntax in user text is not interpreted', async (
   assert.deepEqual(a, plain);
   assert.deepEqual(b, ['h', 'ə', 'l', 'oʊ']);
   for (const p of a ?? []) assert.ok(!p.includes('@'));
+});
+
+test('espeakIpa: an instance let go (a long job) is loaded again with the voice asked, words read the same', async () => {
+  const before = await espeakIpa(['weather', 'maison'], 'en');
+  const french = await espeakIpa(['maison'], 'fr');
+  releaseEspeak();
+  // the new instance starts without a voice: English must be chosen again, not French kept
+  assert.deepEqual(await espeakIpa(['weather', 'maison'], 'en'), before);
+  releaseEspeak();
+  releaseEspeak();
+  assert.deepEqual(await espeakIpa(['maison'], 'fr'), french);
+  assert.notDeepEqual(french[0], before[1], 'the two voices read "maison" differently');
 });
 
 test('espeakIpa: unknown language throws', async () => {

@@ -190,6 +190,15 @@ async function getEspeak(): Promise<EspeakHandle> {
   }
 }
 
+/**
+ * Lets the eSpeak NG instance go (its heap and voice data, about 39 MiB): a long job calls this once its
+ * words are pronounced, so the minutes of alignment after it run without them. The next use loads a new
+ * instance (under a second); a conversion under way keeps the instance it holds.
+ */
+export function releaseEspeak(): void {
+  espeakPromise = null;
+}
+
 const decoder = new TextDecoder();
 
 function readCString(heap: Uint8Array, ptr: number): string {
