@@ -139,23 +139,29 @@ export async function selectBackend(
  * "[object Object]" for a value the WASM module threw.
  */
 /**
- * How far V8 lets a heap grow past what its last full collection kept, in percent (its own choice goes up
- * to 300 %). A long job's searches leave their networks behind in the old generation; at V8's choice
- * a 3-hour file peaked at 959–1,062 MiB, at 100 % at 846 MiB for about 8 % more CPU, at 50 % at 761 MiB for
- * 33 % more (docs/benchmarks.md, "A 3-hour file").
+ * How far V8 lets a heap grow past what its last full collection kept, in percent, while a long recording
+ * is aligned (V8's own choice goes up to 300 %). A long job's searches leave their networks behind in the
+ * old generation: at V8's choice a 3-hour file peaked at 959–1,062 MiB, at 100 % at 846 MiB for about 8 %
+ * more CPU, at 50 % at 761 MiB for 33 % more. On a 0.18-hour file 100 % cost 14 % more CPU for 41 MiB
+ * less, so shorter recordings keep V8's choice (docs/benchmarks.md, "A 3-hour file").
  */
-export const HEAP_GROWING_PERCENT = 100;
+const HEAP_GROWING_PERCENT = 100;
+/** Recordings at least this long are aligned with the heap's growth bounded. */
+const BOUNDED_HEAP_SECONDS = 1800;
 
-let heapGrowthSet = false;
+/** Long jobs under way in this process (V8's flags are the whole process's, every thread's). */
+let boundedJobs = 0;
 
 /**
- * Sets HEAP_GROWING_PERCENT for the process (a V8 flag is the whole process's: the engine's threads,
- * and whatever else runs beside them), once, before the first job.
+ * Bounds the heap's growth for a recording of `seconds` when it is long; returns what undoes it (V8's
+ * own choice is back once no long job is under way).
  */
-export function limitHeapGrowth(): void {
-  if (heapGrowthSet) return;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  heapGrowthSet = true;
+function boundHeapGrowth(seconds: number): () => void {
+  if (seconds < BOUNDED_HEAP_SECONDS) return () => {};
+  if (boundedJobs++ === 0) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  return () => {
+    if (--boundedJobs === 0) setFlagsFromString('--heap-growing-percent=0');
+  };
 }
 
 export async function align(
@@ -163,7 +169,6 @@ export async function align(
   text: string,
   options: AlignOptions,
 ): Promise<AlignmentResult> {
-  limitHeapGrowth();
   try {
     return await alignUnchecked(audio, text, options);
   } catch (err) {
@@ -215,6 +220,7 @@ async function alignUnchecked(
   options.onProgress?.(0);
   // Read a window at a time; digital zeros are dithered in each window read, never in the stored samples.
   const samples = new Samples(loaded.samples, backend.traits.ditherZeros);
+  const unbound = boundHeapGrowth(stats.duration);
   try {
     // Silence is answered with a completed result (every word not found, verdict no_speech), not an error.
     const silent = isSilent(stats);
@@ -310,6 +316,7 @@ async function alignUnchecked(
   } finally {
     // a long recording's samples file goes as soon as the job is done, whatever happened
     samples.close();
+    unbound();
   }
 }
 
