@@ -133,12 +133,6 @@ export async function selectBackend(
 }
 
 /**
- * Aligns audio with its transcript. Every failure is an AudioError (the audio cannot be used), a
- * JobBoundsError (the input is beyond the job bounds, packages/contracts) or an EngineError (errors.ts): `input` true for what the user's input caused (no retry), false for an engine
- * fault (retry once on a fresh decoder or thread). Nothing else escapes, so no caller prints
- * "[object Object]" for a value the WASM module threw.
- */
-/**
  * How far V8 lets a heap grow past what its last full collection kept, in percent, while a long recording
  * is aligned (V8's own choice goes up to 300 %). A long job's searches leave their networks behind in the
  * old generation: at V8's choice a 3-hour file peaked at 959–1,062 MiB, at 100 % at 846 MiB for about 8 %
@@ -164,6 +158,12 @@ function boundHeapGrowth(seconds: number): () => void {
   };
 }
 
+/**
+ * Aligns audio with its transcript. Every failure is an AudioError (the audio cannot be used), a
+ * JobBoundsError (the input is beyond the job bounds, packages/contracts) or an EngineError (errors.ts): `input` true for what the user's input caused (no retry), false for an engine
+ * fault (retry once on a fresh decoder or thread). Nothing else escapes, so no caller prints
+ * "[object Object]" for a value the WASM module threw.
+ */
 export async function align(
   audio: string | Pcm,
   text: string,

@@ -201,11 +201,10 @@ interface ScoredWindow {
   /** the features scored (the transform applied, when there is one) */
   feats: Features;
   /**
-   * the top-N densities; their log-likelihoods (topn.ll) only when `llKept`: a search's senone costs read
-   * dens, and only the adaptation statistics read the log-likelihoods
+   * the top-N densities; their log-likelihoods (topn.ll) only for a window scored for adaptation
+   * statistics, else NO_LL: a search's senone costs read dens, only the statistics read the log-likelihoods
    */
   topn: GaussianTopN;
-  llKept: boolean;
   /** density costs under one normaliser per frame (the best codebook of all): every search shares them */
   dens: Uint8Array;
   nFrames: number;
@@ -369,7 +368,7 @@ export class HmmDecoder implements HmmSearch {
    */
   private async score(samples: Float32Array, keepLl = false): Promise<ScoredWindow> {
     const tf = this.settings.transform;
-    const usable = (w: ScoredWindow) => w.transform === tf?.id && (w.llKept || !keepLl);
+    const usable = (w: ScoredWindow) => w.transform === tf?.id && (w.topn.ll !== NO_LL || !keepLl);
     const same = this.scored.find((w) => w.samples === samples && usable(w));
     if (same) return same;
     const key = fingerprint(samples);
@@ -395,25 +394,14 @@ export class HmmDecoder implements HmmSearch {
     if (dropped && this.busy <= 1) this.spareBuffers(dropped.buffers);
     const buffers = this.takeBuffers(feats.nFrames, keepLl);
     const need = buffers.frames * topNPerFrame(this.model);
-    let ll: Float32Array;
-    let scratch = false;
-    if (keepLl) ll = buffers.ll ??= new Float32Array(need);
-    else if (this.scratch && this.scratch.length >= need) {
-      ll = this.scratch;
-      this.scratch = null;
-      scratch = true;
-    } else {
-      ll = new Float32Array(need);
-      scratch = true;
-    }
+    const ll = keepLl ? (buffers.ll ??= new Float32Array(need)) : this.takeScratch(need);
     let topn: GaussianTopN;
     let dens: Uint8Array;
     try {
       topn = await this.kernel.topN(feats, { ll, cw: buffers.cw });
       dens = densityCosts(topn, null, buffers.dens);
     } finally {
-      // the largest scratch is kept for the next window (a window scored meanwhile made its own)
-      if (scratch && (!this.scratch || this.scratch.length < ll.length)) this.scratch = ll;
+      if (!keepLl) this.keepScratch(ll);
     }
     if (!keepLl) topn = { ...topn, ll: NO_LL };
     const w: ScoredWindow = {
@@ -422,7 +410,6 @@ export class HmmDecoder implements HmmSearch {
       transform: tf?.id,
       feats,
       topn,
-      llKept: keepLl,
       dens,
       nFrames: feats.nFrames,
       buffers,
@@ -455,7 +442,7 @@ export class HmmDecoder implements HmmSearch {
     if (i >= 0) {
       const b = this.spare.splice(i, 1)[0]!;
       if (!keepLl && b.ll) {
-        if (!this.scratch || this.scratch.length < b.ll.length) this.scratch = b.ll;
+        this.keepScratch(b.ll);
         b.ll = null;
       }
       return b;
@@ -463,6 +450,19 @@ export class HmmDecoder implements HmmSearch {
     const room = Math.ceil(Math.max(1, frames) / BUFFER_FRAMES) * BUFFER_FRAMES;
     const n = room * topNPerFrame(this.model);
     return { ll: null, cw: new Uint8Array(n), dens: new Uint8Array(n), frames: room };
+  }
+
+  /** The scratch for a window's log-likelihoods, or a new one while it is in use or too short. */
+  private takeScratch(need: number): Float32Array {
+    const s = this.scratch;
+    if (!s || s.length < need) return new Float32Array(need);
+    this.scratch = null;
+    return s;
+  }
+
+  /** Keeps the larger of `a` and the scratch for the next window (a window scored meanwhile made its own). */
+  private keepScratch(a: Float32Array): void {
+    if (!this.scratch || this.scratch.length < a.length) this.scratch = a;
   }
 
   private spareBuffers(b: ScoreBuffers): void {
