@@ -95,10 +95,13 @@ test(
       // The player streams from a signed URL: playable once the metadata is in, no token sent.
       const audio = page.getByTestId('audio-stream');
       assert.match((await audio.getAttribute('src')) ?? '', /\/audio\/\?sig=[\w-]+&exp=\d+$/);
-      // String expressions: this package is compiled without the DOM types.
-      await page.waitForFunction('document.querySelector(\'[data-testid="audio-stream"]\').readyState >= 1');
+      // A function, not a string: once the first check fails, Playwright polls a string predicate
+      // through eval, which the app's CSP (script-src 'self') refuses.
+      await page.waitForFunction(
+        () => document.querySelector<HTMLAudioElement>('[data-testid="audio-stream"]')!.readyState >= 1,
+      );
       const duration = await page.evaluate(
-        'document.querySelector(\'[data-testid="audio-stream"]\').duration',
+        () => document.querySelector<HTMLAudioElement>('[data-testid="audio-stream"]')!.duration,
       );
       assert.ok(typeof duration === 'number' && duration > 0);
       await page.locator('button[aria-label="Play"]:enabled').waitFor();
