@@ -100,9 +100,7 @@ test(
       await page.waitForFunction(
         () => document.querySelector<HTMLAudioElement>('[data-testid="audio-stream"]')!.readyState >= 1,
       );
-      const duration = await page.evaluate(
-        () => document.querySelector<HTMLAudioElement>('[data-testid="audio-stream"]')!.duration,
-      );
+      const duration = await audio.evaluate((a) => (a as HTMLAudioElement).duration);
       assert.ok(typeof duration === 'number' && duration > 0);
       await page.locator('button[aria-label="Play"]:enabled').waitFor();
       const sent = await Promise.all(audioRequests);
