@@ -52,6 +52,11 @@ test('request lines carry the user id; job lines carry alignment, request id, du
     ids.push(res.json().id as string);
   }
   for (const id of ids) assert.equal((await waitForStatus(app, user.access, id)).status, 'completed');
+  // A job's end line is written after its run returns, which is after the alignment shows as completed:
+  // wait (a bounded time) for both before reading them.
+  const endedLines = () => lines.filter((l) => l.msg === 'job ended' && ids.includes(l.alignment as string));
+  for (let waited = 0; endedLines().length < ids.length && waited < 10_000; waited += 50)
+    await new Promise((r) => setTimeout(r, 50));
   assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 200);
 
   const uploads = lines.filter((l) => l.msg === 'request completed' && l.route === '/api/alignments');
