@@ -11,6 +11,7 @@ import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { approvedUser, bearer, testConfig } from '@tazamun/server/testing/test-app';
 import { evalClip, multipart, waitForStatus } from '@tazamun/server/testing/jobs-test-app';
+import { until } from '@tazamun/server/testing/until';
 import { loadConfig } from '../config.ts';
 
 test('request lines carry the user id; job lines carry alignment, request id, duration, outcome', async (t) => {
@@ -53,10 +54,12 @@ test('request lines carry the user id; job lines carry alignment, request id, du
   }
   for (const id of ids) assert.equal((await waitForStatus(app, user.access, id)).status, 'completed');
   // A job's end line is written after its run returns, which is after the alignment shows as completed:
-  // wait (a bounded time) for both before reading them.
-  const endedLines = () => lines.filter((l) => l.msg === 'job ended' && ids.includes(l.alignment as string));
-  for (let waited = 0; endedLines().length < ids.length && waited < 10_000; waited += 50)
-    await new Promise((r) => setTimeout(r, 50));
+  // wait for both before reading them.
+  await until(
+    "both jobs' end lines",
+    () =>
+      lines.filter((l) => l.msg === 'job ended' && ids.includes(l.alignment as string)).length === ids.length,
+  );
   assert.equal((await app.inject({ url: '/api/ready/' })).statusCode, 200);
 
   const uploads = lines.filter((l) => l.msg === 'request completed' && l.route === '/api/alignments');
