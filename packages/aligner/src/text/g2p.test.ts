@@ -158,6 +158,36 @@ test('lattice: word-initial alef (hamzat wasl) and alef al-fasila', () => {
   assert.equal(show('اجْتَهِدُوا'), 'ʔ|∅ a|i|u|∅ dʒ t a h i d uː');
 });
 
+test('lattice: unvowelled final ي is ī, or the nisba ending -iyy with a case vowel', () => {
+  assert.equal(show('الصحفي'), 'ʔ|∅ a|∅ sˤ sˤ a|i|u|∅ ħ a|i|u|∅ f ∅|a|i iː|j|ijj ∅|a|i|u');
+  assert.equal(show('يمشي'), 'j a|i|u|∅ m a|i|u|∅ ʃ ∅|a|i iː|j|ijj ∅|a|i|u');
+  // vowelled, the marks decide
+  assert.equal(show('عَرَبِيٌّ'), 'ʕ a r a b i j j u|∅ n|∅');
+});
+
+test('lattice: unvowelled function words are read as the grammar reads them', () => {
+  assert.equal(show('في'), 'f iː');
+  assert.equal(show('فى'), 'f iː'); // the Egyptian ى for final ي
+  assert.equal(show('على'), 'ʕ a l aː');
+  assert.equal(show('إلى'), 'ʔ i l aː');
+  assert.equal(show('الى'), 'ʔ i l aː'); // without its hamza, as often typed
+  assert.equal(show('هذا'), 'h aː ð aː'); // the ā the spelling leaves out
+  assert.equal(show('من'), 'm i|a n ∅|a|i'); // min or man, mina before the article
+  assert.equal(show('أن'), 'ʔ a n n|∅ a|∅'); // ʔan or ʔanna
+  // with a conjunction or a preposition written onto it
+  assert.equal(show('وعلى'), 'w a ʕ a l aː');
+  assert.equal(show('فإن'), 'f a ʔ i n n|∅ a|∅');
+  assert.equal(show('بهذا'), 'b i h aː ð aː');
+  assert.equal(show('والذي'), 'w a l l a ð iː'); // the article's alef is not spoken after wa-
+  // not a function word: وهم is wahm as often as wa-hum, so the letter rules read it
+  assert.equal(show('وهم'), 'w a|i|u|∅ h a|i|u|∅ m a|i|u|∅');
+  // a preposition is written onto demonstratives only (بعد is baʕd, not bi-ʕd)
+  assert.equal(show('بعد'), 'b a ʕ d a|u|∅');
+  // vowelled text keeps the writer's vowels
+  assert.equal(show('عَلَى'), 'ʕ a l aː');
+  assert.equal(show('مِنَ'), 'm i n a|∅');
+});
+
 test('lattice: Persian letters, tatweel and non-Arabic characters', () => {
   assert.equal(show('پـچ'), 'p a|i|u|∅ tʃ a|i|u|∅');
   assert.deepEqual(arabicPronunciationLattice('abc 12'), []);

@@ -11,6 +11,7 @@
 // - stress (ˈ ˌ), syllable breaks (.), tone letters (˥˦˧˨˩) and eSpeak tone digits are removed;
 // - Arabic rules use: ʔ b t θ dʒ ħ x d ð r z s ʃ sˤ dˤ tˤ ðˤ ʕ ɣ f q k l m n h w j p tʃ ʒ ɡ v
 //   and a i u aː iː uː.
+import { functionWordLattice } from './arabic-function-words.ts';
 import {
   ALEF_WASLA,
   DAGGER_ALIF,
@@ -353,6 +354,9 @@ export function arabicPronunciationLattice(token: string): string[][] {
         ];
     return [...head, ['l'], ['l'], ['aː', 'a'], ['h'], ['u', 'i', 'a', '']];
   }
+  // the frequent words whose vowels the letters do not give (في, على, هذا ...), as read in the grammar
+  const listed = vowelled ? null : functionWordLattice(plainForm);
+  if (listed) return listed;
   const us = units(form);
   const slots: string[][] = [];
   const push = (...alts: string[]): void => {
@@ -468,6 +472,12 @@ export function arabicPronunciationLattice(token: string): string[][] {
         continue;
       }
       if (!vowelled && prevVowel === null && !marks.includes(FATHATAN)) {
+        if (isLast && base !== 'و') {
+          // a final ī, or the nisba ending -iyy with its case vowel (ṣaḥafiyy-u, ʕarabiyy-a)
+          push('iː', 'j', 'ijj');
+          push('', 'a', 'i', 'u');
+          continue;
+        }
         push(long, base === 'و' ? 'w' : 'j');
         if (!isLast) push('', 'a');
         continue;

@@ -25,6 +25,12 @@ test('each word gets the source the aligner would take, in its order', async () 
 test('Arabic words go by the letter rules, other languages by eSpeak', async () => {
   const ar = await previewPronunciations('كَتَبَ', 'ara');
   assert.deepEqual(ar, [{ word: 'كَتَبَ', source: 'rules', ipa: 'k a t a b a' }]);
+  // unvowelled: the first reading of each slot, a function word as the grammar reads it
+  const plain = await previewPronunciations('على الصحفي', 'ara');
+  assert.deepEqual(
+    plain.map((w) => w.ipa),
+    ['ʕ a l aː', 'ʔ a sˤ sˤ a ħ a f iː'],
+  );
   const de = await previewPronunciations('Haus', 'deu');
   assert.equal(de.length, 1);
   assert.equal(de[0]!.source, 'espeak');

@@ -78,7 +78,9 @@ export async function previewPronunciations(
         .map((p) => MODEL_PHONE_IPA[family][p] ?? p);
       w = { word: t.text, source: 'model_dictionary', ipa: ipa.join(' ') };
     } else if (info.routes[0] === 'arabic-rules' && /[\u0600-\u06FF]/.test(t.text)) {
-      const first = arabicPronunciationLattice(t.text).map((slot) => slot.find((alt) => alt !== '') ?? '');
+      // each slot's first reading: the alternatives are in order of likelihood, a silent one first
+      // where the letters usually carry no vowel there (الصحفي: ṣaḥafī, not ṣaḥafaīa)
+      const first = arabicPronunciationLattice(t.text).map((slot) => slot[0] ?? '');
       w = { word: t.text, source: 'rules', ipa: first.filter(Boolean).join(' ') };
     } else {
       w = { word: t.text, source: 'espeak', ipa: '' };
