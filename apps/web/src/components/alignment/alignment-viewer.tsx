@@ -200,7 +200,9 @@ export function AlignmentViewer({ result, audioUrl }: { result: AlignmentResult;
   return (
     <div className="space-y-6">
       <QualityBanner result={result} onWord={showWord} />
-      {audioUrl && <WaveformPlayer ref={player} url={audioUrl} onTime={onTime} />}
+      {audioUrl && (
+        <WaveformPlayer ref={player} url={audioUrl} duration={result.audio.duration} onTime={onTime} />
+      )}
       {/* The engine's own notes are English text for API and CLI users; what they say about words the
           banner above already says in the interface language. Kept, folded, for those who want them. */}
       {result.warnings.length > 0 && (

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useUiStore } from '../../stores/ui-store.ts';
 import { Spinner } from '../ui/spinner.tsx';
 import { PLAYBACK_RATES, createWaveSurfer, waveColours } from '../../lib/wavesurfer.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { formatClock } from './time.ts';
 
 export interface PlayerHandle {
@@ -17,10 +18,13 @@ export interface PlayerHandle {
 /** The audio with its waveform (wavesurfer.js). Time runs left to right in every interface language. */
 export function WaveformPlayer({
   url,
+  duration: known,
   onTime,
   ref,
 }: {
   url: string;
+  /** the recording's length as the result gives it: shown until the audio's own metadata arrive */
+  duration?: number;
   onTime: (seconds: number) => void;
   ref?: Ref<PlayerHandle>;
 }) {
@@ -32,7 +36,7 @@ export function WaveformPlayer({
   const [ready, setReady] = useState(false);
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
-  const [duration, setDuration] = useState(0);
+  const [duration, setDuration] = useState(known ?? 0);
   const [rate, setRate] = useState(1);
   const [failed, setFailed] = useState(false);
   const audio = useRef<HTMLAudioElement>(null);
@@ -147,7 +151,7 @@ export function WaveformPlayer({
           >
             {PLAYBACK_RATES.player.map((r) => (
               <option key={r} value={r}>
-                {r}×
+                {formatNumber(r)}×
               </option>
             ))}
           </select>

@@ -147,6 +147,21 @@ describe('results viewer audio', () => {
   });
 });
 
+describe('results viewer player', () => {
+  it('shows the recording’s length before its metadata arrive; speed choices in the interface’s digits', async () => {
+    await renderApp('/results/a1', { apiUrl: api.url, language: 'ar' });
+    await screen.findByTestId('audio-stream');
+    // jsdom never loads the audio: the length comes from the result (1.5 s), timestamps in Western digits
+    expect(screen.getByText('0:00 / 0:01')).toBeTruthy();
+    const speeds = [...document.querySelectorAll('option')]
+      .map((o) => o.textContent ?? '')
+      .filter((t) => t.endsWith('×'));
+    expect(speeds).toContain('١×');
+    expect(speeds.length).toBeGreaterThan(2);
+    expect(speeds.every((t) => !/[0-9]/.test(t))).toBe(true);
+  });
+});
+
 describe('results verdict', () => {
   it('a good result: green badge and banner without things to check; the word table shows IPA phones', async () => {
     await renderApp('/results/a1', { apiUrl: api.url, language: 'en' });
