@@ -267,8 +267,8 @@ export type CalibrationTable = [number, number][];
 // to the same manner, stranded speech, first phone vowel / stop / fricative / nasal, last phone vowel /
 // stop / fricative / nasal]; presence over presenceFeatures, each set weighing the same within each side.
 // Arabic without diacritics alone (its score weights, table and GOP_MAX) was fitted again on the dump of
-// 2026-12-03, 11:00 UTC, after its function words got their own readings (text/arabic-function-words.ts)
-// and the nisba ending its lattice: 582 words of synth-ar-plain, the other classes' words unchanged.
+// 2026-12-03, 11:35 UTC, after its function words got their own readings (text/arabic-function-words.ts)
+// and the nisba ending and the tanwin after ة their lattice slots: 582 words of synth-ar-plain, the other classes' words unchanged.
 export const SCORE_WEIGHTS: ScoreWeights = {
   dictionary: [
     -9.7587, 0.05, -0.7135, -0.0141, -0.7807, 11.3502, -0.3521, -0.189, 0.0262, -1.5861, -0.6238, 6.5396, 0,
@@ -283,8 +283,8 @@ export const SCORE_WEIGHTS: ScoreWeights = {
     -0.3217, -0.9362, 0.9247, 0.1454, 0.1142, -1.195, -2.122, 0.9146,
   ],
   arabic_plain: [
-    17.2492, 0.1907, -0.6491, 0.7974, -0.207, -17.2505, 0.3268, -0.3494, -0.0415, -1.5811, 1.2622, -13.9956,
-    -0.0663, -0.3727, 0.6734, 0.2301, 0.2909, -2.4087, -1.3689, 0.7081,
+    23.6589, 0.2384, -0.7041, 0.627, -0.2042, -24.0819, 0.756, -0.3634, -0.0386, -1.2678, 1.0272, -12.2826,
+    -0.2777, -0.3212, 0.8168, -0.0037, 0.3607, -2.4485, -1.4845, 0.6489,
   ],
   ipa: [
     15.8668, 0.0757, -0.3641, 0, 1.4366, -9.8549, 0.5235, -0.3676, 0.0448, 0, 0, -34.6828, -1.1449, 0.6814,
@@ -338,15 +338,15 @@ export const CALIBRATION: Record<CalibrationClass, CalibrationTable> = {
     [0.9426, 0.955],
   ],
   arabic_plain: [
-    [0.0535, 0.063],
-    [0.1959, 0.163],
-    [0.3225, 0.25],
-    [0.4384, 0.469],
-    [0.5232, 0.542],
-    [0.6281, 0.608],
-    [0.7203, 0.612],
-    [0.7909, 0.814],
-    [0.8843, 0.959],
+    [0.0727, 0.063],
+    [0.2652, 0.245],
+    [0.4284, 0.354],
+    [0.5554, 0.551],
+    [0.644, 0.629],
+    [0.7104, 0.667],
+    [0.7771, 0.784],
+    [0.8349, 0.857],
+    [0.8856, 0.959],
   ],
   ipa: [
     [0.5161, 0.463],

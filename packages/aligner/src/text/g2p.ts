@@ -450,6 +450,8 @@ export function arabicPronunciationLattice(token: string): string[][] {
     if (base === 'ة') {
       push('t', 'h', '');
       pushVowel(marks, true);
+      // unvowelled: a noun in ة read in full may end in tanwin (risālatan, madrasatun)
+      if (!vowelled) push('', 'n');
       continue;
     }
 
