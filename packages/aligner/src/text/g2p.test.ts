@@ -150,6 +150,15 @@ test('lattice: article after a prefix (و ب) drops its alef; لِّلْ is li +
   assert.equal(show('لِّلْمُتَّقِينَ'), 'l i l m u t t a q iː n a|∅');
 });
 
+test('lattice: unvowelled, a prefix on the article has its own vowel; the article is followed by a consonant', () => {
+  assert.equal(show('والسماء'), 'w a s s a|i|u|∅ m aː ʔ a|i|u|∅');
+  assert.equal(show('بالقطار'), 'b i l q a|i|u|∅ tˤ aː r a|i|u|∅');
+  // و right after the article is w, never ū (al-walad, al-wizāra)
+  assert.equal(show('الولد'), 'ʔ|∅ a|∅ l w a|i|u|∅ l a|i|u|∅ d a|i|u|∅');
+  // a word's own first و is not a prefix (walad, wulida): its vowel stays open
+  assert.equal(show('ولد'), 'w a|i|u|∅ l a|i|u|∅ d a|i|u|∅');
+});
+
 test('lattice: dagger alif is ā; Uthmani small waw lengthens', () => {
   assert.equal(show('ذَٰلِكَ'), 'ð aː l i k a|∅');
   assert.equal(show('إِنَّهُۥ'), 'ʔ i n n a h uː');

@@ -306,6 +306,7 @@ const CONSONANTS: Readonly<Record<string, string>> = {
 };
 const SUN_LETTERS = new Set([...'تثدذرزسشصضطظلن']);
 const ANY_SHORT = ['a', 'i', 'u', ''];
+const PROCLITIC_VOWEL: Readonly<Record<string, string>> = { و: 'a', ف: 'a', ب: 'i', ك: 'a' };
 const VOWEL_OF: Readonly<Record<string, string>> = { [FATHA]: 'a', [DAMMA]: 'u', [KASRA]: 'i' };
 
 interface Unit {
@@ -459,6 +460,7 @@ export function arabicPronunciationLattice(token: string): string[][] {
     if (
       (base === 'و' || base === 'ي' || base === 'ی') &&
       i > 0 &&
+      i - 1 !== articleLam && // the first letter after the article is a consonant (al-walad, al-yawm)
       !hasShadda &&
       vowel === null &&
       !/[\u064B-\u064D]/.test(marks) &&
@@ -515,6 +517,11 @@ export function arabicPronunciationLattice(token: string): string[][] {
     // no vowel written: choose, unless a long-vowel letter follows that carries it
     if (next && (next.base === 'ا' || next.base === 'ى') && i + 1 !== articleAlef) continue;
     if (vowelled && !isLast) continue; // a fully vowelled word leaves sukun unwritten at times
+    // a conjunction or preposition written onto the article has its own vowel (wa-, fa-, bi-, ka-)
+    if (i === 0 && articleAlef === 1 && PROCLITIC_VOWEL[base]) {
+      push(PROCLITIC_VOWEL[base]);
+      continue;
+    }
     if (next && (next.base === 'و' || next.base === 'ي' || next.base === 'ی') && !vowelled) {
       // aw/ay diphthongs, or the short vowel before a doubled w/y (quwwa, ʕarabiyya, thamāniya)
       push('', 'a', next.base === 'و' ? 'u' : 'i');
