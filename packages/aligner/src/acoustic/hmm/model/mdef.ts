@@ -241,27 +241,29 @@ export function nearestPhone(m: ModelDefinition, ci: number, lc: number, rc: num
     lc = m.contextOf[lc] ?? lc;
     rc = m.contextOf[rc] ?? rc;
   }
-  const tryAll = (l: number, r: number): number => {
-    let p = phoneId(m, ci, l, r, wpos);
-    if (p >= 0) return p;
-    for (let w = 0; w < 4; w++) {
-      if (w === wpos) continue;
-      p = phoneId(m, ci, l, r, w);
-      if (p >= 0) return p;
-    }
-    return -1;
-  };
-  let p = tryAll(lc, rc);
+  let p = anyPosition(m, ci, lc, rc, wpos);
   if (p >= 0) return p;
   if (m.sil >= 0) {
     const l = m.filler[lc] || wpos === WPOS.begin || wpos === WPOS.single ? m.sil : lc;
     const r = m.filler[rc] || wpos === WPOS.end || wpos === WPOS.single ? m.sil : rc;
     if (l !== lc || r !== rc) {
-      p = tryAll(l, r);
+      p = anyPosition(m, ci, l, r, wpos);
       if (p >= 0) return p;
     }
   }
   return ci;
+}
+
+/** The triphone in these contexts at the word position asked for, else at any other position; -1: none. */
+function anyPosition(m: ModelDefinition, ci: number, lc: number, rc: number, wpos: number): number {
+  let p = phoneId(m, ci, lc, rc, wpos);
+  if (p >= 0) return p;
+  for (let w = 0; w < 4; w++) {
+    if (w === wpos) continue;
+    p = phoneId(m, ci, lc, rc, w);
+    if (p >= 0) return p;
+  }
+  return -1;
 }
 
 /** The senones of a phone, in state order. */

@@ -162,6 +162,7 @@ export function buildNetwork(
 
   const senoneIndex = new Map<number, number>();
   const senoneList: number[] = [];
+  const senonesOfPhone = new Map<number, Int32Array>();
   const hmms: NetHmm[] = [];
   const slots: Slot[] = [];
   const slotIndex = new Map<number, number>();
@@ -190,15 +191,24 @@ export function buildNetwork(
         'grammar_too_large',
         `the transcript is far longer than the audio can hold (a search network of over ${MAX_NETWORK_HMMS} phones)`,
       );
-    const senones = Int32Array.from(phoneSenones(mdef, pid), (s) => {
-      let i = senoneIndex.get(s);
-      if (i === undefined) {
-        i = senoneList.length;
-        senoneIndex.set(s, i);
-        senoneList.push(s);
+    // the phones of one network repeat (every instance of a word, every context that picks the same
+    // triphone): their state lists are built once per network and shared, never written after
+    let senones = senonesOfPhone.get(pid);
+    if (senones === undefined) {
+      const model = phoneSenones(mdef, pid);
+      senones = new Int32Array(model.length);
+      for (let k = 0; k < model.length; k++) {
+        const s = model[k]!;
+        let i = senoneIndex.get(s);
+        if (i === undefined) {
+          i = senoneList.length;
+          senoneIndex.set(s, i);
+          senoneList.push(s);
+        }
+        senones[k] = i;
       }
-      return i;
-    });
+      senonesOfPhone.set(pid, senones);
+    }
     hmms.push({
       senones,
       tmat: mdef.phoneTmat[pid]!,
@@ -309,11 +319,12 @@ export function buildNetwork(
     .sort((x, y) => rank[slots[x]!.state]! - rank[slots[y]!.state]! || x - y);
   const slotRank = new Int32Array(slots.length);
   order.forEach((si, r) => (slotRank[si] = r));
-  const sorted = order.map((si) => {
-    const s = slots[si]!;
-    return { ...s, nulls: s.nulls.map((n) => ({ slot: slotRank[n.slot]!, cost: n.cost })) };
-  });
-  for (const h of hmms) h.exitSlots = h.exitSlots.map((e) => slotRank[e]!);
+  const sorted = order.map((si) => slots[si]!);
+  for (const s of sorted) for (const n of s.nulls) n.slot = slotRank[n.slot]!;
+  for (const h of hmms) {
+    const exits = h.exitSlots;
+    for (let k = 0; k < exits.length; k++) exits[k] = slotRank[exits[k]!]!;
+  }
 
   const senones = Int32Array.from(senoneList);
   const codebooks = new Uint8Array(m.nCodebooks);

@@ -288,7 +288,9 @@ export function viterbi(
     for (let i = 0; i < nTouched; i++) {
       const s = touched[i]!;
       const v = slotScore[s]!;
-      for (const n of slots[s]!.nulls) {
+      const nulls = slots[s]!.nulls;
+      for (let q = 0; q < nulls.length; q++) {
+        const n = nulls[q]!;
         const u = v - n.cost;
         if (u < threshold) continue;
         const d = n.slot;
@@ -312,12 +314,14 @@ export function viterbi(
     for (let i = 0; i < nTouched; i++) {
       const s = touched[i]!;
       const v = slotScore[s]!;
-      for (const h of slots[s]!.enter) propose(h, v - entryCost[h]!, slotHist[s]!, t);
+      const enter = slots[s]!.enter;
+      for (let q = 0; q < enter.length; q++) propose(enter[q]!, v - entryCost[enter[q]!]!, slotHist[s]!, t);
     }
     for (let i = 0; i < nNull; i++) {
       const s = nullList[i]!;
       const v = nullScore[s]!;
-      for (const h of slots[s]!.enter) propose(h, v - entryCost[h]!, nullHist[s]!, t);
+      const enter = slots[s]!.enter;
+      for (let q = 0; q < enter.length; q++) propose(enter[q]!, v - entryCost[enter[q]!]!, nullHist[s]!, t);
     }
   };
   /**
@@ -337,14 +341,17 @@ export function viterbi(
       const v = slotScore[s]!;
       if (v < threshold) continue;
       const slot = slots[s]!;
-      for (const n of slot.nulls) {
+      const nulls = slot.nulls;
+      for (let q = 0; q < nulls.length; q++) {
+        const n = nulls[q]!;
         touch(n.slot, v - n.cost, slotHist[s]!, t);
         if (nTouched > heapFrom) {
           heapPush(touched[heapFrom]!);
           heapFrom = nTouched;
         }
       }
-      for (const h of slot.enter) propose(h, v - entryCost[h]!, slotHist[s]!, t);
+      const enter = slot.enter;
+      for (let q = 0; q < enter.length; q++) propose(enter[q]!, v - entryCost[enter[q]!]!, slotHist[s]!, t);
     }
   };
   const applyPending = (t: number) => {
@@ -521,7 +528,8 @@ export function viterbi(
       if (e1 > e0) {
         if (x >= wthr) for (let e = e0; e < e1; e++) touch(exitList[e]!, x, exitHist[h]!, t);
       } else if (x >= pthr) {
-        for (const n of hmms[h]!.next) propose(n, x - entryCost[n]!, exitHist[h]!, t);
+        const next = hmms[h]!.next;
+        for (let q = 0; q < next.length; q++) propose(next[q]!, x - entryCost[next[q]!]!, exitHist[h]!, t);
       }
     }
     // 3. slots: the best accepting one at the last frame, empty transitions, entries
