@@ -134,14 +134,17 @@ export async function selectBackend(
 
 /**
  * How far V8 lets a heap grow past what its last full collection kept, in percent, while a long recording
- * is aligned (V8's own choice goes up to 300 %). A long job's searches leave their networks behind in the
- * old generation: at V8's choice a 3-hour file peaked at 959–1,062 MiB, at 100 % at 846 MiB for about 8 %
- * more CPU, at 50 % at 761 MiB for 33 % more. On a 0.18-hour file 100 % cost 14 % more CPU for 41 MiB
- * less, so shorter recordings keep V8's choice (docs/benchmarks.md, "A 3-hour file").
+ * is aligned (V8's own choice goes from about 10 % to 300 %). With the search networks as objects, a long
+ * job left them behind in the old generation: at V8's choice a 3-hour file peaked at 959–1,062 MiB, at
+ * 100 % at 846 MiB for about 8 % more CPU (ADR 0091). With the networks in flat arrays (ADR 0094) the live
+ * heap stays small and V8's choice sets its limit so close to it that a full collection starts again at
+ * nearly every scavenge (0.18-hour file: 108 full collections against 27 with object networks); at 100 %
+ * that file takes 0.98 of the object networks' time at V8's choice and 49 MiB less (docs/benchmarks.md,
+ * "A 3-hour file").
  */
 const HEAP_GROWING_PERCENT = 100;
-/** Recordings at least this long are aligned with the heap's growth bounded. */
-const BOUNDED_HEAP_SECONDS = 1800;
+/** Recordings at least this long are aligned with the heap's growth bounded (shorter: not measured). */
+const BOUNDED_HEAP_SECONDS = 600;
 
 /** Long jobs under way in this process (V8's flags are the whole process's, every thread's). */
 let boundedJobs = 0;

@@ -29,7 +29,7 @@ import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
 import { SenoneCosts, densityCosts } from './scoring/senones.ts';
 import { sphinxGaussians } from './scoring/sphinx-gaussians.ts';
 import type { SphinxDensities } from './scoring/sphinx-gaussians.ts';
-import { DEFAULT_CONTEXTS, SPHINX_CONTEXTS, buildNetwork } from './search/network.ts';
+import { DEFAULT_CONTEXTS, SPHINX_CONTEXTS, buildNetwork, netHmm } from './search/network.ts';
 import type { Network, WordDef, WordGraph } from './search/network.ts';
 import { viterbi } from './search/viterbi.ts';
 import { boundaryPosteriors } from './search/posteriors.ts';
@@ -594,7 +594,7 @@ export class HmmDecoder implements HmmSearch {
     const words: (AlignWord & { name: string })[] = [];
     let lastArc = -1;
     for (const p of path.phones) {
-      const h = net.hmms[p.hmm]!;
+      const h = netHmm(net, p.hmm);
       if (h.pos === 0 || h.arc !== lastArc) {
         const def = net.graph.words[net.graph.arcs[h.arc]!.word]!;
         words.push({ name: def.name, phones: def.phones, start: p.start, end: p.end });
@@ -684,7 +684,7 @@ export class HmmDecoder implements HmmSearch {
     w: ScoredWindow,
   ): void {
     for (const p of path.phones) {
-      const h = net.hmms[p.hmm]!;
+      const h = netHmm(net, p.hmm);
       // silences and noises say little about the speaker and much about the room's noise floor
       // (a model's re-estimation takes them: a silence model left behind while the speech models learn
       // the corpus's noise floor lets words spread into the pauses)
@@ -703,7 +703,7 @@ export class HmmDecoder implements HmmSearch {
     const words: string[] = [];
     let lastArc = -1;
     for (const p of path.phones) {
-      const h = net.hmms[p.hmm]!;
+      const h = netHmm(net, p.hmm);
       const w = net.graph.words[net.graph.arcs[h.arc]!.word]!;
       if ((h.pos === 0 || h.arc !== lastArc) && w.kind !== 'filler') words.push(w.name);
       lastArc = h.arc;
@@ -728,7 +728,7 @@ export class HmmDecoder implements HmmSearch {
     const phones: string[] = [];
     if (!path) return { phones, cum, nFrames: w.nFrames };
     for (const p of path.phones) {
-      const h = net.hmms[p.hmm]!;
+      const h = netHmm(net, p.hmm);
       const perFrame = phonePathCosts(this.model, h.tmat, h.senones, costs, p.start, p.end);
       for (let t = p.start; t <= p.end; t++) cum[t + 1] = cum[t]! + perFrame[t - p.start]!;
       const word = net.graph.words[net.graph.arcs[h.arc]!.word]!;
@@ -763,7 +763,7 @@ function segments(
     i >= path.phones.length ? nFrames : posteriorEdges && i > 0 ? post[i]!.mean : path.phones[i]!.start;
   for (let pi = 0; pi < path.phones.length; pi++) {
     const p = path.phones[pi]!;
-    const h = net.hmms[p.hmm]!;
+    const h = netHmm(net, p.hmm);
     const perFrame = phonePathCosts(model, h.tmat, h.senones, costs, p.start, p.end);
     const ascr = perFrame.reduce((a, b) => a + b, 0);
     let excess = ascr;

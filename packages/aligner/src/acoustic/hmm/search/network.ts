@@ -70,7 +70,7 @@ export const SPHINX_CONTEXTS: ContextRules = {
   arcCostAtLastPhone: true,
 };
 
-/** One phone HMM of the network. */
+/** One phone HMM of the network, as netHmm() reads it from the network's arrays. */
 export interface NetHmm {
   /** indices into Network.senones, one per emitting state */
   senones: Int32Array;
@@ -86,42 +86,91 @@ export interface NetHmm {
    * arcCostAtLastPhone, the penalty on the first and the arc's on the last)
    */
   entryCost: number;
-  /** the phone HMMs that may follow inside the word */
-  next: number[];
-  /** the word's last phone: the slots it exits into (one per right context it serves), else empty */
-  exitSlots: number[];
 }
 
-export interface Slot {
-  state: number;
-  /** the last phone before this point (silence after fillers and at the start) */
-  lc: number;
-  /** the first phone the successors must start with; -1: any */
-  rc: number;
-  /** HMMs entered from here */
-  enter: number[];
-  /** slots reached through empty transitions, with their cost */
-  nulls: { slot: number; cost: number }[];
-  /** a path may end here */
-  final: boolean;
-}
-
+/**
+ * The network in flat arrays, so that a search's network is a few dozen objects however many phones it
+ * has (a network lives through its search, and as one object per phone and slot it was promoted to the old
+ * generation object by object: ADR 0091, 0094). HMM h's fields sit at index h
+ * (its senones at [h * nEmit, (h + 1) * nEmit)); its successors inside the word and the slots a word's
+ * last phone exits into are lists in compressed rows (nextList[nextFirst[h] .. nextFirst[h + 1]), and
+ * likewise exits, a slot's entered HMMs and its empty transitions).
+ */
 export interface Network {
-  hmms: NetHmm[];
-  /** in topological order of their empty transitions (a slot's nulls point to later slots) */
-  slots: Slot[];
+  nHmms: number;
+  /** emitting states per HMM (the stride of hmmSenones) */
+  nEmit: number;
+  /** per HMM and state: an index into `senones` */
+  hmmSenones: Int32Array;
+  hmmTmat: Int32Array;
+  hmmArc: Int32Array;
+  hmmPos: Int32Array;
+  hmmCi: Int32Array;
+  hmmEntryCost: Float64Array;
+  /** the phone HMMs that may follow inside the word */
+  nextFirst: Int32Array;
+  nextList: Int32Array;
+  /** a word's last phone: the slots it exits into (one per right context it serves); else none */
+  exitFirst: Int32Array;
+  exitList: Int32Array;
+  /**
+   * Slots, in topological order of their empty transitions (a slot's nulls point to later slots): a graph
+   * state with the last phone before it (silence after fillers and at the start) and the first phone its
+   * successors must start with (-1: any).
+   */
+  nSlots: number;
+  slotState: Int32Array;
+  slotLc: Int32Array;
+  slotRc: Int32Array;
+  /** a path may end here */
+  slotFinal: Uint8Array;
+  /** HMMs entered from a slot */
+  enterFirst: Int32Array;
+  enterList: Int32Array;
+  /** slots reached through empty transitions, with their cost */
+  nullFirst: Int32Array;
+  nullSlot: Int32Array;
+  nullCost: Float64Array;
   startSlot: number;
-  /** the model senones the network uses; NetHmm.senones index this */
+  /** the model senones the network uses; hmmSenones index this */
   senones: Int32Array;
   /** per codebook: scored by some senone of the network (the per-frame normaliser's codebooks) */
   codebooks: Uint8Array;
   graph: WordGraph;
 }
 
+/** HMM h of a network (a view: its senones share the network's array). */
+export function netHmm(net: Network, h: number): NetHmm {
+  const e = net.nEmit;
+  return {
+    senones: net.hmmSenones.subarray(h * e, (h + 1) * e),
+    tmat: net.hmmTmat[h]!,
+    arc: net.hmmArc[h]!,
+    pos: net.hmmPos[h]!,
+    ci: net.hmmCi[h]!,
+    entryCost: net.hmmEntryCost[h]!,
+  };
+}
+
 /** A network beyond this many HMMs is refused (far above any window of real speech). */
 export const MAX_NETWORK_HMMS = 2_000_000;
 
 const ANY = -1;
+
+/**
+ * Compressed rows from (row, value) pairs in the order they were added (rows keep that order). A network is
+ * built in plain arrays, which die young with the build, and keeps only typed arrays of its exact sizes.
+ */
+function rows(nRows: number, row: number[], value: number[]): { first: Int32Array; list: Int32Array } {
+  const first = new Int32Array(nRows + 1);
+  const n = row.length;
+  for (let i = 0; i < n; i++) first[row[i]! + 1]!++;
+  for (let i = 0; i < nRows; i++) first[i + 1]! += first[i]!;
+  const at = first.slice(0, nRows);
+  const list = new Int32Array(n);
+  for (let i = 0; i < n; i++) list[at[row[i]!]!++] = value[i]!;
+  return { first, list };
+}
 
 export function buildNetwork(
   m: AcousticModel,
@@ -131,6 +180,7 @@ export function buildNetwork(
   const { mdef } = m;
   const sil = mdef.sil;
   if (sil < 0) throw new EngineError('engine_fault', 'the acoustic model has no silence phone');
+  const nEmit = mdef.nEmitState;
   const { words } = g;
   const contextual = (w: number) => words[w]!.kind === 'word';
   const nullsFrom = Array.from({ length: g.states }, () => [] as GraphArc[]);
@@ -162,42 +212,60 @@ export function buildNetwork(
 
   const senoneIndex = new Map<number, number>();
   const senoneList: number[] = [];
-  const senonesOfPhone = new Map<number, Int32Array>();
-  const hmms: NetHmm[] = [];
-  const slots: Slot[] = [];
+  /** per model phone: its first senone index in hmmSenones' terms, once the network uses it */
+  const senonesOfPhone = new Map<number, number>();
+  const phoneSen: number[] = [];
+  // the HMMs' fields, their in-word successors and their exits, as (HMM, value) pairs
+  const hSen: number[] = [];
+  const hTmat: number[] = [];
+  const hArc: number[] = [];
+  const hPos: number[] = [];
+  const hCi: number[] = [];
+  const hCost: number[] = [];
+  const nextFrom: number[] = [];
+  const nextTo: number[] = [];
+  const exitFrom: number[] = [];
+  const exitTo: number[] = [];
+  let H = 0;
+  // the slots' fields; their entries and empty transitions are added slot by slot, in index order
+  const sState: number[] = [];
+  const sLc: number[] = [];
+  const sRc: number[] = [];
   const slotIndex = new Map<number, number>();
   const nCi = mdef.ciPhones.length;
   const slotOf = (state: number, lc: number, rc: number): number => {
     const key = (state * (nCi + 1) + lc) * (nCi + 1) + (rc + 1);
     let i = slotIndex.get(key);
     if (i === undefined) {
-      i = slots.length;
+      i = sState.length;
       slotIndex.set(key, i);
-      slots.push({
-        state,
-        lc,
-        rc,
-        enter: [],
-        nulls: [],
-        // whatever the right context (an open-ended window's path stops before a word it did not reach)
-        final: state === g.final,
-      });
+      sState.push(state);
+      sLc.push(lc);
+      sRc.push(rc);
     }
     return i;
   };
-  const newHmm = (pid: number, arc: number, pos: number, entryCost: number, exitSlots: number[]): number => {
-    if (hmms.length >= MAX_NETWORK_HMMS)
+  const addExit = (h: number, slot: number) => {
+    exitFrom.push(h);
+    exitTo.push(slot);
+  };
+  const follow = (h: number, next: number) => {
+    nextFrom.push(h);
+    nextTo.push(next);
+  };
+  const newHmm = (pid: number, arc: number, pos: number, entryCost: number, exit = -1): number => {
+    if (H >= MAX_NETWORK_HMMS)
       throw new EngineError(
         'grammar_too_large',
         `the transcript is far longer than the audio can hold (a search network of over ${MAX_NETWORK_HMMS} phones)`,
       );
     // the phones of one network repeat (every instance of a word, every context that picks the same
-    // triphone): their state lists are built once per network and shared, never written after
-    let senones = senonesOfPhone.get(pid);
-    if (senones === undefined) {
+    // triphone): their senone indices are looked up once per network
+    let at = senonesOfPhone.get(pid);
+    if (at === undefined) {
+      at = phoneSen.length;
       const model = phoneSenones(mdef, pid);
-      senones = new Int32Array(model.length);
-      for (let k = 0; k < model.length; k++) {
+      for (let k = 0; k < nEmit; k++) {
         const s = model[k]!;
         let i = senoneIndex.get(s);
         if (i === undefined) {
@@ -205,21 +273,19 @@ export function buildNetwork(
           senoneIndex.set(s, i);
           senoneList.push(s);
         }
-        senones[k] = i;
+        phoneSen.push(i);
       }
-      senonesOfPhone.set(pid, senones);
+      senonesOfPhone.set(pid, at);
     }
-    hmms.push({
-      senones,
-      tmat: mdef.phoneTmat[pid]!,
-      arc,
-      pos,
-      ci: mdef.phoneBase[pid]!,
-      entryCost,
-      next: [],
-      exitSlots,
-    });
-    return hmms.length - 1;
+    for (let k = 0; k < nEmit; k++) hSen.push(phoneSen[at + k]!);
+    hTmat.push(mdef.phoneTmat[pid]!);
+    hArc.push(arc);
+    hPos.push(pos);
+    hCi.push(mdef.phoneBase[pid]!);
+    hCost.push(entryCost);
+    const h = H++;
+    if (exit >= 0) addExit(h, exit);
+    return h;
   };
 
   /** Per word arc: its entry HMMs by left context (ANY for context-free words). */
@@ -233,9 +299,13 @@ export function buildNetwork(
     entries[ai] = byLc;
     if (!contextual(a.word)) {
       const exit = slotOf(a.to, sil, ANY);
-      const chain = ph.map((p, k) => newHmm(p, ai, k, k === 0 ? cost : 0, k === n - 1 ? [exit] : []));
-      for (let k = 0; k + 1 < n; k++) hmms[chain[k]!]!.next.push(chain[k + 1]!);
-      byLc.set(ANY, [chain[0]!]);
+      let prev = -1;
+      for (let k = 0; k < n; k++) {
+        const h = newHmm(ph[k]!, ai, k, k === 0 ? cost : 0, k === n - 1 ? exit : -1);
+        if (prev >= 0) follow(prev, h);
+        else byLc.set(ANY, [h]);
+        prev = h;
+      }
       return;
     }
     const lcs = lasts[a.from]!;
@@ -248,8 +318,8 @@ export function buildNetwork(
         for (const rc of rcs) {
           const pid = nearestPhone(mdef, ph[0]!, lc, rules.singlePhoneSil ? sil : rc, WPOS.single);
           const h = byPid.get(pid);
-          if (h === undefined) byPid.set(pid, newHmm(pid, ai, 0, cost, [slotOf(a.to, ph[0]!, rc)]));
-          else hmms[h]!.exitSlots.push(slotOf(a.to, ph[0]!, rc));
+          if (h === undefined) byPid.set(pid, newHmm(pid, ai, 0, cost, slotOf(a.to, ph[0]!, rc)));
+          else addExit(h, slotOf(a.to, ph[0]!, rc));
         }
         byLc.set(lc, [...byPid.values()]);
       }
@@ -262,15 +332,14 @@ export function buildNetwork(
     for (const rc of rcs) {
       const pid = nearestPhone(mdef, ph[n - 1]!, ph[n - 2]!, rc, WPOS.end);
       const h = lastByPid.get(pid);
-      if (h === undefined)
-        lastByPid.set(pid, newHmm(pid, ai, n - 1, lastCost, [slotOf(a.to, ph[n - 1]!, rc)]));
-      else hmms[h]!.exitSlots.push(slotOf(a.to, ph[n - 1]!, rc));
+      if (h === undefined) lastByPid.set(pid, newHmm(pid, ai, n - 1, lastCost, slotOf(a.to, ph[n - 1]!, rc)));
+      else addExit(h, slotOf(a.to, ph[n - 1]!, rc));
     }
     const lastHmms = [...lastByPid.values()];
     let tails: number[] = lastHmms;
     for (let k = n - 2; k >= 1; k--) {
-      const h = newHmm(nearestPhone(mdef, ph[k]!, ph[k - 1]!, ph[k + 1]!, WPOS.internal), ai, k, 0, []);
-      hmms[h]!.next.push(...tails);
+      const h = newHmm(nearestPhone(mdef, ph[k]!, ph[k - 1]!, ph[k + 1]!, WPOS.internal), ai, k, 0);
+      for (const x of tails) follow(h, x);
       tails = [h];
     }
     const byPid = new Map<number, number>();
@@ -279,8 +348,8 @@ export function buildNetwork(
       const pid = nearestPhone(mdef, ph[0]!, rules.firstPhone ? lowestLc : lc, ph[1]!, WPOS.begin);
       let h = byPid.get(pid);
       if (h === undefined) {
-        h = newHmm(pid, ai, 0, firstCost, []);
-        hmms[h]!.next.push(...tails);
+        h = newHmm(pid, ai, 0, firstCost);
+        for (const x of tails) follow(h, x);
         byPid.set(pid, h);
       }
       byLc.set(lc, [h]);
@@ -289,47 +358,111 @@ export function buildNetwork(
 
   // Slots: the start, then every slot a word exits into, then those their empty transitions reach.
   const startSlot = slotOf(g.start, sil, ANY);
+  const enterAt: number[] = [];
+  const enterList: number[] = [];
+  const nullAt: number[] = [];
+  const nullSlot: number[] = [];
+  const nullCost: number[] = [];
   const wire = (si: number) => {
-    const s = slots[si]!;
-    for (const ai of wordArcsFrom[s.state]!) {
+    const state = sState[si]!;
+    const lc = sLc[si]!;
+    const rc = sRc[si]!;
+    enterAt.push(enterList.length);
+    nullAt.push(nullSlot.length);
+    for (const ai of wordArcsFrom[state]!) {
       const a = g.arcs[ai]!;
       const byLc = entries[ai]!;
       if (!contextual(a.word)) {
-        if (s.rc === ANY || s.rc === sil) s.enter.push(...byLc.get(ANY)!);
+        if (rc === ANY || rc === sil) for (const h of byLc.get(ANY)!) enterList.push(h);
         continue;
       }
       const p1 = words[a.word]!.phones[0]!;
-      if (s.rc !== ANY && s.rc !== p1) continue;
-      const list = byLc.get(s.lc);
+      if (rc !== ANY && rc !== p1) continue;
+      const list = byLc.get(lc);
       if (!list) continue;
-      if (words[a.word]!.phones.length === 1) s.enter.push(...list);
-      else s.enter.push(list[0]!);
+      if (words[a.word]!.phones.length === 1) for (const h of list) enterList.push(h);
+      else enterList.push(list[0]!);
     }
-    for (const a of nullsFrom[s.state]!) {
+    for (const a of nullsFrom[state]!) {
       // only where the right context can still be met, or to the end (an open-ended window's path may
       // stop before the word it was about to enter; pocketsphinx's ends take any right context too)
-      if (s.rc !== ANY && !firsts[a.to]!.has(s.rc) && a.to !== g.final) continue;
-      s.nulls.push({ slot: slotOf(a.to, s.lc, s.rc), cost: a.cost });
+      if (rc !== ANY && !firsts[a.to]!.has(rc) && a.to !== g.final) continue;
+      const to = slotOf(a.to, lc, rc);
+      nullSlot.push(to);
+      nullCost.push(a.cost);
     }
   };
-  for (let si = 0; si < slots.length; si++) wire(si);
+  for (let si = 0; si < sState.length; si++) wire(si);
+  const S = sState.length;
+  enterAt.push(enterList.length);
+  nullAt.push(nullSlot.length);
   // Slots in the topological order of their states' empty transitions, then in creation order.
-  const order = slots
-    .map((_, i) => i)
-    .sort((x, y) => rank[slots[x]!.state]! - rank[slots[y]!.state]! || x - y);
-  const slotRank = new Int32Array(slots.length);
-  order.forEach((si, r) => (slotRank[si] = r));
-  const sorted = order.map((si) => slots[si]!);
-  for (const s of sorted) for (const n of s.nulls) n.slot = slotRank[n.slot]!;
-  for (const h of hmms) {
-    const exits = h.exitSlots;
-    for (let k = 0; k < exits.length; k++) exits[k] = slotRank[exits[k]!]!;
+  const order = Array.from({ length: S }, (_, i) => i).sort(
+    (x, y) => rank[sState[x]!]! - rank[sState[y]!]! || x - y,
+  );
+  const slotRank = new Int32Array(S);
+  for (let r = 0; r < S; r++) slotRank[order[r]!] = r;
+  const slotState = new Int32Array(S);
+  const slotLc = new Int32Array(S);
+  const slotRc = new Int32Array(S);
+  const slotFinal = new Uint8Array(S);
+  const enterFirst = new Int32Array(S + 1);
+  const enters = new Int32Array(enterList.length);
+  const nullFirst = new Int32Array(S + 1);
+  const nullTo = new Int32Array(nullSlot.length);
+  const nullCosts = new Float64Array(nullSlot.length);
+  for (let r = 0, e = 0, z = 0; r < S; r++) {
+    const si = order[r]!;
+    slotState[r] = sState[si]!;
+    slotLc[r] = sLc[si]!;
+    slotRc[r] = sRc[si]!;
+    // whatever the right context (an open-ended window's path stops before a word it did not reach)
+    slotFinal[r] = slotState[r] === g.final ? 1 : 0;
+    enterFirst[r] = e;
+    for (let q = enterAt[si]!; q < enterAt[si + 1]!; q++) enters[e++] = enterList[q]!;
+    nullFirst[r] = z;
+    for (let q = nullAt[si]!; q < nullAt[si + 1]!; q++, z++) {
+      nullTo[z] = slotRank[nullSlot[q]!]!;
+      nullCosts[z] = nullCost[q]!;
+    }
+    enterFirst[r + 1] = e;
+    nullFirst[r + 1] = z;
   }
+  for (let i = 0; i < exitTo.length; i++) exitTo[i] = slotRank[exitTo[i]!]!;
+  const next = rows(H, nextFrom, nextTo);
+  const exits = rows(H, exitFrom, exitTo);
 
   const senones = Int32Array.from(senoneList);
   const codebooks = new Uint8Array(m.nCodebooks);
   for (const s of senones) codebooks[mdef.senoneCi[s]!] = 1;
-  return { hmms, slots: sorted, startSlot: slotRank[startSlot]!, senones, codebooks, graph: g };
+  return {
+    nHmms: H,
+    nEmit,
+    hmmSenones: Int32Array.from(hSen),
+    hmmTmat: Int32Array.from(hTmat),
+    hmmArc: Int32Array.from(hArc),
+    hmmPos: Int32Array.from(hPos),
+    hmmCi: Int32Array.from(hCi),
+    hmmEntryCost: Float64Array.from(hCost),
+    nextFirst: next.first,
+    nextList: next.list,
+    exitFirst: exits.first,
+    exitList: exits.list,
+    nSlots: S,
+    slotState,
+    slotLc,
+    slotRc,
+    slotFinal,
+    enterFirst,
+    enterList: enters,
+    nullFirst,
+    nullSlot: nullTo,
+    nullCost: nullCosts,
+    startSlot: slotRank[startSlot]!,
+    senones,
+    codebooks,
+    graph: g,
+  };
 }
 
 /** Each state's position in a topological order of the empty transitions (which must not form a cycle). */

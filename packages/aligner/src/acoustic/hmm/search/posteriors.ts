@@ -9,6 +9,7 @@ import type { AcousticModel } from '../model/acoustic-model.ts';
 import type { SenoneCosts } from '../scoring/senones.ts';
 import { UNIT_NATS } from '../scoring/senones.ts';
 import type { Network } from './network.ts';
+import { netHmm } from './network.ts';
 import type { PathPhone } from './viterbi.ts';
 
 /** Frames a phone may move from where the path put it. */
@@ -46,7 +47,7 @@ export function boundaryPosteriors(
     const p = phones[i]!;
     lo[i] = i === 0 ? 0 : Math.max(0, p.start - BAND);
     hi[i] = i === n - 1 ? nFrames - 1 : Math.min(nFrames - 1, p.end + BAND);
-    const h = net.hmms[p.hmm]!;
+    const h = netHmm(net, p.hmm);
     sen.push(h.senones);
     // log transition probabilities (scaled), [from][to] with to = 3 the exit
     const t = new Float64Array(12);

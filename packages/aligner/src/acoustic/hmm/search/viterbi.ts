@@ -123,47 +123,37 @@ export function viterbi(
   beams: Beams,
   rules: SearchRules = {},
 ): SearchResult | null {
-  const { hmms, slots } = net;
   const sphinx = rules.sphinx === true;
   const nEmit = m.mdef.nEmitState;
-  if (nEmit !== 3)
+  if (nEmit !== 3 || net.nEmit !== 3)
     throw new EngineError('engine_fault', `only 3-state phone models are supported (this one has ${nEmit})`);
   const nSen = net.senones.length;
-  const H = hmms.length;
-  const S = slots.length;
+  const H = net.nHmms;
+  const S = net.nSlots;
   const NEG = -Infinity;
   const tp = m.tmat;
   const nTo = m.nTmatTo;
-  // per HMM: senones, tmat offset, transitions as scores (-cost; -Infinity when forbidden)
-  const sen = new Int32Array(H * 3);
-  const trans = new Float64Array(H * 7); // 00 01 02 11 12 13 22 23 -> packed below
-  const t23 = new Float64Array(H);
-  const t13 = new Float64Array(H);
+  // per HMM: senones, transitions as scores (-cost; -Infinity when forbidden), entry cost, exits
+  const sen = net.hmmSenones;
+  const tmatOf = net.hmmTmat;
+  const entryCost = net.hmmEntryCost;
+  const { exitFirst, exitList, nextFirst, nextList, enterFirst, enterList, nullFirst, nullSlot, nullCost } =
+    net;
+  const slotFinal = net.slotFinal;
+  // per transition matrix: 00 01 02 11 12 22, then 13 and 23 (the exits)
+  const nTmat = tp.length / (3 * nTo);
+  const trans = new Float64Array(nTmat * 8);
   const tscore = (c: number) => (c >= TMAT_FORBIDDEN ? NEG : -c);
-  const entryCost = new Float64Array(H);
-  // a word's last phones exit into slots (one or more), the others into the next phones
-  const exitFirst = new Int32Array(H + 1);
-  let nExit = 0;
-  for (const x of hmms) nExit += x.exitSlots.length;
-  const exitList = new Int32Array(nExit);
-  for (let h = 0; h < H; h++) {
-    const x = hmms[h]!;
-    sen.set(x.senones, h * 3);
-    const o = x.tmat * 3 * nTo;
-    trans[h * 7] = tscore(tp[o]!); // 0->0
-    trans[h * 7 + 1] = tscore(tp[o + 1]!); // 0->1
-    trans[h * 7 + 2] = tscore(tp[o + 2]!); // 0->2
-    trans[h * 7 + 3] = tscore(tp[o + nTo + 1]!); // 1->1
-    trans[h * 7 + 4] = tscore(tp[o + nTo + 2]!); // 1->2
-    trans[h * 7 + 5] = tscore(tp[o + 2 * nTo + 2]!); // 2->2
-    t13[h] = tscore(tp[o + nTo + 3]!);
-    t23[h] = tscore(tp[o + 2 * nTo + 3]!);
-    entryCost[h] = x.entryCost;
-  }
-  for (let h = 0, k = 0; h < H; h++) {
-    exitFirst[h] = k;
-    for (const e of hmms[h]!.exitSlots) exitList[k++] = e;
-    exitFirst[h + 1] = k;
+  for (let x = 0; x < nTmat; x++) {
+    const o = x * 3 * nTo;
+    trans[x * 8] = tscore(tp[o]!); // 0->0
+    trans[x * 8 + 1] = tscore(tp[o + 1]!); // 0->1
+    trans[x * 8 + 2] = tscore(tp[o + 2]!); // 0->2
+    trans[x * 8 + 3] = tscore(tp[o + nTo + 1]!); // 1->1
+    trans[x * 8 + 4] = tscore(tp[o + nTo + 2]!); // 1->2
+    trans[x * 8 + 5] = tscore(tp[o + 2 * nTo + 2]!); // 2->2
+    trans[x * 8 + 6] = tscore(tp[o + nTo + 3]!); // 1->exit
+    trans[x * 8 + 7] = tscore(tp[o + 2 * nTo + 3]!); // 2->exit
   }
   const score = new Float64Array(H * 3).fill(NEG);
   const hist = new Int32Array(H * 3).fill(-1);
@@ -288,12 +278,10 @@ export function viterbi(
     for (let i = 0; i < nTouched; i++) {
       const s = touched[i]!;
       const v = slotScore[s]!;
-      const nulls = slots[s]!.nulls;
-      for (let q = 0; q < nulls.length; q++) {
-        const n = nulls[q]!;
-        const u = v - n.cost;
+      for (let q = nullFirst[s]!, q1 = nullFirst[s + 1]!; q < q1; q++) {
+        const u = v - nullCost[q]!;
         if (u < threshold) continue;
-        const d = n.slot;
+        const d = nullSlot[q]!;
         if (nullStamp[d] !== t) {
           nullStamp[d] = t;
           nullScore[d] = NEG;
@@ -314,14 +302,14 @@ export function viterbi(
     for (let i = 0; i < nTouched; i++) {
       const s = touched[i]!;
       const v = slotScore[s]!;
-      const enter = slots[s]!.enter;
-      for (let q = 0; q < enter.length; q++) propose(enter[q]!, v - entryCost[enter[q]!]!, slotHist[s]!, t);
+      for (let q = enterFirst[s]!, q1 = enterFirst[s + 1]!; q < q1; q++)
+        propose(enterList[q]!, v - entryCost[enterList[q]!]!, slotHist[s]!, t);
     }
     for (let i = 0; i < nNull; i++) {
       const s = nullList[i]!;
       const v = nullScore[s]!;
-      const enter = slots[s]!.enter;
-      for (let q = 0; q < enter.length; q++) propose(enter[q]!, v - entryCost[enter[q]!]!, nullHist[s]!, t);
+      for (let q = enterFirst[s]!, q1 = enterFirst[s + 1]!; q < q1; q++)
+        propose(enterList[q]!, v - entryCost[enterList[q]!]!, nullHist[s]!, t);
     }
   };
   /**
@@ -340,18 +328,15 @@ export function viterbi(
       const s = heapPop();
       const v = slotScore[s]!;
       if (v < threshold) continue;
-      const slot = slots[s]!;
-      const nulls = slot.nulls;
-      for (let q = 0; q < nulls.length; q++) {
-        const n = nulls[q]!;
-        touch(n.slot, v - n.cost, slotHist[s]!, t);
+      for (let q = nullFirst[s]!, q1 = nullFirst[s + 1]!; q < q1; q++) {
+        touch(nullSlot[q]!, v - nullCost[q]!, slotHist[s]!, t);
         if (nTouched > heapFrom) {
           heapPush(touched[heapFrom]!);
           heapFrom = nTouched;
         }
       }
-      const enter = slot.enter;
-      for (let q = 0; q < enter.length; q++) propose(enter[q]!, v - entryCost[enter[q]!]!, slotHist[s]!, t);
+      for (let q = enterFirst[s]!, q1 = enterFirst[s + 1]!; q < q1; q++)
+        propose(enterList[q]!, v - entryCost[enterList[q]!]!, slotHist[s]!, t);
     }
   };
   const applyPending = (t: number) => {
@@ -424,11 +409,11 @@ export function viterbi(
       const h0 = hist[b3]!;
       const h1 = hist[b3 + 1]!;
       const h2 = hist[b3 + 2]!;
-      const tr = h * 7;
+      const tr = tmatOf[h]! * 8;
       if (sphinx) {
         // hmm_vit_eval_3st_lr's order and ties
-        const x2 = e2 + t23[h]!;
-        const x1 = e1 + t13[h]!;
+        const x2 = e2 + trans[tr + 7]!;
+        const x1 = e1 + trans[tr + 6]!;
         if (x2 > x1) {
           exitScore[h] = x2;
           exitHist[h] = h2;
@@ -472,8 +457,8 @@ export function viterbi(
         continue;
       }
       // exit (non-emitting state 3)
-      const x2 = e2 + t23[h]!;
-      const x1 = e1 + t13[h]!;
+      const x2 = e2 + trans[tr + 7]!;
+      const x1 = e1 + trans[tr + 6]!;
       if (x2 >= x1) {
         exitScore[h] = x2;
         exitHist[h] = h2;
@@ -528,8 +513,8 @@ export function viterbi(
       if (e1 > e0) {
         if (x >= wthr) for (let e = e0; e < e1; e++) touch(exitList[e]!, x, exitHist[h]!, t);
       } else if (x >= pthr) {
-        const next = hmms[h]!.next;
-        for (let q = 0; q < next.length; q++) propose(next[q]!, x - entryCost[next[q]!]!, exitHist[h]!, t);
+        for (let q = nextFirst[h]!, q1 = nextFirst[h + 1]!; q < q1; q++)
+          propose(nextList[q]!, x - entryCost[nextList[q]!]!, exitHist[h]!, t);
       }
     }
     // 3. slots: the best accepting one at the last frame, empty transitions, entries
@@ -541,14 +526,14 @@ export function viterbi(
       bestFinalHist = -1;
       for (let i = 0; i < nTouched; i++) {
         const s = touched[i]!;
-        if (slots[s]!.final && slotScore[s]! > bestFinal) {
+        if (slotFinal[s] && slotScore[s]! > bestFinal) {
           bestFinal = slotScore[s]!;
           bestFinalHist = slotHist[s]!;
         }
       }
       for (let i = 0; i < nNull; i++) {
         const s = nullList[i]!;
-        if (slots[s]!.final && nullScore[s]! > bestFinal) {
+        if (slotFinal[s] && nullScore[s]! > bestFinal) {
           bestFinal = nullScore[s]!;
           bestFinalHist = nullHist[s]!;
         }
