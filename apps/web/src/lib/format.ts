@@ -36,14 +36,18 @@ export function formatDuration(totalSeconds: number): string {
   return unit(sec, 'second');
 }
 
+/** A file's size: megabytes from 1 MB, kilobytes below (a 31 KB file is not "0 MB"), bytes under 1 KB. */
 export function formatBytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
+  const kb = bytes / 1024;
+  const mb = kb / 1024;
+  const [value, unit, digits] =
+    mb >= 0.95 ? [mb, 'megabyte', 1] : bytes >= 1024 ? [kb, 'kilobyte', 0] : [bytes, 'byte', 0];
   return new Intl.NumberFormat(locale(), {
     style: 'unit',
-    unit: 'megabyte',
+    unit,
     unitDisplay: 'short',
-    maximumFractionDigits: 1,
-  }).format(mb);
+    maximumFractionDigits: digits,
+  }).format(value);
 }
 
 const fixed = (x: number, digits: number) =>

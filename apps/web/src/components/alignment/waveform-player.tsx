@@ -136,7 +136,7 @@ export function WaveformPlayer({
           )}
         </button>
         <span dir="ltr" className="font-mono text-sm tabular-nums text-muted">
-          {formatClock(time)} / {formatClock(duration)}
+          {formatClock(time)} / {formatClock(Math.round(duration))}
         </span>
         <label className="ms-auto flex items-center gap-2 text-sm text-muted">
           {t('viewer.speed')}
