@@ -81,11 +81,6 @@ export interface NetHmm {
   pos: number;
   /** CI phone */
   ci: number;
-  /**
-   * cost paid on entering this HMM: the arc's and the word penalty on a word's first phone (with
-   * arcCostAtLastPhone, the penalty on the first and the arc's on the last)
-   */
-  entryCost: number;
 }
 
 /**
@@ -106,6 +101,10 @@ export interface Network {
   hmmArc: Int32Array;
   hmmPos: Int32Array;
   hmmCi: Int32Array;
+  /**
+   * cost paid on entering an HMM: the arc's and the word penalty on a word's first phone (with
+   * arcCostAtLastPhone, the penalty on the first and the arc's on the last)
+   */
   hmmEntryCost: Float64Array;
   /** the phone HMMs that may follow inside the word */
   nextFirst: Int32Array;
@@ -116,12 +115,10 @@ export interface Network {
   /**
    * Slots, in topological order of their empty transitions (a slot's nulls point to later slots): a graph
    * state with the last phone before it (silence after fillers and at the start) and the first phone its
-   * successors must start with (-1: any).
+   * successors must start with (-1: any). Those three decide how the slots are wired; the search reads
+   * only the wiring.
    */
   nSlots: number;
-  slotState: Int32Array;
-  slotLc: Int32Array;
-  slotRc: Int32Array;
   /** a path may end here */
   slotFinal: Uint8Array;
   /** HMMs entered from a slot */
@@ -148,7 +145,6 @@ export function netHmm(net: Network, h: number): NetHmm {
     arc: net.hmmArc[h]!,
     pos: net.hmmPos[h]!,
     ci: net.hmmCi[h]!,
-    entryCost: net.hmmEntryCost[h]!,
   };
 }
 
@@ -402,9 +398,6 @@ export function buildNetwork(
   );
   const slotRank = new Int32Array(S);
   for (let r = 0; r < S; r++) slotRank[order[r]!] = r;
-  const slotState = new Int32Array(S);
-  const slotLc = new Int32Array(S);
-  const slotRc = new Int32Array(S);
   const slotFinal = new Uint8Array(S);
   const enterFirst = new Int32Array(S + 1);
   const enters = new Int32Array(enterList.length);
@@ -413,11 +406,8 @@ export function buildNetwork(
   const nullCosts = new Float64Array(nullSlot.length);
   for (let r = 0, e = 0, z = 0; r < S; r++) {
     const si = order[r]!;
-    slotState[r] = sState[si]!;
-    slotLc[r] = sLc[si]!;
-    slotRc[r] = sRc[si]!;
     // whatever the right context (an open-ended window's path stops before a word it did not reach)
-    slotFinal[r] = slotState[r] === g.final ? 1 : 0;
+    slotFinal[r] = sState[si] === g.final ? 1 : 0;
     enterFirst[r] = e;
     for (let q = enterAt[si]!; q < enterAt[si + 1]!; q++) enters[e++] = enterList[q]!;
     nullFirst[r] = z;
@@ -449,9 +439,6 @@ export function buildNetwork(
     exitFirst: exits.first,
     exitList: exits.list,
     nSlots: S,
-    slotState,
-    slotLc,
-    slotRc,
     slotFinal,
     enterFirst,
     enterList: enters,
