@@ -110,7 +110,14 @@ const WORDS: Readonly<Record<string, string>> = {
 const CONJOINED = new Set(Object.keys(WORDS).filter((w) => w !== 'هم'));
 /** Words a preposition بِ, لِ or كَ may be written onto (بهذا, لهذه, كذلك is listed whole). */
 const DEMONSTRATIVES = new Set(['هذا', 'هذه', 'ذلك', 'تلك', 'هؤلاء']);
-const PREFIX: Readonly<Record<string, string>> = { و: 'w a', ف: 'f a', ب: 'b i', ل: 'l i', ك: 'k a' };
+/** The one-letter conjunctions and prepositions written onto a word, each with its consonant and vowel. */
+export const PROCLITICS: Readonly<Record<string, { consonant: string; vowel: string }>> = {
+  و: { consonant: 'w', vowel: 'a' },
+  ف: { consonant: 'f', vowel: 'a' },
+  ب: { consonant: 'b', vowel: 'i' },
+  ل: { consonant: 'l', vowel: 'i' },
+  ك: { consonant: 'k', vowel: 'a' },
+};
 
 const slots = (s: string): string[][] =>
   s.split(' ').map((slot) => slot.split('|').map((alt) => (alt === '∅' ? '' : alt)));
@@ -125,9 +132,9 @@ export function functionWordLattice(plain: string): string[][] | null {
   if (whole) return slots(whole);
   const head = plain[0] ?? '';
   const rest = plain.slice(1);
-  const prefix = PREFIX[head];
+  const prefix = PROCLITICS[head];
   if (!prefix || !WORDS[rest]) return null;
   if ('وف'.includes(head) ? !CONJOINED.has(rest) : !DEMONSTRATIVES.has(rest)) return null;
   const word = WORDS[rest].replace(/^ʔ\|∅ a\|∅ /, '');
-  return slots(`${prefix} ${word}`);
+  return slots(`${prefix.consonant} ${prefix.vowel} ${word}`);
 }

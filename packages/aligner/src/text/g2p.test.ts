@@ -153,6 +153,11 @@ test('lattice: article after a prefix (و ب) drops its alef; لِّلْ is li +
 test('lattice: unvowelled, a prefix on the article has its own vowel; the article is followed by a consonant', () => {
   assert.equal(show('والسماء'), 'w a s s a|i|u|∅ m aː ʔ a|i|u|∅');
   assert.equal(show('بالقطار'), 'b i l q a|i|u|∅ tˤ aː r a|i|u|∅');
+  assert.equal(show('فالشمس'), 'f a ʃ ʃ a|i|u|∅ m a|i|u|∅ s a|i|u|∅');
+  assert.equal(show('كالبحر'), 'k a l b a|i|u|∅ ħ a|i|u|∅ r a|i|u|∅');
+  // the function-word lattice takes its prefixes' vowels from the same table (فهذا = fa-hāðā, بهذه = bi-hāðihi)
+  assert.match(show('فهذا'), /^f a h/);
+  assert.match(show('بهذه'), /^b i h/);
   // و right after the article is w, never ū (al-walad, al-wizāra)
   assert.equal(show('الولد'), 'ʔ|∅ a|∅ l w a|i|u|∅ l a|i|u|∅ d a|i|u|∅');
   // a word's own first و is not a prefix (walad, wulida): its vowel stays open

@@ -11,7 +11,7 @@
 // - stress (ˈ ˌ), syllable breaks (.), tone letters (˥˦˧˨˩) and eSpeak tone digits are removed;
 // - Arabic rules use: ʔ b t θ dʒ ħ x d ð r z s ʃ sˤ dˤ tˤ ðˤ ʕ ɣ f q k l m n h w j p tʃ ʒ ɡ v
 //   and a i u aː iː uː.
-import { functionWordLattice } from './arabic-function-words.ts';
+import { functionWordLattice, PROCLITICS } from './arabic-function-words.ts';
 import {
   ALEF_WASLA,
   DAGGER_ALIF,
@@ -306,7 +306,6 @@ const CONSONANTS: Readonly<Record<string, string>> = {
 };
 const SUN_LETTERS = new Set([...'تثدذرزسشصضطظلن']);
 const ANY_SHORT = ['a', 'i', 'u', ''];
-const PROCLITIC_VOWEL: Readonly<Record<string, string>> = { و: 'a', ف: 'a', ب: 'i', ك: 'a' };
 const VOWEL_OF: Readonly<Record<string, string>> = { [FATHA]: 'a', [DAMMA]: 'u', [KASRA]: 'i' };
 
 interface Unit {
@@ -372,7 +371,7 @@ export function arabicPronunciationLattice(token: string): string[][] {
     const a = us[start];
     const l = us[start + 1];
     if (!a || !l || l.base !== 'ل' || (a.base !== 'ا' && a.base !== ALEF_WASLA)) continue;
-    if (start === 1 && !'وفبكل'.includes(us[0]?.base ?? '')) continue;
+    if (start === 1 && !PROCLITICS[us[0]?.base ?? '']) continue;
     if (vowelled && shortVowel(l.marks) !== null) continue; // a lam with a vowel is not the article
     if (us.length - (start + 2) < 2) continue; // "ال" + at least two letters
     articleAlef = start;
@@ -518,8 +517,9 @@ export function arabicPronunciationLattice(token: string): string[][] {
     if (next && (next.base === 'ا' || next.base === 'ى') && i + 1 !== articleAlef) continue;
     if (vowelled && !isLast) continue; // a fully vowelled word leaves sukun unwritten at times
     // a conjunction or preposition written onto the article has its own vowel (wa-, fa-, bi-, ka-)
-    if (i === 0 && articleAlef === 1 && PROCLITIC_VOWEL[base]) {
-      push(PROCLITIC_VOWEL[base]);
+    const proclitic = i === 0 && articleAlef === 1 ? PROCLITICS[base] : undefined;
+    if (proclitic) {
+      push(proclitic.vowel);
       continue;
     }
     if (next && (next.base === 'و' || next.base === 'ي' || next.base === 'ی') && !vowelled) {
