@@ -54,15 +54,23 @@ function counts(raw) {
   const out = raw.replace(/\x1b\[[0-9;]*m/g, '');
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   for (const m of out.matchAll(/^[#ℹ] pass (\d+)$/gm)) passed += Number(m[1]);
   for (const m of out.matchAll(/^[#ℹ] fail (\d+)$/gm)) failed += Number(m[1]);
+  for (const m of out.matchAll(/^[#ℹ] (?:skipped|todo) (\d+)$/gm)) skipped += Number(m[1]);
   for (const m of out.matchAll(/^\s*Tests\s+(.*)$/gm)) {
     const p = /(\d+) passed/.exec(m[1]);
     const f = /(\d+) failed/.exec(m[1]);
+    const s = /(\d+) (?:skipped|todo)/.exec(m[1]);
     if (p) passed += Number(p[1]);
     if (f) failed += Number(f[1]);
+    if (s) skipped += Number(s[1]);
   }
-  return { passed, failed };
+  // which tests were skipped and why (node:test's TAP line "ok N - name # SKIP reason")
+  const why = [...out.matchAll(/^\s*ok \d+ - (.*) # (?:SKIP|TODO)\b ?(.*)$/gm)].map(
+    (m) => `${m[1]}: ${m[2] || 'no reason given'}`,
+  );
+  return { passed, failed, skipped, why };
 }
 
 const stillMissing = ensureSystemDeps();
@@ -74,6 +82,8 @@ if (stillMissing.length > 0) {
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
+const skips = [];
 const broken = [];
 for (const suite of SUITES) {
   if (only.length > 0 && !only.includes(suite.name)) continue;
@@ -82,9 +92,15 @@ for (const suite of SUITES) {
   const c = counts(out);
   passed += c.passed;
   failed += c.failed;
+  skipped += c.skipped;
+  for (const w of c.why) skips.push(`${suite.name}: ${w}`);
   if (code !== 0) broken.push(suite.name);
   if (code !== 0 && c.failed === 0) failed += 1; // a suite that crashed counts as a failure
 }
+// A skip is never silent: the server's tests that need one database skip in the other database's pass and
+// run in their own; every skip is listed here with its reason.
+if (skips.length) console.log(`\n[test] skipped tests:\n${skips.map((s) => `  ${s}`).join('\n')}`);
 console.log(`\n[test] suites failing: ${broken.length ? broken.join(', ') : 'none'}`);
+console.log(`[test] skipped: ${skipped} (listed above with their reasons)`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(broken.length ? 1 : 0);
