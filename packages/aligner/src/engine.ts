@@ -143,8 +143,11 @@ export async function selectBackend(
  * "A 3-hour file").
  */
 const HEAP_GROWING_PERCENT = 100;
-/** Recordings at least this long are aligned with the heap's growth bounded (shorter: not measured). */
-const BOUNDED_HEAP_SECONDS = 600;
+/**
+ * Recordings at least this long are aligned with the heap's growth bounded: a 5.5-minute file took 0.921
+ * of V8's choice's time at the same peak (docs/benchmarks.md, "21:43–22:10 UTC"). Shorter: not measured.
+ */
+const BOUNDED_HEAP_SECONDS = 300;
 
 /** Long jobs under way in this process (V8's flags are the whole process's, every thread's). */
 let boundedJobs = 0;
