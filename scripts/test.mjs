@@ -101,6 +101,6 @@ for (const suite of SUITES) {
 // run in their own; every skip is listed here with its reason.
 if (skips.length) console.log(`\n[test] skipped tests:\n${skips.map((s) => `  ${s}`).join('\n')}`);
 console.log(`\n[test] suites failing: ${broken.length ? broken.join(', ') : 'none'}`);
-console.log(`[test] skipped: ${skipped} (listed above with their reasons)`);
+console.log(`[test] skipped: ${skipped} (node:test's listed above with their reasons; Vitest names none)`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(broken.length ? 1 : 0);
