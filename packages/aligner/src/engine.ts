@@ -134,19 +134,20 @@ export async function selectBackend(
 
 /**
  * How far V8 lets a heap grow past what its last full collection kept, in percent, while a long recording
- * is aligned (V8's own choice goes from about 10 % to 300 %). The search networks are flat arrays (ADR
- * 0094), so a heap's live part stays small (a piece thread's about 19 MB) and V8's choice sets its limit so
- * close to it that a full collection starts again at nearly every scavenge. At 100 % a piece thread still
- * ran 130 full collections on the 0.27-hour stand-in, at 200 % 34. At 200 % against 100 %: 0.936 of the
- * time with one thread, 0.904 with two; on the 3-hour file two threads take 0.596 of one thread's time
- * (0.645–0.650 at 100 %) and peak at 847 MiB (ADR 0095, docs/benchmarks.md "2026-12-04").
+ * is aligned (V8's own choice goes from about 10 % to 300 %). With the search networks as objects, a long
+ * job left them behind in the old generation: at V8's choice a 3-hour file peaked at 959–1,062 MiB, at
+ * 100 % at 846 MiB for about 8 % more CPU (ADR 0091). With the networks in flat arrays (ADR 0094) the live
+ * heap stays small and V8's choice sets its limit so close to it that a full collection starts again at
+ * nearly every scavenge (0.18-hour file: 108 full collections against 27 with object networks); at 100 %
+ * that file takes 0.98 of the object networks' time at V8's choice and 49 MiB less (docs/benchmarks.md,
+ * "A 3-hour file").
  */
-const HEAP_GROWING_PERCENT = 200;
+const HEAP_GROWING_PERCENT = 100;
 /**
- * Recordings at least this long are aligned with the heap's growth bounded: a 111-s file took 0.923 of
- * V8's choice's time and a 5.5-minute file 0.960, with the same words; a 28-s file 1.01, no difference.
+ * Recordings at least this long are aligned with the heap's growth bounded: a 5.5-minute file took 0.921
+ * of V8's choice's time at the same peak (docs/benchmarks.md, "21:43–22:10 UTC"). Shorter: not measured.
  */
-const BOUNDED_HEAP_SECONDS = 100;
+const BOUNDED_HEAP_SECONDS = 300;
 
 /** Long jobs under way in this process (V8's flags are the whole process's, every thread's). */
 let boundedJobs = 0;
