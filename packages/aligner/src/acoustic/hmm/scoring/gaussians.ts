@@ -10,8 +10,6 @@ import type * as OrtModule from 'onnxruntime-node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { nativeCall } from '../../../native-guard.ts';
 import { encodeOnnxModel } from '../../../onnx/encode.ts';
-import { top4Module } from './top4-wasm.ts';
-import type { Top4Module } from './top4-wasm.ts';
 
 /** Densities kept per codebook and stream (the Sphinx decoders' -topn default). */
 export const TOP_N = 4;
@@ -96,20 +94,8 @@ function linearWeights(m: AcousticModel): Float32Array[] {
   });
 }
 
-/**
- * Keeps the TOP_N largest of `n` values starting at `from` (TOP_N = 4, unrolled). `seed` (offset into
- * `cw`, or -1) names four densities to take first, the previous frame's best of the same codebook: with
- * the bar already high, the scan of the other densities rarely inserts (the Sphinx decoders' trick).
- */
-function top4(
-  y: Float32Array,
-  from: number,
-  n: number,
-  ll: Float32Array,
-  cw: Uint8Array,
-  o: number,
-  seed: number,
-): void {
+/** Keeps the TOP_N largest of `n` values starting at `from`, best first (TOP_N = 4, unrolled). */
+function top4(y: Float32Array, from: number, n: number, ll: Float32Array, cw: Uint8Array, o: number): void {
   let v0 = -Infinity;
   let v1 = -Infinity;
   let v2 = -Infinity;
@@ -118,19 +104,9 @@ function top4(
   let i1 = -1;
   let i2 = -1;
   let i3 = -1;
-  // the seeds first (distinct densities), then every density not already in
-  const nSeed = seed >= 0 ? 4 : 0;
-  for (let k = -nSeed; k < n; k++) {
-    let g: number;
-    if (k < 0) {
-      g = cw[seed + 4 + k]!;
-      if (g === i0 || g === i1 || g === i2) continue;
-    } else {
-      g = k;
-    }
+  for (let g = 0; g < n; g++) {
     const v = y[from + g]!;
     if (v <= v3) continue;
-    if (nSeed && k >= 0 && (g === i0 || g === i1 || g === i2 || g === i3)) continue;
     if (v > v1) {
       v3 = v2;
       i3 = i2;
@@ -230,7 +206,7 @@ export class JsGaussianKernel implements GaussianKernel {
             }
             y[d] = s;
           }
-          top4(y, 0, nDensities, out.ll, out.cw, ((t * nStreams + f) * nCodebooks + cb) * TOP_N, -1);
+          top4(y, 0, nDensities, out.ll, out.cw, ((t * nStreams + f) * nCodebooks + cb) * TOP_N);
         }
       }
     }
@@ -240,21 +216,22 @@ export class JsGaussianKernel implements GaussianKernel {
 
 type Ort = typeof OrtModule;
 
-/** The kernel on onnxruntime: one MatMul per stream over blocks of BLOCK frames, one thread. */
+/**
+ * The kernel on onnxruntime, one thread: per stream and block of BLOCK frames, one MatMul scores every
+ * density of every codebook, and a TopK in the same graph keeps each codebook's best TOP_N. Only the
+ * top-N cross into JavaScript: onnxruntime-node copies every output into a new ArrayBuffer on each run
+ * (pre-allocated outputs included), and V8 counts that external memory towards its next full
+ * collection, so the all-density scores (4.1 MB a block on the English model) made a small worker
+ * heap mark about every window (ADR 0095).
+ */
 export class OnnxGaussianKernel implements GaussianKernel {
   readonly name = 'onnx' as const;
-
-  /** the top-4 selection in WebAssembly SIMD (null: the JavaScript loop) */
-  private readonly wasm: Top4Module | null;
 
   private constructor(
     private readonly m: AcousticModel,
     private readonly ort: Ort,
     private readonly session: InferenceSession,
-  ) {
-    // the SIMD selection reads rows four densities at a time
-    this.wasm = process.env.TAZAMUN_TOP4 === 'js' || m.nDensities % 4 !== 0 ? null : top4Module();
-  }
+  ) {}
 
   static async create(m: AcousticModel): Promise<OnnxGaussianKernel> {
     const mod = (await import('onnxruntime-node')) as Ort & { default?: Ort };
@@ -262,18 +239,30 @@ export class OnnxGaussianKernel implements GaussianKernel {
     const cols = m.nCodebooks * m.nDensities;
     const weights = linearWeights(m);
     const model = encodeOnnxModel({
-      nodes: m.streamLengths.map((_, f) => ({
-        op: 'MatMul',
-        inputs: [`x${f}`, `w${f}`],
-        outputs: [`y${f}`],
-      })),
-      initializers: m.streamLengths.map((len, f) => ({
-        name: `w${f}`,
-        dims: [2 * len + 1, cols],
-        data: weights[f]!,
-      })),
+      nodes: m.streamLengths.flatMap((_, f) => [
+        { op: 'MatMul', inputs: [`x${f}`, `w${f}`], outputs: [`y${f}`] },
+        { op: 'Reshape', inputs: [`y${f}`, 'rows'], outputs: [`r${f}`] },
+        {
+          op: 'TopK',
+          inputs: [`r${f}`, 'k'],
+          outputs: [`v${f}`, `i${f}`],
+          attrs: { axis: { int: -1 }, largest: { int: 1 }, sorted: { int: 1 } },
+        },
+      ]),
+      initializers: [
+        ...m.streamLengths.map((len, f) => ({ name: `w${f}`, dims: [2 * len + 1, cols], data: weights[f]! })),
+        {
+          name: 'rows',
+          dims: [3],
+          data: BigInt64Array.from([-1n, BigInt(m.nCodebooks), BigInt(m.nDensities)]),
+        },
+        { name: 'k', dims: [1], data: BigInt64Array.from([BigInt(TOP_N)]) },
+      ],
       inputs: m.streamLengths.map((len, f) => ({ name: `x${f}`, shape: ['T', 2 * len + 1] })),
-      outputs: m.streamLengths.map((_, f) => ({ name: `y${f}`, shape: ['T', cols] })),
+      outputs: m.streamLengths.flatMap((_, f) => [
+        { name: `v${f}`, shape: ['T', m.nCodebooks, TOP_N] },
+        { name: `i${f}`, shape: ['T', m.nCodebooks, TOP_N], elemType: 'int64' as const },
+      ]),
     });
     // One thread: the engine runs one job per worker thread, and the CPU a job costs is what counts.
     const session = await nativeCall(() =>
@@ -288,72 +277,30 @@ export class OnnxGaussianKernel implements GaussianKernel {
 
   async topN(features: Features, into?: TopNBuffers): Promise<GaussianTopN> {
     const { m, ort } = this;
-    const { nCodebooks, nStreams, nDensities, streamLengths } = m;
+    const { nCodebooks, nStreams, streamLengths } = m;
     const out = emptyTopN(m, features.nFrames, into);
-    const cols = nCodebooks * nDensities;
-    const perFrame = nStreams * nCodebooks * TOP_N;
-    const wasm = this.wasm;
-    // WebAssembly memory: the block's scores (written by onnxruntime), then the block's top-4 values and
-    // indices, then the selection's scratch area
-    const yBytes = nStreams * BLOCK * cols * 4;
-    const llAt = yBytes;
-    const llBytes = BLOCK * perFrame * 4;
-    const cwAt = llAt + llBytes;
-    const scratchAt = cwAt + BLOCK * perFrame + 16 - ((cwAt + BLOCK * perFrame) % 16);
-    const need = scratchAt + 128;
-    if (wasm && wasm.memory.buffer.byteLength < need)
-      wasm.memory.grow(Math.ceil((need - wasm.memory.buffer.byteLength) / 65536));
+    const perRow = nCodebooks * TOP_N;
     for (let t0 = 0; t0 < features.nFrames; t0 += BLOCK) {
       const n = Math.min(BLOCK, features.nFrames - t0);
       const feeds: Record<string, Tensor> = {};
-      const fetches: Record<string, Tensor> = {};
       streamLengths.forEach((len, f) => {
         feeds[`x${f}`] = new ort.Tensor('float32', augmentedFrames(features.streams[f]!, len, t0, n), [
           n,
           2 * len + 1,
         ]);
-        if (wasm)
-          fetches[`y${f}`] = new ort.Tensor(
-            'float32',
-            new Float32Array(wasm.memory.buffer, f * BLOCK * cols * 4, n * cols),
-            [n, cols],
-          );
       });
-      if (wasm) {
-        await nativeCall(() => this.session.run(feeds, fetches));
-        const mem = wasm.memory.buffer;
-        for (let f = 0; f < nStreams; f++)
-          wasm.top4(
-            f * BLOCK * cols * 4,
-            n,
-            nCodebooks,
-            nDensities,
-            llAt,
-            cwAt,
-            f * nCodebooks * TOP_N,
-            perFrame,
-            scratchAt,
-          );
-        out.ll.set(new Float32Array(mem, llAt, n * perFrame), t0 * perFrame);
-        out.cw.set(new Uint8Array(mem, cwAt, n * perFrame), t0 * perFrame);
-        continue;
-      }
       const res = await nativeCall(() => this.session.run(feeds));
       for (let f = 0; f < nStreams; f++) {
-        const y = res[`y${f}`]!.data as Float32Array;
-        for (let t = 0; t < n; t++)
-          for (let cb = 0; cb < nCodebooks; cb++) {
-            const o = (((t0 + t) * nStreams + f) * nCodebooks + cb) * TOP_N;
-            top4(
-              y,
-              (t * nCodebooks + cb) * nDensities,
-              nDensities,
-              out.ll,
-              out.cw,
-              o,
-              t0 + t > 0 ? o - perFrame : -1,
-            );
-          }
+        const v = res[`v${f}`]!.data as Float32Array;
+        const i64 = res[`i${f}`]!.data as BigInt64Array;
+        // the indices are below 256: the low half of each little-endian int64
+        const idx = new Int32Array(i64.buffer, i64.byteOffset, 2 * i64.length);
+        for (let t = 0; t < n; t++) {
+          const src = t * perRow;
+          const o = ((t0 + t) * nStreams + f) * perRow;
+          out.ll.set(v.subarray(src, src + perRow), o);
+          for (let j = 0; j < perRow; j++) out.cw[o + j] = idx[2 * (src + j)]!;
+        }
       }
     }
     return out;
