@@ -147,6 +147,23 @@ export function viterbi(
   beams: Beams,
   rules: SearchRules = {},
 ): SearchResult | null {
+  const rec = takeRecords();
+  try {
+    return search(rec, m, net, scorer, nFrames, beams, rules);
+  } finally {
+    giveBackRecords(rec);
+  }
+}
+
+function search(
+  rec: Records,
+  m: AcousticModel,
+  net: Network,
+  scorer: SenoneCosts,
+  nFrames: number,
+  beams: Beams,
+  rules: SearchRules,
+): SearchResult | null {
   const sphinx = rules.sphinx === true;
   const nEmit = m.mdef.nEmitState;
   if (nEmit !== 3 || net.nEmit !== 3)
@@ -200,7 +217,6 @@ export function viterbi(
   const slotStamp = new Int32Array(S).fill(-2);
   let touched = new Int32Array(256);
   let nTouched = 0;
-  const rec = takeRecords();
   // this frame's senone costs, computed for the senones of the active HMMs only
   const frameCost = new Int32Array(nSen);
   const costStamp = new Int32Array(nSen).fill(-1);
@@ -522,10 +538,7 @@ export function viterbi(
       if (exitScore[h]! > hb) hb = exitScore[h]!;
       if (hb > best) best = hb;
     }
-    if (best === NEG) {
-      giveBackRecords(rec);
-      return null;
-    }
+    if (best === NEG) return null;
     const thr = best - beams.beam;
     const pthr = best - beams.pbeam;
     const wthr = best - beams.wbeam;
@@ -586,10 +599,7 @@ export function viterbi(
     [active, nextActive] = [nextActive, active];
     nActive = nNext;
   }
-  if (bestFinalHist < 0 && bestFinal === NEG) {
-    giveBackRecords(rec);
-    return null;
-  }
+  if (bestFinalHist < 0 && bestFinal === NEG) return null;
   // Trace back the phone occurrences.
   const phones: PathPhone[] = [];
   let end = lastExit;
@@ -598,7 +608,6 @@ export function viterbi(
     phones.push({ hmm: rec.hmm[r]!, start, end });
     end = start - 1;
   }
-  giveBackRecords(rec);
   phones.reverse();
   return {
     phones,
