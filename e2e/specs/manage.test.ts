@@ -170,6 +170,9 @@ test(
       await page.goto(`${server.url}/upload`);
       await page.getByRole('combobox', { name: 'Language' }).fill('English');
       await page.getByRole('combobox', { name: 'Language' }).press('Tab');
+      // The name is taken once the language list is in; with the other job aligning, the list can
+      // arrive after the Tab (a start clicked before it would be refused as "choose a language").
+      await page.getByTestId('language-hint').filter({ hasText: /^eng/ }).waitFor();
       await page.getByTestId('audio-input').setInputFiles(silence);
       await page.getByLabel('Text spoken in the recording').fill('nothing to hear here');
       await page.getByLabel('Title').fill('Silent take');

@@ -1,7 +1,7 @@
 // A combobox for the alignment language: type a name (in the interface language, in English or the
 // language's own) or a code (ISO 639-1 or 639-3) and pick from the matches; the value is always the
 // ISO 639-3 code. ARIA 1.2 combobox pattern: focus stays in the input, arrows move the active option.
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLanguages } from '../../lib/api/get-languages.ts';
@@ -30,6 +30,13 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
     [languages.data, i18n.language],
   );
   const selected = options.find((o) => o.code === value) ?? null;
+  // A name typed and left before the list arrived (a slow network, a busy server) is kept as typed; it is
+  // chosen once the list is in, rather than refused at Start as a language nobody has.
+  useEffect(() => {
+    if (!value || options.length === 0 || options.some((o) => o.code === value)) return;
+    const late = resolveLanguageText(options, value);
+    if (late && late.code !== value) onChange(late.code);
+  }, [options, value, onChange]);
   // What is typed; null while the field shows the chosen language.
   const [query, setQuery] = useState<string | null>(null);
   const [open, setOpen] = useState(false);

@@ -125,6 +125,33 @@ describe('upload studio', () => {
     expect(picker.getAttribute('aria-describedby')).toBe(languageError.id);
   });
 
+  it('a language name typed and left before the list arrives is chosen when it arrives', async () => {
+    // The server answers the list late (it was busy aligning); the user has already typed and moved on.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const list = await (await fetch(`${api.url}/api/languages/`)).json();
+    api.route('GET', '/api/languages/', async () => {
+      await held;
+      return { status: 200, body: list };
+    });
+    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
+    const picker = screen.getByRole('combobox', { name: 'Language' });
+    await userEvent.clear(picker);
+    await userEvent.type(picker, 'English');
+    await userEvent.tab();
+    expect(screen.queryByTestId('language-hint')?.textContent ?? '').not.toMatch(/^eng/);
+    release();
+    await waitFor(() =>
+      expect(screen.getByTestId('language-hint').textContent).toBe('eng · native acoustic model'),
+    );
+    expect((picker as HTMLInputElement).value).toBe('English');
+    // the hint is the chosen code's: the form holds `eng`, not the name typed
+    expect(
+      screen.queryByText('Choose a language from the list, or type its ISO 639-1 or 639-3 code.'),
+    ).toBeNull();
+  });
+
   it('Enter in the closed language picker takes the typed language and never submits the form', async () => {
     await renderApp('/upload', { apiUrl: api.url, language: 'en' });
     await screen.findByRole('heading', { name: 'New alignment', level: 1 });
