@@ -35,7 +35,7 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
   useEffect(() => {
     if (!value || options.length === 0 || options.some((o) => o.code === value)) return;
     const late = resolveLanguageText(options, value);
-    if (late && late.code !== value) onChange(late.code);
+    if (late) onChange(late.code);
   }, [options, value, onChange]);
   // What is typed; null while the field shows the chosen language.
   const [query, setQuery] = useState<string | null>(null);
