@@ -153,3 +153,30 @@ test('an open-ended window skips at most OPEN_HEAD_SKIP_MAX units at its start i
   const farClosed = closed.arcs.filter((a) => a.from === 0 && a.word === null).map((a) => a.to);
   assert.equal(Math.max(...farClosed), n - 1);
 });
+
+test('every word arc names the unit it spells, so a path that skips units still says which it took', () => {
+  const slots = (...phones: string[]): string[][][] => phones.map((p) => [[p]]);
+  const g = buildGrammar(
+    [
+      { slots: slots('Q0_T', 'Q0_A'), skippable: 0.9 },
+      { alternatives: ['P_S_IY'], skippable: 0.9 },
+      { slots: [[['Q2_M'], []], [['Q2_N']]], skippable: 0.9 },
+      // the same spelling as unit 0 (its tag, too): only the arc's unit tells them apart
+      { slots: slots('Q0_T', 'Q0_A'), skippable: 0.9 },
+    ],
+    { garbage: ['G_AA'], garbageWeight: 0.01, openEnd: true },
+  );
+  const units = (word: string) => [...new Set(g.arcs.filter((a) => a.word === word).map((a) => a.unit))];
+  assert.deepEqual(units('Q0_T'), [0, 3]);
+  assert.deepEqual(units('Q0_A'), [0, 3]);
+  assert.deepEqual(units('P_S_IY'), [1]);
+  assert.deepEqual(units('Q2_M'), [2]);
+  assert.deepEqual(units('Q2_N'), [2]);
+  // garbage and empty arcs belong to no unit
+  assert.deepEqual(units('G_AA'), [undefined]);
+  assert.ok(g.arcs.filter((a) => a.word === null).every((a) => a.unit === undefined));
+  // each unit's arcs leave from the states after the unit before it: unit 3's T starts where unit 2 ends
+  const t3 = g.arcs.find((a) => a.word === 'Q0_T' && a.unit === 3)!;
+  const n2 = g.arcs.find((a) => a.word === 'Q2_N')!;
+  assert.equal(t3.from, n2.to);
+});

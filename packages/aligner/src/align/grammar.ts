@@ -22,6 +22,8 @@ export interface FsgArc {
    * weighs about as much as one frame of acoustic mismatch.
    */
   logWeight?: number;
+  /** the index of the unit (in the list the grammar was built from) whose spelling this word arc is part of */
+  unit?: number;
 }
 
 export interface Fsg {
@@ -71,7 +73,7 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
   const arcs: FsgArc[] = [];
   let states = 1;
   const boundary: number[] = [0];
-  for (const u of units) {
+  units.forEach((u, unit) => {
     const from = boundary[boundary.length - 1]!;
     const take = u.skippable !== undefined && u.skippable < 1 ? u.skippable : 1;
     const to = states++;
@@ -94,7 +96,7 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
           let at = cur;
           seq.forEach((w, k) => {
             const dest = k === seq.length - 1 ? next : states++;
-            arcs.push({ from: at, to: dest, word: w, prob: k === 0 ? p : 1 });
+            arcs.push({ from: at, to: dest, word: w, prob: k === 0 ? p : 1, unit });
             at = dest;
           });
         }
@@ -102,12 +104,12 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
       });
       if (spelled.length === 0) arcs.push({ from, to, word: null, prob: 1 });
     } else {
-      for (const w of new Set(u.alternatives ?? [])) arcs.push({ from, to, word: w, prob: take });
+      for (const w of new Set(u.alternatives ?? [])) arcs.push({ from, to, word: w, prob: take, unit });
       if ((u.alternatives ?? []).length === 0) arcs.push({ from, to, word: null, prob: 1 });
     }
     if (take < 1) arcs.push({ from, to, word: null, prob: 1 - take });
     boundary.push(to);
-  }
+  });
   if (opts.garbage.length && (opts.garbageWeight > 0 || opts.garbageLogWeight !== undefined)) {
     // Between words; at either end only with garbageEnds (see there).
     for (const b of opts.garbageEnds ? boundary : boundary.slice(1, -1))

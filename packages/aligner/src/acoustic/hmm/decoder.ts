@@ -61,6 +61,11 @@ export interface HmmSegment {
    * above may sit between frames); absent from the reference
    */
   f?: [number, number];
+  /**
+   * the grammar unit whose arc the word took (FsgArc.unit): which of the transcript's units it is, even
+   * when the path skipped units before it (absent from the reference and on fillers)
+   */
+  u?: number;
   w?: HmmSegment[];
 }
 
@@ -503,6 +508,7 @@ export class HmmDecoder implements HmmSearch {
       cost: -(a.logWeight !== undefined
         ? Math.floor(Math.max(-(2 ** 30), Math.round(a.logWeight / LN_BASE)) / 1024)
         : logToUnits(Math.log(a.prob))),
+      unit: a.unit,
     }));
     // a pause between two words of the transcript costs less than silence elsewhere (inside a spelled
     // word, in the recognition loop), except when emulating pocketsphinx
@@ -781,11 +787,13 @@ function segments(
       f: [p.start, p.end + 1],
     };
     if (!cur || h.pos === 0 || h.arc !== cur.arc) {
-      const w = net.graph.words[net.graph.arcs[h.arc]!.word]!;
+      const arc = net.graph.arcs[h.arc]!;
+      const w = net.graph.words[arc.word]!;
       cur = {
         arc: h.arc,
         seg: {
           t: w.name,
+          ...(arc.unit !== undefined && { u: arc.unit }),
           b: phoneSeg.b,
           d: 0,
           p: 1,

@@ -27,6 +27,8 @@ export interface GraphArc {
   word: number;
   /** cost in units (>= 0) */
   cost: number;
+  /** the grammar unit the arc's word spells (FsgArc.unit), when it is one */
+  unit?: number;
 }
 
 export interface WordGraph {
