@@ -30,7 +30,7 @@ import { SenoneCosts, densityCosts } from './scoring/senones.ts';
 import { sphinxGaussians } from './scoring/sphinx-gaussians.ts';
 import type { SphinxDensities } from './scoring/sphinx-gaussians.ts';
 import { DEFAULT_CONTEXTS, SPHINX_CONTEXTS, buildNetwork, netHmm } from './search/network.ts';
-import type { Network, WordDef, WordGraph } from './search/network.ts';
+import type { GraphArc, Network, WordDef, WordGraph } from './search/network.ts';
 import { viterbi } from './search/viterbi.ts';
 import { boundaryPosteriors } from './search/posteriors.ts';
 import { stateAlign } from './search/state-align.ts';
@@ -501,7 +501,7 @@ export class HmmDecoder implements HmmSearch {
       index.set(name, i);
       return i;
     };
-    const arcs = g.arcs.map((a) => ({
+    const arcs: GraphArc[] = g.arcs.map((a) => ({
       from: a.from,
       to: a.to,
       word: a.word === null ? -1 : wordIndex(a.word),
