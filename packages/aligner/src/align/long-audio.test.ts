@@ -12,7 +12,7 @@ import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
 import { alignLong, planPieces, segmentPass } from './long-audio.ts';
 import type { PieceRunner } from './long-audio.ts';
-import { WindowPool } from './window-pool.ts';
+import { PIECES_HELD, WindowPool } from './window-pool.ts';
 import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
 import { align } from '../engine.ts';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
@@ -319,5 +319,49 @@ test('a pool warmed for the model places a piece as this thread does; a warm-up 
     assert.ok(after.spans.length >= 9, 'the same thread aligns the next piece with the base model');
   } finally {
     await broken.close();
+  }
+});
+
+test('a piece thread holds two pieces at once and answers each, in order, as it answers it alone; a failing one fails alone', async () => {
+  const { samples, starts, perUtt, units } = await joined();
+  // the first two sentences, each over its own audio
+  const sentence = (i: number, modelDir?: string) => {
+    const u0 = perUtt.slice(0, i).reduce((a, n) => a + n, 0);
+    const from = Math.round(starts[i]! * SAMPLE_RATE);
+    const to = Math.round(starts[i + 1]! * SAMPLE_RATE);
+    return {
+      family: 'en' as const,
+      modelDir,
+      pcm: samples.slice(from, to),
+      origin: from,
+      offset: starts[i]!,
+      units: units.slice(u0, u0 + perUtt[i]!),
+      coarse: [],
+      precision: 'standard' as const,
+      garbage: true,
+      recognise: false,
+    };
+  };
+  const pool = new WindowPool(1, { family: 'en' });
+  try {
+    const alone = [await pool.run(sentence(0)), await pool.run(sentence(1))];
+    assert.equal(pool.free, PIECES_HELD);
+    // both given at once, and a third that waits for a place
+    const both = [pool.run(sentence(0)), pool.run(sentence(1))];
+    assert.equal(pool.free, 0);
+    const third = pool.run(sentence(0));
+    assert.deepEqual(await Promise.all(both), alone);
+    assert.deepEqual(await third, alone[0]);
+    assert.ok(alone[1]!.spans.length >= perUtt[1]! - 1, 'the second sentence is placed');
+    assert.ok(alone[1]!.spans[0]!.start >= starts[1]!, 'in its own audio');
+    // a piece that fails between two held ones: only it is refused
+    const missing = join(EVAL, 'no-such-model');
+    const [ok, bad, next] = [pool.run(sentence(0)), pool.run(sentence(1, missing)), pool.run(sentence(1))];
+    assert.deepEqual(await ok, alone[0]);
+    await assert.rejects(bad, (err: Error) => err.message.includes('is not an adapted model'));
+    assert.deepEqual(await next, alone[1]);
+    assert.equal(pool.free, PIECES_HELD);
+  } finally {
+    await pool.close();
   }
 });

@@ -132,13 +132,13 @@ async function twoPass(
   units: Unit[],
   opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
+  const searches = new StretchSearches(backend, samples, units, opts);
   let second: { spans: UnitSpan[]; plan: Piece[] };
-  if (opts.pieces) second = await twoPassParallel(backend, samples, units, opts, opts.pieces);
+  if (opts.pieces) second = await twoPassParallel(backend, samples, units, opts, opts.pieces, searches);
   else {
     const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
     second = await piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
   }
-  const searches = new StretchSearches(backend, samples, units, opts);
   const merged = await mergeFailedEdges(searches, units, second.spans, second.plan);
   return repairRuns(searches, samples, units, merged);
 }
@@ -189,6 +189,22 @@ class StretchSearches {
       this.done.set(k, found);
     }
     return found;
+  }
+
+  /** Whether the stretch's search was started (ahead, or asked for). */
+  has(s: Stretch): boolean {
+    return this.done.has(stretchKey(s));
+  }
+
+  /**
+   * Starts the stretch's search on a piece thread (one is free); get() then waits for it. `then` is
+   * called when it ends (to hand the thread more work).
+   */
+  startOnThread(s: Stretch, then: () => void): void {
+    if (!this.opts.pieces || this.has(s)) return;
+    const run = this.onThread(this.opts.pieces, s);
+    run.then(then, () => {}); // a failure reaches the repair through get()
+    this.done.set(stretchKey(s), run);
   }
 
   /** Runs the searches on the piece threads and this one until all are done (nothing without threads). */
@@ -261,10 +277,22 @@ const sampleBounds = (s: { from: number; to: number }): [number, number] => [
  * before b's first.
  */
 function failedEdge(result: UnitSpan[], units: Unit[], a: Piece, b: Piece) {
-  const placedIn = (u0: number, u1: number) => result.filter((s) => s.unit >= u0 && s.unit < u1);
-  const placed = new Set(result.map((s) => s.unit));
+  // result is in unit order: the spans of [u0, u1) are a slice of it, found by bisection (a file has
+  // hundreds of edges and tens of thousands of spans)
+  const from = (u: number) => {
+    let lo = 0;
+    let hi = result.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (result[mid]!.unit < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const placedIn = (u0: number, u1: number) => result.slice(from(u0), from(u1));
   /** placeable units not placed in [u0, u1) */
   const unplaced = (u0: number, u1: number) => {
+    const placed = new Set(placedIn(u0, u1).map((s) => s.unit));
     let n = 0;
     for (let u = u0; u < u1; u++) if (placeable(units[u]!) && !placed.has(u)) n++;
     return n;
@@ -293,8 +321,8 @@ async function mergeFailedEdges(
   const pairs = plan
     .slice(1)
     .map((b, i) => [plan[i]!, b] as const)
-    .filter(([a, b]) => b.t1 - a.t0 <= PIECE_LIMIT);
-  const stretch = (a: Piece, b: Piece): Stretch => ({ u0: a.u0, u1: b.u1, from: a.t0, to: b.t1 });
+    .filter(([a, b]) => mergeable(a, b));
+  const stretch = mergeStretch;
   // the edges that fail in the second pass's result (one a merge before them mends is searched for nothing)
   await searches.ahead(
     pairs.filter(([a, b]) => failedEdge(spans, units, a, b).fails).map(([a, b]) => stretch(a, b)),
@@ -313,6 +341,11 @@ async function mergeFailedEdges(
   }
   return result;
 }
+/** Two neighbouring pieces short enough to be searched again as one. */
+const mergeable = (a: Piece, b: Piece): boolean => b.t1 - a.t0 <= PIECE_LIMIT;
+/** The stretch of two neighbouring pieces searched as one. */
+const mergeStretch = (a: Piece, b: Piece): Stretch => ({ u0: a.u0, u1: b.u1, from: a.t0, to: b.t1 });
+
 /** Placed words on either side of a run of unplaced ones that its repair search places again, in turn. */
 const REPAIR_CONTEXTS = [2, 8, 20];
 /** A repair searches at most this many seconds. */
@@ -418,7 +451,10 @@ function repairStretch(
  * point its cut depends on (PIECE_MAX after its start), which makes it the piece the whole first pass
  * would give; a free thread takes the next queued piece at once, while the first pass goes on here. After
  * the first pass this thread takes queued pieces too, one at a time, as the other threads do, until none
- * is left. The stitched result is the sequential one whichever thread aligned which piece.
+ * is left. Then, while the last pieces are out on other threads, the merges of failed edges
+ * (mergeFailedEdges) whose two pieces are both done are searched ahead, on this thread and on any thread
+ * that comes free, rather than once every piece is done. The stitched result is the sequential one
+ * whichever thread aligned which piece or searched which merge.
  */
 async function twoPassParallel(
   backend: AcousticBackend,
@@ -426,6 +462,7 @@ async function twoPassParallel(
   units: Unit[],
   opts: LongAudioOptions,
   runner: PieceRunner,
+  searches: StretchSearches,
 ): Promise<{ spans: UnitSpan[]; plan: Piece[] }> {
   const total = samples.length / SAMPLE_RATE;
   const key = (p: Piece) => `${p.u0}:${p.u1}:${p.t0}:${p.t1}`;
@@ -445,14 +482,49 @@ async function twoPassParallel(
   const progress = () => {
     if (pieceCount) opts.onProgress?.(0.3 + (0.7 * piecesDone) / pieceCount);
   };
-  // hands queued pieces to free threads; called whenever a piece is queued or a thread comes free
+  /** the whole plan (known once the first pass is done), each piece's place in it, the pieces done */
+  let plan: Piece[] = [];
+  const planIndex = new Map<string, number>();
+  const finished = new Map<string, PieceOutcome>();
+  /** merges of failed edges found while pieces are out, not started yet; the pairs judged */
+  const merges: Stretch[] = [];
+  const judged = new Set<number>();
+  // the edge between plan pieces i and i + 1, judged as mergeFailedEdges judges it on the second pass's
+  // result (only the two pieces' spans count) once both are done
+  const judge = (i: number): void => {
+    const a = plan[i];
+    const b = plan[i + 1];
+    if (!a || !b || judged.has(i) || !mergeable(a, b)) return;
+    const oa = finished.get(key(a));
+    const ob = finished.get(key(b));
+    if (!oa || !ob) return;
+    judged.add(i);
+    const spans = [a, b].flatMap((p, j) =>
+      (j === 0 ? oa : ob).spans.map((s) => ({ ...s, unit: s.unit + p.u0 })),
+    );
+    if (failedEdge(spans, units, a, b).fails) merges.push(mergeStretch(a, b));
+  };
+  const finish = (p: Piece, o: PieceOutcome): void => {
+    finished.set(key(p), o);
+    const i = planIndex.get(key(p));
+    if (i === undefined) return;
+    judge(i - 1);
+    judge(i);
+  };
+  // hands the merges found, then queued pieces, to free threads; called whenever a piece is queued or a
+  // thread comes free
   const pump = (): void => {
+    for (let i = 0; runner.free > 0 && i < merges.length;) {
+      if (merges[i]!.to - merges[i]!.from > THREAD_STRETCH_MAX) i++;
+      else searches.startOnThread(merges.splice(i, 1)[0]!, pump);
+    }
     while (runner.free > 0 && queue.length) {
       const { piece, first } = queue.shift()!;
       const run = runner.run(work(piece, first));
       started.set(key(piece), run);
       run.then(
-        () => {
+        (o) => {
+          finish(piece, o);
           piecesDone++;
           progress();
           pump();
@@ -488,13 +560,33 @@ async function twoPassParallel(
   }
   // the whole plan: pieces not started yet are queued again from it (the same pieces, and any the
   // partial plans could not fix: the last ones)
-  const plan = planPieces(first, units.length, total);
+  plan = planPieces(first, units.length, total);
+  plan.forEach((p, i) => planIndex.set(key(p), i));
+  plan.forEach((_, i) => judge(i));
   pieceCount = plan.length;
   queue = plan.filter((p) => !started.has(key(p))).map((piece) => ({ piece, first }));
   pump();
-  // this thread takes queued pieces too, the next in the file's order each time
+  // This thread takes the merges found and the queued pieces too (merges first: the longer searches
+  // early, so that the last ones are pieces, as short as searches get), then, while the last pieces
+  // are out on other threads, the merges their ends show.
   const own = new Map<string, PieceOutcome>();
-  while (queue.length) {
+  for (;;) {
+    const s = merges.shift();
+    if (s) {
+      await searches.get(s);
+      pump();
+      continue;
+    }
+    if (!queue.length) {
+      const out = plan.filter((p) => !finished.has(key(p))).map((p) => started.get(key(p))!);
+      if (!out.length) break;
+      try {
+        await Promise.race(out);
+      } catch {
+        break; // the failure is reported below
+      }
+      continue;
+    }
     const { piece: p } = queue.shift()!;
     const recognitions: Recognition[] = [];
     const warnings: string[] = [];
@@ -505,6 +597,7 @@ async function twoPassParallel(
       onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
     });
     own.set(key(p), { spans, recognitions, warnings });
+    finish(p, own.get(key(p))!);
     piecesDone++;
     progress();
     // a thread that came free while this one worked takes the next piece now

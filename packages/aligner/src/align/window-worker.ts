@@ -15,31 +15,38 @@ import type { ModelFamily } from '../acoustic/hmm/models.ts';
 const decoderOf = (family: ModelFamily, modelDir: string | undefined) =>
   modelDir ? loadAdaptedDecoder(modelDir, family) : loadDecoder(family);
 
+/** The pieces given, aligned one after another in the order they came (a reply per piece, in order). */
+let turn: Promise<void> = Promise.resolve();
+
 parentPort!.on('message', (job: PieceJob | PieceWarmUp) => {
   if ('warm' in job) {
     // no reply: a model that cannot load fails the first piece, which reports why
     decoderOf(job.family, job.modelDir).catch(() => {});
     return;
   }
-  void (async () => {
-    try {
-      const backend = new HmmBackend(await decoderOf(job.family, job.modelDir), {
-        espeakIpa,
-        arabicLattice: arabicPronunciationLattice,
-      });
-      const recognitions: Recognition[] = [];
-      const warnings: string[] = [];
-      const samples = new Samples(job.pcm, true, job.origin);
-      const spans = await alignPiece(backend, samples, job.offset, job.units, job.coarse, {
-        precision: job.precision,
-        garbage: job.garbage,
-        warn: (m) => warnings.push(m),
-        onRecognition: job.recognise ? (r) => recognitions.push(r) : undefined,
-      });
-      const outcome: PieceOutcome = { spans, recognitions, warnings };
-      parentPort!.postMessage({ ok: true, outcome });
-    } catch (err) {
-      parentPort!.postMessage({ ok: false, error: describeThrown(err) });
-    }
-  })();
+  // The pool may give the next piece before this one is done, so that the thread goes on without
+  // waiting for the main thread to read its reply (align/window-pool.ts).
+  turn = turn.then(() => alignJob(job));
 });
+
+async function alignJob(job: PieceJob): Promise<void> {
+  try {
+    const backend = new HmmBackend(await decoderOf(job.family, job.modelDir), {
+      espeakIpa,
+      arabicLattice: arabicPronunciationLattice,
+    });
+    const recognitions: Recognition[] = [];
+    const warnings: string[] = [];
+    const samples = new Samples(job.pcm, true, job.origin);
+    const spans = await alignPiece(backend, samples, job.offset, job.units, job.coarse, {
+      precision: job.precision,
+      garbage: job.garbage,
+      warn: (m) => warnings.push(m),
+      onRecognition: job.recognise ? (r) => recognitions.push(r) : undefined,
+    });
+    const outcome: PieceOutcome = { spans, recognitions, warnings };
+    parentPort!.postMessage({ ok: true, outcome });
+  } catch (err) {
+    parentPort!.postMessage({ ok: false, error: describeThrown(err) });
+  }
+}
