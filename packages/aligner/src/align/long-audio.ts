@@ -322,16 +322,15 @@ async function mergeFailedEdges(
     .slice(1)
     .map((b, i) => [plan[i]!, b] as const)
     .filter(([a, b]) => mergeable(a, b));
-  const stretch = mergeStretch;
   // the edges that fail in the second pass's result (one a merge before them mends is searched for nothing)
   await searches.ahead(
-    pairs.filter(([a, b]) => failedEdge(spans, units, a, b).fails).map(([a, b]) => stretch(a, b)),
+    pairs.filter(([a, b]) => failedEdge(spans, units, a, b).fails).map(([a, b]) => mergeStretch(a, b)),
   );
   let result = spans;
   for (const [a, b] of pairs) {
     const edge = failedEdge(result, units, a, b);
     if (!edge.fails) continue;
-    const again = await searches.get(stretch(a, b));
+    const again = await searches.get(mergeStretch(a, b));
     if (again.length <= edge.placed) continue;
     result = [
       ...result.filter((s) => s.unit < a.u0),

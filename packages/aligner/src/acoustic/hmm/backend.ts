@@ -502,39 +502,23 @@ export class HmmBackend implements AcousticBackend {
     const off = req.offset - shift / 16000;
     const spans: UnitSpan[] = [];
     const segs = (result.w ?? []).filter((seg) => seg.t.startsWith('P_') || seg.t.startsWith('Q'));
-    if (segs.every((seg) => seg.u !== undefined)) {
-      // The decoder names the grammar unit of every word it took: a lattice unit is the run of its
-      // phones, whatever the path skipped before it.
-      for (let si = 0; si < segs.length; si++) {
-        const seg = segs[si]!;
-        const k = seg.u!;
-        if (seg.t.startsWith('P_')) {
-          spans.push({
-            ...toSpan(usable[k]!.i, seg, off),
-            ...gopOf(seg.w?.length ? seg.w : [seg], seg, seg),
-          });
-          continue;
-        }
-        const group = [seg];
-        while (si + 1 < segs.length && segs[si + 1]!.u === k && segs[si + 1]!.t.startsWith('Q'))
-          group.push(segs[++si]!);
-        spans.push({
-          ...latticeSpan(usable[k]!.i, group, off),
-          ...gopOf(group, group[0]!, group[group.length - 1]!),
-        });
-      }
-      return spans;
-    }
-    // The reference decoder (the parity test's) names words only: a word is the next unit that has its
-    // name, and a change of lattice tag (the unit's position mod 3) starts the next unit. Ambiguous when
-    // the path skipped a multiple of three units, or a word equal to the one it placed.
+    // The decoder names the grammar unit of every word it took (HmmSegment.u), whatever the path skipped
+    // before it. The reference decoder (the parity test's) names words only: a word is then the next unit
+    // that has its name, and a change of lattice tag (the unit's position mod 3) starts the next unit,
+    // which is ambiguous when the path skipped a multiple of three units, or a word spelled like the one
+    // it placed.
+    const named = segs.every((seg) => seg.u !== undefined);
     let k = 0;
     for (let si = 0; si < segs.length; si++) {
       const seg = segs[si]!;
       const name = seg.t.replace(/\(\d+\)$/, '');
-      if (name.startsWith('P_')) {
-        while (k < items.length && !items[k]!.names?.includes(name)) k++;
-        if (k >= items.length) break;
+      const word = name.startsWith('P_');
+      const tag = Number(name[1]);
+      if (named) k = seg.u!;
+      else if (word) while (k < items.length && !items[k]!.names?.includes(name)) k++;
+      else while (k < items.length && (items[k]!.names !== null || tags[k] !== tag)) k++;
+      if (k >= items.length) break;
+      if (word) {
         spans.push({
           ...toSpan(usable[k]!.i, seg, off),
           ...gopOf(seg.w?.length ? seg.w : [seg], seg, seg),
@@ -542,11 +526,11 @@ export class HmmBackend implements AcousticBackend {
         k++;
         continue;
       }
-      const tag = Number(name[1]);
-      while (k < items.length && (items[k]!.names !== null || tags[k] !== tag)) k++;
-      if (k >= items.length) break;
+      // a lattice unit is the run of its phones
+      const sameUnit = (next: HmmSegment): boolean =>
+        named ? next.u === k && next.t.startsWith('Q') : next.t.startsWith(`Q${tag}_`);
       const group = [seg];
-      while (si + 1 < segs.length && segs[si + 1]!.t.startsWith(`Q${tag}_`)) group.push(segs[++si]!);
+      while (si + 1 < segs.length && sameUnit(segs[si + 1]!)) group.push(segs[++si]!);
       spans.push({
         ...latticeSpan(usable[k]!.i, group, off),
         ...gopOf(group, group[0]!, group[group.length - 1]!),
