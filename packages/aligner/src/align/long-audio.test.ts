@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { decodeAudio, SAMPLE_RATE } from '../audio/decode.ts';
 import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { normalizeTranscript } from '../text/normalize.ts';
@@ -361,6 +362,49 @@ test('a piece thread holds two pieces at once and answers each, in order, as it 
     await assert.rejects(bad, (err: Error) => err.message.includes('is not an adapted model'));
     assert.deepEqual(await next, alone[1]);
     assert.equal(pool.free, PIECES_HELD);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a piece thread that dies fails the pieces it holds and refuses the next at once; the pool goes on with the others', async () => {
+  const { samples, units } = await joined();
+  const job = () => ({
+    family: 'en' as const,
+    pcm: samples.slice(0, Math.round(3.2 * SAMPLE_RATE)),
+    origin: 0,
+    offset: 0,
+    units: units.slice(0, 11),
+    coarse: [],
+    precision: 'standard' as const,
+    garbage: true,
+    recognise: false,
+  });
+  const pool = new WindowPool(2, { family: 'en' });
+  // the threads as a crash would leave one (its worker ended from outside, mid-piece)
+  const workers = (pool as unknown as { threads: { worker: Worker }[] }).threads.map((t) => t.worker);
+  try {
+    const alone = await pool.run(job());
+    assert.equal(pool.free, 2 * PIECES_HELD);
+    // four pieces held, two by each thread; one thread dies under its two
+    const held = [pool.run(job()), pool.run(job()), pool.run(job()), pool.run(job())];
+    assert.equal(pool.free, 0);
+    // a fifth waits for a place, and gets one on the thread that goes on
+    const waiting = pool.run(job());
+    await workers[0]!.terminate();
+    const settled = await Promise.allSettled(held);
+    const failed = settled.filter((s) => s.status === 'rejected');
+    assert.equal(failed.length, 2, 'the dead thread fails the two pieces it held');
+    for (const f of failed) assert.match(String((f as PromiseRejectedResult).reason), /piece thread exited/);
+    for (const s of settled) if (s.status === 'fulfilled') assert.deepEqual(s.value, alone);
+    assert.deepEqual(await waiting, alone);
+    // the dead thread takes nothing more: the pool's places are the other thread's
+    assert.equal(pool.free, PIECES_HELD);
+    assert.deepEqual(await pool.run(job()), alone);
+    // with both gone, a piece is refused at once instead of waiting for ever
+    await workers[1]!.terminate();
+    assert.equal(pool.free, 0);
+    await assert.rejects(pool.run(job()), /piece thread exited/);
   } finally {
     await pool.close();
   }

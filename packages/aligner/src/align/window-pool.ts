@@ -62,8 +62,14 @@ class PieceThread {
   private readonly pending: ((r: Reply) => void)[] = [];
   /** terminated only outside onnxruntime's calls (native-guard.ts) */
   private readonly guard = newThreadGuard();
+  /** why the thread is gone (it failed or exited): it takes no more pieces */
+  private gone: string | undefined;
 
-  constructor(warm?: PieceWarmUp) {
+  /** `onGone`: told once, when the thread fails or exits */
+  constructor(
+    warm?: PieceWarmUp,
+    private readonly onGone?: () => void,
+  ) {
     const workerData = { [NATIVE_GUARD_KEY]: this.guard.chain };
     if (import.meta.url.endsWith('.mjs')) {
       // a compiled bundle (the CLI's or the server's): the worker was compiled beside it
@@ -81,7 +87,15 @@ class PieceThread {
   }
 
   private fail(error: string): void {
+    const first = this.gone === undefined;
+    this.gone ??= error;
     for (const p of this.pending.splice(0)) p({ ok: false, error });
+    if (first) this.onGone?.();
+  }
+
+  /** why the thread is gone, if it is */
+  get failure(): string | undefined {
+    return this.gone;
   }
 
   /** pieces given and not answered yet */
@@ -91,6 +105,8 @@ class PieceThread {
 
   run(job: PieceJob): Promise<Reply> {
     return new Promise((resolve) => {
+      // a piece posted to a thread that is gone would never be answered
+      if (this.gone !== undefined) return resolve({ ok: false, error: this.gone });
       this.pending.push(resolve);
       this.worker.postMessage(job, [job.pcm.buffer as ArrayBuffer]);
     });
@@ -108,23 +124,35 @@ export class WindowPool {
   /** `warm`: the model the threads load at once (else each loads it with its first piece) */
   constructor(size: number, warm?: Omit<PieceWarmUp, 'warm'>) {
     const w: PieceWarmUp | undefined = warm && { warm: true, ...warm };
-    this.threads = Array.from({ length: size }, () => new PieceThread(w));
+    // a thread that is gone wakes the pieces waiting for a place: they go to another or are refused
+    this.threads = Array.from({ length: size }, () => new PieceThread(w, () => this.wakeAll()));
+  }
+
+  private wakeAll(): void {
+    for (const w of this.waiting.splice(0)) w();
+  }
+
+  /** the threads still running (one that failed or exited takes no more pieces) */
+  private get live(): PieceThread[] {
+    return this.threads.filter((t) => t.failure === undefined);
   }
 
   get size(): number {
     return this.threads.length;
   }
 
-  /** Pieces the threads can take now (each holds up to PIECES_HELD). */
+  /** Pieces the threads can take now (each running one holds up to PIECES_HELD). */
   get free(): number {
-    return this.threads.reduce((a, t) => a + Math.max(0, PIECES_HELD - t.held), 0);
+    return this.live.reduce((a, t) => a + Math.max(0, PIECES_HELD - t.held), 0);
   }
 
   async run(job: PieceJob): Promise<PieceOutcome> {
-    // the thread holding the fewest pieces (an idle one first); else wait until one answers
+    // the running thread holding the fewest pieces (an idle one first); else wait until one answers;
+    // refused at once when every thread is gone (it would wait for ever)
     const pick = (): PieceThread | undefined => {
       let best: PieceThread | undefined;
-      for (const t of this.threads) if (t.held < PIECES_HELD && (!best || t.held < best.held)) best = t;
+      for (const t of this.live) if (t.held < PIECES_HELD && (!best || t.held < best.held)) best = t;
+      if (!best && !this.live.length) throw new Error(this.threads[0]?.failure ?? 'no piece threads');
       return best;
     };
     let thread = pick();
