@@ -158,15 +158,22 @@ interface Stretch {
 const THREAD_STRETCH_MAX = PIECE_LIMIT - 1;
 
 /**
- * The repairs' stretch searches (mergeFailedEdges, repairRuns). A repair decides in the order of the
- * file, each decision on the result of the ones before, so it is sequential; but a search's outcome
- * depends only on its stretch, not on that result. So with piece threads the searches the repair will
- * most likely ask for are run first, on every thread at once (ahead), and the sequential repair then
- * takes them from here; one it asks for that was not run ahead is searched on this thread, as without
- * threads. The result is the sequential one whichever thread searched what.
+ * The repairs' stretch searches (mergeFailedEdges, repairRuns). A search's outcome depends only on its
+ * stretch, so the searches asked for are run wherever there is room: on a piece thread that is free, else
+ * on this thread, one at a time, in the order asked. A repair that can go on only with a search's outcome
+ * waits for it while the others go on; the result is the one a single thread gives whichever thread
+ * searched what.
  */
 class StretchSearches {
   private readonly done = new Map<string, Promise<UnitSpan[]>>();
+  /** searches asked for and not started yet, in the order asked */
+  private readonly asked: {
+    s: Stretch;
+    resolve: (spans: UnitSpan[]) => void;
+    reject: (err: unknown) => void;
+  }[] = [];
+  /** this thread is inside a search of the queue */
+  private searching = false;
 
   constructor(
     private readonly backend: AcousticBackend,
@@ -175,18 +182,15 @@ class StretchSearches {
     private readonly opts: LongAudioOptions,
   ) {}
 
-  /** whether searches can run ahead (there are piece threads) */
-  get threaded(): boolean {
-    return this.opts.pieces !== undefined;
-  }
-
-  /** The spans of the stretch's search, their units counted from u0 (searched now if not run ahead). */
+  /** The spans of the stretch's search, their units counted from u0 (searched once, wherever there is room). */
   get(s: Stretch): Promise<UnitSpan[]> {
     const k = stretchKey(s);
     let found = this.done.get(k);
     if (!found) {
-      found = this.here(s);
+      found = new Promise<UnitSpan[]>((resolve, reject) => this.asked.push({ s, resolve, reject }));
       this.done.set(k, found);
+      this.toThreads();
+      void this.onThisThread();
     }
     return found;
   }
@@ -207,30 +211,46 @@ class StretchSearches {
     this.done.set(stretchKey(s), run);
   }
 
-  /** Runs the searches on the piece threads and this one until all are done (nothing without threads). */
+  /** Runs the searches (on the piece threads and this one) until all are done. */
   async ahead(list: Stretch[]): Promise<void> {
+    await Promise.allSettled(list.map((s) => this.get(s)));
+  }
+
+  /** Hands searches asked for to the piece threads while they have room (a long one is this thread's). */
+  private toThreads(): void {
     const runner = this.opts.pieces;
     if (!runner) return;
-    const queue = list.filter((s) => !this.done.has(stretchKey(s)));
-    const pump = (): void => {
-      for (let i = 0; runner.free > 0 && i < queue.length;) {
-        if (queue[i]!.to - queue[i]!.from > THREAD_STRETCH_MAX) {
-          i++;
-          continue;
-        }
-        const s = queue.splice(i, 1)[0]!;
-        const run = this.onThread(runner, s);
-        this.done.set(stretchKey(s), run);
-        run.then(pump, () => {}); // a failure reaches the repair through get()
+    for (let i = 0; runner.free > 0 && i < this.asked.length;) {
+      const { s, resolve, reject } = this.asked[i]!;
+      if (s.to - s.from > THREAD_STRETCH_MAX) {
+        i++;
+        continue;
       }
-    };
-    pump();
-    while (queue.length) {
-      const s = queue.shift()!;
-      await this.get(s);
-      pump();
+      this.asked.splice(i, 1);
+      const run = this.onThread(runner, s);
+      run.then(resolve, reject);
+      run.finally(() => this.toThreads()).catch(() => {});
     }
-    await Promise.allSettled(this.done.values());
+  }
+
+  /** This thread takes the searches left, one at a time, handing the threads more after each. */
+  private async onThisThread(): Promise<void> {
+    if (this.searching) return;
+    this.searching = true;
+    try {
+      for (let next = this.asked.shift(); next; next = this.asked.shift()) {
+        try {
+          next.resolve(await this.here(next.s));
+        } catch (err) {
+          next.reject(err);
+        }
+        // a turn of the event loop: the threads' replies are read, and they are given more
+        await new Promise<void>((r) => setImmediate(r));
+        this.toThreads();
+      }
+    } finally {
+      this.searching = false;
+    }
   }
 
   private async here(s: Stretch): Promise<UnitSpan[]> {
@@ -359,6 +379,11 @@ const REPAIR_MIN = 2;
  * and its audio are together again. The closed search over the stretch (the run and REPAIR_CONTEXT
  * placed words on each side, the audio between the placed words beyond them) replaces what was there
  * when it places more words.
+ *
+ * A run's repair is confined to the placed words around it as the repairs start: REPAIR_CONTEXTS' widest
+ * on each side, and the word beyond them, which it reads and never replaces. Runs whose words overlap
+ * are one group, repaired in turn (the later run first, so the earlier one is judged on its outcome);
+ * groups share nothing, so they are repaired at once, their searches on every thread there is.
  */
 async function repairRuns(
   searches: StretchSearches,
@@ -385,27 +410,62 @@ async function repairRuns(
     if (start < 0) start = u;
     count++;
   }
-  // later runs first, so the indices of earlier ones hold
-  runs.reverse();
-  if (searches.threaded) {
-    // Ahead, a context at a time: every run's search with the context it would be given if the runs
-    // after it changed nothing, the wider context only for the runs the narrower one did not mend.
-    let open = runs;
-    for (const context of REPAIR_CONTEXTS) {
-      const asks = open.flatMap((r) => {
-        const at = repairStretch(spans, r, context, total);
-        return at ? [{ r, at }] : [];
-      });
-      await searches.ahead(asks.map((x) => x.at.stretch));
-      open = [];
-      for (const { r, at } of asks)
-        if ((await searches.get(at.stretch)).length <= at.hi - at.lo) open.push(r);
-    }
-  }
-  let result = spans;
+  const groups = repairGroups(spans, runs, total);
+  const repaired = await Promise.all(groups.map((g) => repairGroup(searches, g)));
+  const result: UnitSpan[] = [];
+  let at = 0;
+  groups.forEach((g, i) => {
+    result.push(...spans.slice(at, g.lo), ...repaired[i]!);
+    at = g.hi;
+  });
+  result.push(...spans.slice(at));
+  return result;
+}
+
+/**
+ * A group of runs repaired together: they may replace spans [lo, hi) of the second pass's result, over the
+ * audio from..to (between the spans around them, or the file's ends).
+ */
+interface RepairGroup {
+  runs: [number, number][];
+  spans: UnitSpan[];
+  lo: number;
+  hi: number;
+  from: number;
+  to: number;
+}
+
+/** The runs' groups, in order: runs whose widest repairs would reach each other's spans are one group. */
+function repairGroups(spans: UnitSpan[], runs: [number, number][], total: number): RepairGroup[] {
+  const widest = Math.max(...REPAIR_CONTEXTS);
+  const groups: RepairGroup[] = [];
+  let next = 0;
   for (const run of runs) {
+    // the placed span before the run, and the widest context's spans around it
+    while (next < spans.length && spans[next]!.unit < run[0]) next++;
+    const lo = Math.max(0, next - widest);
+    const hi = Math.min(spans.length, next + widest);
+    const last = groups[groups.length - 1];
+    // one group when either would replace the span the other reads beyond its own
+    if (last && lo <= last.hi) {
+      last.runs.push(run);
+      last.hi = Math.max(last.hi, hi);
+    } else groups.push({ runs: [run], spans, lo, hi, from: 0, to: 0 });
+  }
+  for (const g of groups) {
+    g.from = g.lo > 0 ? spans[g.lo - 1]!.end : 0;
+    g.to = g.hi < spans.length ? spans[g.hi]!.start : total;
+    g.spans = spans.slice(g.lo, g.hi);
+  }
+  return groups;
+}
+
+/** A group's runs repaired in turn, the later first; the spans that replace the group's. */
+async function repairGroup(searches: StretchSearches, g: RepairGroup): Promise<UnitSpan[]> {
+  let result = g.spans;
+  for (const run of [...g.runs].reverse()) {
     for (const context of REPAIR_CONTEXTS) {
-      const at = repairStretch(result, run, context, total);
+      const at = repairStretch(result, run, context, g);
       if (!at) break;
       const again = await searches.get(at.stretch);
       if (again.length <= at.hi - at.lo) continue;
@@ -422,15 +482,16 @@ async function repairRuns(
 
 /**
  * The run [a, b) with `context` placed spans on each side (searched again with it) over the audio between
- * the fixed spans beyond them (spans [lo, hi) of `result` are replaced); the context widens when the
- * placed words around the run were placed wrongly themselves (stretched over the run's audio). Null when
- * the stretch is longer than REPAIR_MAX or shorter than half a second: the run is left as it is.
+ * the fixed spans beyond them (spans [lo, hi) of `result` are replaced; `bounds`: the audio around
+ * `result`'s first and last spans); the context widens when the placed words around the run were placed
+ * wrongly themselves (stretched over the run's audio). Null when the stretch is longer than REPAIR_MAX
+ * or shorter than half a second: the run is left as it is.
  */
 function repairStretch(
   result: UnitSpan[],
   [a, b]: [number, number],
   context: number,
-  total: number,
+  bounds: { from: number; to: number },
 ): { stretch: Stretch; lo: number; hi: number } | null {
   let left = result.findIndex((s) => s.unit >= a) - 1;
   if (left === -2) left = result.length - 1;
@@ -439,8 +500,8 @@ function repairStretch(
   const hi = Math.min(result.length, right + context);
   const u0 = lo <= left ? result[lo]!.unit : a;
   const u1 = hi > right ? result[hi - 1]!.unit + 1 : b;
-  const from = lo > 0 ? result[lo - 1]!.end : 0;
-  const to = hi < result.length ? result[hi]!.start : total;
+  const from = lo > 0 ? result[lo - 1]!.end : bounds.from;
+  const to = hi < result.length ? result[hi]!.start : bounds.to;
   if (to - from > REPAIR_MAX || to - from < 0.5) return null;
   return { stretch: { u0, u1, from, to }, lo, hi };
 }
