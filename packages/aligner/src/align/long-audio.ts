@@ -211,8 +211,12 @@ class StretchSearches {
     this.done.set(stretchKey(s), run);
   }
 
-  /** Runs the searches (on the piece threads and this one) until all are done. */
+  /**
+   * Runs the searches on the piece threads and this one until all are done; nothing without threads (a
+   * search run ahead that the repair then does not ask for is work for nothing on a single thread).
+   */
   async ahead(list: Stretch[]): Promise<void> {
+    if (!this.opts.pieces) return;
     await Promise.allSettled(list.map((s) => this.get(s)));
   }
 
@@ -380,10 +384,13 @@ const REPAIR_MIN = 2;
  * placed words on each side, the audio between the placed words beyond them) replaces what was there
  * when it places more words.
  *
- * A run's repair is confined to the placed words around it as the repairs start: REPAIR_CONTEXTS' widest
- * on each side, and the word beyond them, which it reads and never replaces. Runs whose words overlap
- * are one group, repaired in turn (the later run first, so the earlier one is judged on its outcome);
- * groups share nothing, so they are repaired at once, their searches on every thread there is.
+ * A run's repair reads the placed words around it (REPAIR_CONTEXTS' widest on each side, and the word
+ * beyond them, which it never replaces). Runs whose reaches meet are one group, repaired in turn (the
+ * later run first, so the earlier one is judged on its outcome, as one pass over the file from its end
+ * would). The groups split the file's placed words between them, halfway between their reaches, and
+ * share nothing, so they are repaired at once, their searches on every thread there is. A repair is
+ * confined to its group's share: it differs from the single pass only where a run's neighbours, replaced
+ * by a later run's repair, would have it read past halfway to the next group.
  */
 async function repairRuns(
   searches: StretchSearches,
@@ -452,6 +459,15 @@ function repairGroups(spans: UnitSpan[], runs: [number, number][], total: number
       last.hi = Math.max(last.hi, hi);
     } else groups.push({ runs: [run], spans, lo, hi, from: 0, to: 0 });
   }
+  // Each group's share of the file reaches halfway to the next group's widest reach, so that a repair
+  // whose placed words around it change (a later run of its group replaced some) still reads what a
+  // single pass over the whole file would read, unless it goes past halfway.
+  groups.forEach((g, i) => {
+    const after = groups[i + 1];
+    if (i === 0) g.lo = 0;
+    g.hi = after ? Math.floor((g.hi + after.lo) / 2) : spans.length;
+    if (after) after.lo = g.hi;
+  });
   for (const g of groups) {
     g.from = g.lo > 0 ? spans[g.lo - 1]!.end : 0;
     g.to = g.hi < spans.length ? spans[g.hi]!.start : total;
