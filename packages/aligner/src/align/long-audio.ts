@@ -445,35 +445,38 @@ interface RepairGroup {
 /** The runs' groups, in order: runs whose widest repairs would reach each other's spans are one group. */
 function repairGroups(spans: UnitSpan[], runs: [number, number][], total: number): RepairGroup[] {
   const widest = Math.max(...REPAIR_CONTEXTS);
-  const groups: RepairGroup[] = [];
+  // each group's runs and the spans [lo, hi) its widest repairs reach
+  const reach: { runs: [number, number][]; lo: number; hi: number }[] = [];
   let next = 0;
   for (const run of runs) {
     // the placed span before the run, and the widest context's spans around it
     while (next < spans.length && spans[next]!.unit < run[0]) next++;
     const lo = Math.max(0, next - widest);
     const hi = Math.min(spans.length, next + widest);
-    const last = groups[groups.length - 1];
+    const last = reach[reach.length - 1];
     // one group when either would replace the span the other reads beyond its own
     if (last && lo <= last.hi) {
       last.runs.push(run);
       last.hi = Math.max(last.hi, hi);
-    } else groups.push({ runs: [run], spans, lo, hi, from: 0, to: 0 });
+    } else reach.push({ runs: [run], lo, hi });
   }
   // Each group's share of the file reaches halfway to the next group's widest reach, so that a repair
   // whose placed words around it change (a later run of its group replaced some) still reads what a
   // single pass over the whole file would read, unless it goes past halfway.
-  groups.forEach((g, i) => {
-    const after = groups[i + 1];
-    if (i === 0) g.lo = 0;
-    g.hi = after ? Math.floor((g.hi + after.lo) / 2) : spans.length;
-    if (after) after.lo = g.hi;
+  return reach.map((r, i) => {
+    const before = reach[i - 1];
+    const after = reach[i + 1];
+    const lo = before ? Math.floor((before.hi + r.lo) / 2) : 0;
+    const hi = after ? Math.floor((r.hi + after.lo) / 2) : spans.length;
+    return {
+      runs: r.runs,
+      spans: spans.slice(lo, hi),
+      lo,
+      hi,
+      from: lo > 0 ? spans[lo - 1]!.end : 0,
+      to: hi < spans.length ? spans[hi]!.start : total,
+    };
   });
-  for (const g of groups) {
-    g.from = g.lo > 0 ? spans[g.lo - 1]!.end : 0;
-    g.to = g.hi < spans.length ? spans[g.hi]!.start : total;
-    g.spans = spans.slice(g.lo, g.hi);
-  }
-  return groups;
 }
 
 /** A group's runs repaired in turn, the later first; the spans that replace the group's. */
