@@ -11,7 +11,7 @@ import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
-import { alignLong, planPieces, segmentPass } from './long-audio.ts';
+import { alignLong, fixedPieces, planPieces, segmentPass } from './long-audio.ts';
 import type { PieceRunner } from './long-audio.ts';
 import { PIECES_HELD, WindowPool } from './window-pool.ts';
 import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
@@ -54,6 +54,41 @@ test('pieces are cut in the widest pause between 15 and 40 s, and cover every un
   assert.equal(pieces[0]!.t1, (w21.end + w22.start) / 2);
   assert.ok(pieces[0]!.u0 <= 5 && pieces[0]!.u1 > 5, 'the unplaced unit stays with its neighbours');
   for (const p of pieces.slice(0, -1)) assert.ok(p.t1 - p.t0 >= 15 && p.t1 - p.t0 <= 40);
+});
+
+test('a first pass under way fixes the pieces the whole pass cuts the same way, never the one that runs to the end', () => {
+  // one word a second over 300 s, a pause of 1 s after every tenth
+  const whole: UnitSpan[] = [];
+  let t = 0;
+  for (let u = 0; u < 300; u++) {
+    whole.push(span(u, t, t + 0.8));
+    t += u % 10 === 9 ? 1.8 : 1;
+  }
+  const total = t;
+  const plan = planPieces(whole, 300, total);
+  const key = (p: { u0: number; u1: number; t0: number; t1: number }) => `${p.u0}:${p.u1}:${p.t0}:${p.t1}`;
+  for (const upTo of [2, 50, 120, 299]) {
+    const partial = whole.slice(0, upTo);
+    const fixed = fixedPieces(partial, 300, total);
+    for (const p of fixed) {
+      assert.ok(
+        plan.some((q) => key(q) === key(p)),
+        `a piece of the whole plan (${upTo} words committed)`,
+      );
+      assert.ok(p.t1 < total, 'not the piece that runs to the end');
+    }
+    // the pieces whose cut is settled are all there, in order from the first
+    assert.deepEqual(fixed.map(key), plan.slice(0, fixed.length).map(key));
+    if (upTo >= 120) assert.ok(fixed.length >= 2);
+  }
+  // a first pass that held one word over a minute (a stalled path): what comes after its start is not fixed
+  const stalled = [...whole.slice(0, 100), span(100, whole[100]!.start, whole[100]!.start + 65)];
+  const fixed = fixedPieces(stalled, 300, total);
+  assert.ok(
+    fixed.every((p) => p.t1 <= whole[100]!.start && p.u1 <= 100),
+    'nothing past the stalled word',
+  );
+  assert.deepEqual(fixedPieces(whole.slice(0, 1), 300, total), []);
 });
 
 /** The UTTS sentences joined into one recording, their hand-labelled words and the English back-end. */

@@ -613,10 +613,7 @@ async function twoPassParallel(
     }
   };
   const dispatch = (partial: readonly UnitSpan[]) => {
-    if (partial.length < 2) return;
-    const reached = partial[partial.length - 1]!.end;
-    for (const p of planPieces([...partial], units.length, total)) {
-      if (reached <= p.t0 + PIECE_MAX + 1) break; // its cut is not fixed yet
+    for (const p of fixedPieces(partial, units.length, total)) {
       const k = key(p);
       if (started.has(k) || queued.has(k)) continue;
       queued.add(k);
@@ -694,6 +691,20 @@ async function twoPassParallel(
   });
   opts.onProgress?.(1);
   return { spans: out, plan };
+}
+
+/**
+ * The pieces of the plan that a first pass committed up to `partial` already fixes: those the whole first
+ * pass cuts the same way, since their cut depends on no span beyond PIECE_MAX after their start. Not the
+ * plan's last piece, which runs to the file's end whatever was committed (a first pass that held one word
+ * over a minute once handed a thread the rest of the file as one piece, searched for nothing).
+ */
+export function fixedPieces(partial: readonly UnitSpan[], unitCount: number, total: number): Piece[] {
+  if (partial.length < 2) return [];
+  const reached = partial[partial.length - 1]!.end;
+  const plan = planPieces([...partial], unitCount, total).slice(0, -1);
+  const open = plan.findIndex((p) => reached <= p.t0 + PIECE_MAX + 1);
+  return open < 0 ? plan : plan.slice(0, open);
 }
 
 /** Pass 1: word spans for the whole file (or the stretch [from, to) in seconds) from open-ended windows. */

@@ -87,6 +87,22 @@ export function longestUnplacedRun(
   return longest;
 }
 
+/**
+ * A word the path holds longer than this (seconds) is a stall, as a skipped run is a derailment: a loud
+ * burst (a shout, a knock on the microphone) fits no model, the frame's best state on it is a fricative of
+ * the word before, and the paths that pass the burst in the words' own order are pruned; the path then
+ * stays in that word, or leaves it for a later word that begins with a like sound.
+ */
+const STALLED_WORD = 5;
+
+/** Whether a window's path derailed: a run of words skipped (longestUnplacedRun) or a word stalled. */
+export function derailed(units: readonly Unit[], spans: readonly UnitSpan[], openEnd: boolean): boolean {
+  return (
+    longestUnplacedRun(units, spans, !openEnd) >= DERAILED_RUN ||
+    spans.some((s) => s.end - s.start > STALLED_WORD)
+  );
+}
+
 /** Sub-frame shifts (in samples at 16 kHz) whose alignments are averaged: 10 ms frames quantise boundaries. */
 const SHIFTS: Record<Precision, number[]> = { standard: [0], high: [0, 80], ultra: [0, 40, 80, 120] };
 /**
@@ -113,6 +129,14 @@ const settings = (p: Precision) => (emulatingPocketsphinx() ? SPHINX_BEAMS : BEA
  * beams prune; the network of a few words stays small whatever the beam.
  */
 const FORCED_BEAMS = { beam: 1e-300, wbeam: 1e-300, pbeam: 1e-300 };
+
+/**
+ * The last search of a window whose path derailed at every precision's beams: over a second of a loud
+ * burst, the frame's best state (a fricative) outscores silence and the garbage phones by a nat or two a
+ * frame, which prunes the path through the burst in the words' order after 100 frames at standard's beam
+ * (110 nats) and after 150 at high's. A burst that long needs about 280 nats; these beams keep 345.
+ */
+const WIDE_BEAMS = { beam: 1e-150, wbeam: 1e-150, pbeam: 1e-150 };
 
 /**
  * Speech frames (fillers left out) a window's first path needs before the features are adapted to its
@@ -348,6 +372,16 @@ export class HmmBackend implements AcousticBackend {
         chosen = wider;
       }
     }
+    // Still derailed (at any precision): once more with beams wide enough for a burst, kept when it
+    // places more words. Not when emulating pocketsphinx, which has no such search.
+    if (!emulatingPocketsphinx() && derailed(req.units, spans, req.openEnd)) {
+      const wide = { ...WIDE_BEAMS, transform: chosen.transform };
+      const again = await this.searchWindow(req, wide);
+      if (again.length > spans.length) {
+        spans = again;
+        chosen = wide;
+      }
+    }
     if (this.collecting && !req.openEnd && spans.length > 0) {
       this.decoder.configure({ ...chosen, transform: undefined });
       await this.alignOnce(req, 0, 1, false, this.collecting);
@@ -398,12 +432,17 @@ export class HmmBackend implements AcousticBackend {
     // first pass at high's beams placed en-mfa-testdata's words worse (122.8 against 76.7 ms mean at high).
     // A window whose path skipped a run of words inside the text it placed (derailed: hoarse, fast or
     // disfluent speech) is searched again with high's beams, kept when it places more words.
+    // A path still derailed with them is searched once more with beams wide enough for a loud burst.
     this.decoder.configure(settings('standard'));
-    const spans = (await this.alignOnce(req, 0, 0)) ?? [];
-    if (longestUnplacedRun(req.units, spans, !req.openEnd) < DERAILED_RUN) return spans;
-    this.decoder.configure(settings('high'));
-    const wider = (await this.alignOnce(req, 0, 0)) ?? [];
-    return wider.length > spans.length ? wider : spans;
+    let spans = (await this.alignOnce(req, 0, 0)) ?? [];
+    const ladder = emulatingPocketsphinx() ? [settings('high')] : [settings('high'), WIDE_BEAMS];
+    for (const beams of ladder) {
+      if (!derailed(req.units, spans, req.openEnd)) break;
+      this.decoder.configure(beams);
+      const wider = (await this.alignOnce(req, 0, 0)) ?? [];
+      if (wider.length > spans.length) spans = wider;
+    }
+    return spans;
   }
 
   private async alignOnce(

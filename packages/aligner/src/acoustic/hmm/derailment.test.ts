@@ -7,8 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 import { align } from '../../engine.ts';
+import { decodeAudio, SAMPLE_RATE } from '../../audio/decode.ts';
+import { normalizeTranscript } from '../../text/normalize.ts';
+import { arabicPronunciationLattice, espeakIpa } from '../../text/g2p.ts';
 import type { Unit, UnitSpan } from '../backend.ts';
-import { longestUnplacedRun } from './backend.ts';
+import { HmmBackend, derailed, longestUnplacedRun } from './backend.ts';
+import { loadHmmDecoder } from './decoder.ts';
+import { resolveHmmModel } from './models.ts';
 
 test('a derailing recording at `standard` places its words and ends where the speech ends', async () => {
   const base = join(evalDir(), 'en-mfa-testdata', 'cold_corpus3');
@@ -50,4 +55,105 @@ test('the derailment measure counts consecutive placeable units left unplaced', 
   assert.equal(longestUnplacedRun(units, [0, 4].map(span), false), 2);
   assert.equal(longestUnplacedRun(units, [5].map(span), false), 4);
   assert.equal(longestUnplacedRun(units, [], false), 0);
+});
+
+test('a word held longer than any word is a stalled path, as a skipped run is a derailed one', () => {
+  const unit = (prons: string[][]): Unit => ({ prons }) as unknown as Unit;
+  const units = [unit([['a']]), unit([['b']]), unit([['c']])];
+  const span = (i: number, start: number, end: number): UnitSpan => ({
+    unit: i,
+    start,
+    end,
+    confidence: 1,
+    phones: [],
+  });
+  assert.equal(derailed(units, [span(0, 0, 0.4), span(1, 0.4, 0.9), span(2, 1, 1.5)], false), false);
+  // the second word held over the rest of an open-ended window: nothing skipped, but stalled
+  assert.equal(derailed(units, [span(0, 0, 0.4), span(1, 0.4, 44.6)], true), true);
+  assert.equal(derailed(units, [span(0, 0, 0.4), span(1, 0.4, 4.9)], true), false);
+});
+
+/**
+ * A recording that ends with a loud burst after its last word (en-mfa-testdata's cold_corpus3: "alright
+ * thanks", then about two seconds of it), followed by another speaker's four TIMIT sentences, as one long
+ * file joins recordings. At standard's beams the path through the burst in the words' order was pruned:
+ * an open-ended window held "thanks" over 15 s on the npm model (2 of 47 words placed) and, on the 16 kHz
+ * model, placed "alright" as the twentieth word and skipped the rest (17 of 47); a closed search on the npm
+ * model skipped "she had your dark" (42 of 47).
+ */
+test('a loud burst between two recordings: both models place the words after it on their hand labels', async () => {
+  const cold = join(evalDir(), 'en-mfa-testdata', 'cold_corpus3');
+  const coldRef = JSON.parse(readFileSync(`${cold}.json`, 'utf8')) as {
+    words: { w: string; start: number }[];
+  };
+  const alright = coldRef.words.at(-2)!;
+  assert.equal(alright.w.toLowerCase(), 'alright');
+  const from = alright.start - 0.15;
+  const utts = ['dr1-fvmh0_sa1', 'dr1-fvmh0_sa2', 'dr1-fvmh0_si1466', 'dr1-fvmh0_si2096'].map((u) =>
+    join(evalDir(), 'timit-dev', u),
+  );
+  const parts = [
+    (await decodeAudio(`${cold}.wav`)).samples.slice(Math.round(from * SAMPLE_RATE)),
+    ...(await Promise.all(utts.map(async (u) => (await decodeAudio(`${u}.wav`)).samples))),
+  ];
+  const samples = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+  // the hand-labelled words of the sentences, in the joined recording's time
+  const ref: { start: number; end: number }[] = [];
+  let at = 0;
+  parts.forEach((p, i) => {
+    samples.set(p, at);
+    if (i > 0) {
+      const words = (
+        JSON.parse(readFileSync(`${utts[i - 1]}.json`, 'utf8')) as { words: { start: number; end: number }[] }
+      ).words;
+      for (const w of words) ref.push({ start: w.start + at / SAMPLE_RATE, end: w.end + at / SAMPLE_RATE });
+    }
+    at += p.length;
+  });
+  const text = [
+    'alright thanks',
+    ...utts.map((u) => (JSON.parse(readFileSync(`${u}.json`, 'utf8')) as { text: string }).text),
+  ].join('\n');
+  // the model this machine aligns English with (the Debian one where installed), and the npm one
+  for (const spec of new Set([
+    resolveHmmModel('en'),
+    resolveHmmModel('en', 'full', { TAZAMUN_SYSTEM_MODELS: 'off' }),
+  ])) {
+    const backend = new HmmBackend(await loadHmmDecoder(spec), {
+      espeakIpa,
+      arabicLattice: arabicPronunciationLattice,
+    });
+    const norm = normalizeTranscript(text, 'eng', {
+      normalize: true,
+      numbersToWords: true,
+      removeFillers: false,
+      inputKind: 'orthography',
+    });
+    const { units } = await backend.pronounce(norm.tokens, 'eng', 'orthography');
+    assert.equal(units.length, 2 + ref.length);
+    const req = { precision: 'standard' as const, garbage: true, samples, offset: 0, units };
+    for (const [name, spans] of [
+      ["the first pass's open window", await backend.segmentWindow({ ...req, openEnd: true })],
+      ['a closed search', await backend.alignWindow({ ...req, openEnd: false })],
+    ] as const) {
+      const where = `${spec.id}, ${name}`;
+      assert.ok(spans.length >= units.length - 2, `${where}: ${spans.length} of ${units.length} placed`);
+      assert.ok(!derailed(units, spans, name !== 'a closed search'), `${where}: derailed`);
+      // every sentence word placed is on its hand label
+      let err = 0;
+      let n = 0;
+      for (const s of spans) {
+        if (s.unit < 2) continue;
+        const r = ref[s.unit - 2]!;
+        assert.ok(
+          Math.abs(s.start - r.start) < 0.15,
+          `${where}: unit ${s.unit} at ${s.start}, labelled ${r.start}`,
+        );
+        err += Math.abs(s.start - r.start) + Math.abs(s.end - r.end);
+        n += 2;
+      }
+      assert.ok(err / n < 0.04, `${where}: mean edge error ${(err / n).toFixed(3)} s`);
+    }
+    backend.release();
+  }
 });
