@@ -174,6 +174,8 @@ class StretchSearches {
   }[] = [];
   /** this thread is inside a search of the queue */
   private searching = false;
+  /** called when a search on a piece thread ends (its thread is free for other work) */
+  threadFreed?: () => void;
 
   constructor(
     private readonly backend: AcousticBackend,
@@ -184,31 +186,25 @@ class StretchSearches {
 
   /** The spans of the stretch's search, their units counted from u0 (searched once, wherever there is room). */
   get(s: Stretch): Promise<UnitSpan[]> {
+    const found = this.offer(s);
+    // this thread takes what the threads have no room for
+    void this.onThisThread();
+    return found;
+  }
+
+  /**
+   * Queues the stretch's search for a piece thread with room (a long one is this thread's), and nothing
+   * more: this thread runs it only when get() or runOne() asks, so it can go on with other work.
+   */
+  offer(s: Stretch): Promise<UnitSpan[]> {
     const k = stretchKey(s);
     let found = this.done.get(k);
     if (!found) {
       found = new Promise<UnitSpan[]>((resolve, reject) => this.asked.push({ s, resolve, reject }));
       this.done.set(k, found);
       this.toThreads();
-      void this.onThisThread();
     }
     return found;
-  }
-
-  /** Whether the stretch's search was started (ahead, or asked for). */
-  has(s: Stretch): boolean {
-    return this.done.has(stretchKey(s));
-  }
-
-  /**
-   * Starts the stretch's search on a piece thread (one is free); get() then waits for it. `then` is
-   * called when it ends (to hand the thread more work).
-   */
-  startOnThread(s: Stretch, then: () => void): void {
-    if (!this.opts.pieces || this.has(s)) return;
-    const run = this.onThread(this.opts.pieces, s);
-    run.then(then, () => {}); // a failure reaches the repair through get()
-    this.done.set(stretchKey(s), run);
   }
 
   /**
@@ -221,7 +217,7 @@ class StretchSearches {
   }
 
   /** Hands searches asked for to the piece threads while they have room (a long one is this thread's). */
-  private toThreads(): void {
+  toThreads(): void {
     const runner = this.opts.pieces;
     if (!runner) return;
     for (let i = 0; runner.free > 0 && i < this.asked.length;) {
@@ -233,8 +229,25 @@ class StretchSearches {
       this.asked.splice(i, 1);
       const run = this.onThread(runner, s);
       run.then(resolve, reject);
-      run.finally(() => this.toThreads()).catch(() => {});
+      run
+        .finally(() => {
+          this.toThreads();
+          this.threadFreed?.();
+        })
+        .catch(() => {});
     }
+  }
+
+  /** This thread runs the next search queued, if there is one and it is not inside one already. */
+  async runOne(): Promise<boolean> {
+    if (this.searching || !this.asked.length) return false;
+    this.searching = true;
+    try {
+      await this.runNext();
+    } finally {
+      this.searching = false;
+    }
+    return true;
   }
 
   /** This thread takes the searches left, one at a time, handing the threads more after each. */
@@ -242,18 +255,24 @@ class StretchSearches {
     if (this.searching) return;
     this.searching = true;
     try {
-      for (let next = this.asked.shift(); next; next = this.asked.shift()) {
-        try {
-          next.resolve(await this.here(next.s));
-        } catch (err) {
-          next.reject(err);
-        }
+      while (this.asked.length) {
+        await this.runNext();
         // a turn of the event loop: the threads' replies are read, and they are given more
         await new Promise<void>((r) => setImmediate(r));
         this.toThreads();
       }
     } finally {
       this.searching = false;
+    }
+  }
+
+  private async runNext(): Promise<void> {
+    const next = this.asked.shift();
+    if (!next) return;
+    try {
+      next.resolve(await this.here(next.s));
+    } catch (err) {
+      next.reject(err);
     }
   }
 
@@ -565,8 +584,7 @@ async function twoPassParallel(
   let plan: Piece[] = [];
   const planIndex = new Map<string, number>();
   const finished = new Map<string, PieceOutcome>();
-  /** merges of failed edges found while pieces are out, not started yet; the pairs judged */
-  const merges: Stretch[] = [];
+  /** the pairs judged (a merge of a failed edge is offered to the searches as soon as it is found) */
   const judged = new Set<number>();
   // the edge between plan pieces i and i + 1, judged as mergeFailedEdges judges it on the second pass's
   // result (only the two pieces' spans count) once both are done
@@ -581,7 +599,7 @@ async function twoPassParallel(
     const spans = [a, b].flatMap((p, j) =>
       (j === 0 ? oa : ob).spans.map((s) => ({ ...s, unit: s.unit + p.u0 })),
     );
-    if (failedEdge(spans, units, a, b).fails) merges.push(mergeStretch(a, b));
+    if (failedEdge(spans, units, a, b).fails) void searches.offer(mergeStretch(a, b)).catch(() => {});
   };
   const finish = (p: Piece, o: PieceOutcome): void => {
     finished.set(key(p), o);
@@ -593,10 +611,7 @@ async function twoPassParallel(
   // hands the merges found, then queued pieces, to free threads; called whenever a piece is queued or a
   // thread comes free
   const pump = (): void => {
-    for (let i = 0; runner.free > 0 && i < merges.length;) {
-      if (merges[i]!.to - merges[i]!.from > THREAD_STRETCH_MAX) i++;
-      else searches.startOnThread(merges.splice(i, 1)[0]!, pump);
-    }
+    searches.toThreads();
     while (runner.free > 0 && queue.length) {
       const { piece, first } = queue.shift()!;
       const run = runner.run(work(piece, first));
@@ -612,6 +627,7 @@ async function twoPassParallel(
       );
     }
   };
+  searches.threadFreed = pump;
   const dispatch = (partial: readonly UnitSpan[]) => {
     for (const p of fixedPieces(partial, units.length, total)) {
       const k = key(p);
@@ -645,11 +661,8 @@ async function twoPassParallel(
   // This thread takes the merges found and the queued pieces too (merges first: the longer searches
   // early, so that the last ones are pieces, as short as searches get), then, while the last pieces
   // are out on other threads, the merges their ends show.
-  const own = new Map<string, PieceOutcome>();
   for (;;) {
-    const s = merges.shift();
-    if (s) {
-      await searches.get(s);
+    if (await searches.runOne()) {
       pump();
       continue;
     }
@@ -672,15 +685,14 @@ async function twoPassParallel(
       warn: (m) => warnings.push(m),
       onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
     });
-    own.set(key(p), { spans, recognitions, warnings });
-    finish(p, own.get(key(p))!);
+    finish(p, { spans, recognitions, warnings });
     piecesDone++;
     progress();
     // a thread that came free while this one worked takes the next piece now
     pump();
   }
   const out: UnitSpan[] = [];
-  const settled = await Promise.allSettled(plan.map((p) => own.get(key(p)) ?? started.get(key(p))!));
+  const settled = await Promise.allSettled(plan.map((p) => finished.get(key(p)) ?? started.get(key(p))!));
   // pieces started from a partial plan that the whole plan does not have (never, when the cuts hold)
   await Promise.allSettled([...started].filter(([k]) => !plan.some((p) => key(p) === k)).map(([, r]) => r));
   settled.forEach((o, i) => {
@@ -689,6 +701,7 @@ async function twoPassParallel(
     for (const r of o.value.recognitions) opts.onRecognition?.(r);
     for (const w of o.value.warnings) opts.warn?.(w);
   });
+  searches.threadFreed = undefined;
   opts.onProgress?.(1);
   return { spans: out, plan };
 }
