@@ -17,6 +17,7 @@ import { PIECES_HELD, WindowPool } from './window-pool.ts';
 import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
 import { align } from '../engine.ts';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { englishUnits } from '@tazamun/aligner/testing/english-units';
 
 const EVAL = join(evalDir(), 'timit-dev');
 const UTTS = ['dr1-fvmh0_sa1', 'dr1-fvmh0_sa2', 'dr1-fvmh0_si1466', 'dr1-fvmh0_si2096'];
@@ -226,17 +227,7 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
     .map((n) => (JSON.parse(readFileSync(join(dir, `${n}.json`), 'utf8')) as { text: string }).text)
     .join('\n');
   assert.ok(samples.length / SAMPLE_RATE > 75, 'long enough for the two-pass path');
-  const backend = new HmmBackend(await loadDecoder('en'), {
-    espeakIpa,
-    arabicLattice: arabicPronunciationLattice,
-  });
-  const norm = normalizeTranscript(text, 'eng', {
-    normalize: true,
-    numbersToWords: true,
-    removeFillers: false,
-    inputKind: 'orthography',
-  });
-  const { units } = await backend.pronounce(norm.tokens, 'eng', 'orthography');
+  const { backend, units } = await englishUnits(await loadDecoder('en'), text);
   const spans = await alignLong(backend, new Samples(samples, true), units, {
     precision: 'standard',
     garbage: true,

@@ -6,12 +6,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { englishUnits } from '@tazamun/aligner/testing/english-units';
 import { align } from '../../engine.ts';
 import { decodeAudio, SAMPLE_RATE } from '../../audio/decode.ts';
-import { normalizeTranscript } from '../../text/normalize.ts';
-import { arabicPronunciationLattice, espeakIpa } from '../../text/g2p.ts';
 import type { Unit, UnitSpan } from '../backend.ts';
-import { HmmBackend, derailed, longestUnplacedRun } from './backend.ts';
+import { derailed, longestUnplacedRun } from './backend.ts';
 import { loadHmmDecoder } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 
@@ -119,17 +118,7 @@ test('a loud burst between two recordings: both models place the words after it 
     resolveHmmModel('en'),
     resolveHmmModel('en', 'full', { TAZAMUN_SYSTEM_MODELS: 'off' }),
   ])) {
-    const backend = new HmmBackend(await loadHmmDecoder(spec), {
-      espeakIpa,
-      arabicLattice: arabicPronunciationLattice,
-    });
-    const norm = normalizeTranscript(text, 'eng', {
-      normalize: true,
-      numbersToWords: true,
-      removeFillers: false,
-      inputKind: 'orthography',
-    });
-    const { units } = await backend.pronounce(norm.tokens, 'eng', 'orthography');
+    const { backend, units } = await englishUnits(await loadHmmDecoder(spec), text);
     assert.equal(units.length, 2 + ref.length);
     const req = { precision: 'standard' as const, garbage: true, samples, offset: 0, units };
     for (const [name, spans] of [
