@@ -139,6 +139,34 @@ const FORCED_BEAMS = { beam: 1e-300, wbeam: 1e-300, pbeam: 1e-300 };
 const WIDE_BEAMS = { beam: 1e-150, wbeam: 1e-150, pbeam: 1e-150 };
 
 /**
+ * The beam ladder of a derailed window, for the closed searches and the first pass's segmentation alike.
+ * A run of words skipped after a search at standard's beams (hoarse, fast or disfluent speech: the
+ * narrower beams kept a path that drifted off the speech) is searched again with high's. A path still
+ * derailed, skipped or stalled, is searched once more with the wide beams (a loud burst). A stall alone
+ * goes straight to the wide beams: high's prune a path through a burst too (ADR 0098), so that search
+ * would be spent for nothing. Each rung keeps the speaker transform of the search it follows and is kept
+ * when it places more words. Not the wide rung when emulating pocketsphinx, which has no such search.
+ */
+export async function widenWhileDerailed(
+  req: WindowRequest,
+  first: { spans: UnitSpan[]; beams: DecodeSettings },
+  fromStandard: boolean,
+  search: (beams: DecodeSettings) => Promise<UnitSpan[]>,
+): Promise<{ spans: UnitSpan[]; beams: DecodeSettings }> {
+  let kept = first;
+  const rung = async (beams: DecodeSettings) => {
+    const withTransform = { ...beams, transform: first.beams.transform };
+    const spans = await search(withTransform);
+    if (spans.length > kept.spans.length) kept = { spans, beams: withTransform };
+  };
+  if (fromStandard && longestUnplacedRun(req.units, kept.spans, !req.openEnd) >= DERAILED_RUN) {
+    await rung(settings('high'));
+  }
+  if (!emulatingPocketsphinx() && derailed(req.units, kept.spans, req.openEnd)) await rung(WIDE_BEAMS);
+  return kept;
+}
+
+/**
  * Speech frames (fillers left out) a window's first path needs before the features are adapted to its
  * speaker (8 s; a full matrix per stream from 15 s, adapt/fmllr.ts): fewer estimate a transform that helps
  * little and costs a second search. Measured: en-mfa-testdata (25 s recordings, another room, a speaker
@@ -359,29 +387,15 @@ export class HmmBackend implements AcousticBackend {
         chosen = adapted;
       }
     }
-    // Derailment at `standard`: its narrower beams can keep a path that drifts away from the speech and
-    // ends with a run of words left unplaced (hoarse or fast speech). Such a window is searched again
-    // with the beams of `high`, and the wider search is kept when it places more words.
-    // Only at `standard`: at high the wider search kept more words on en-mfa-testdata (163 against 160)
-    // but placed them worse (94.0 against 76.7 ms mean), so high and ultra keep their own search.
-    if (req.precision === 'standard' && longestUnplacedRun(req.units, spans, !req.openEnd) >= DERAILED_RUN) {
-      const wider = { ...settings('high'), transform: chosen.transform };
-      const again = await this.searchWindow(req, wider);
-      if (again.length > spans.length) {
-        spans = again;
-        chosen = wider;
-      }
-    }
-    // Still derailed (at any precision): once more with beams wide enough for a burst, kept when it
-    // places more words. Not when emulating pocketsphinx, which has no such search.
-    if (!emulatingPocketsphinx() && derailed(req.units, spans, req.openEnd)) {
-      const wide = { ...WIDE_BEAMS, transform: chosen.transform };
-      const again = await this.searchWindow(req, wide);
-      if (again.length > spans.length) {
-        spans = again;
-        chosen = wide;
-      }
-    }
+    // Derailment at `standard` (a run of words skipped) goes up to high's beams; only at `standard`:
+    // at high the wider search kept more words on en-mfa-testdata (163 against 160) but placed them
+    // worse (94.0 against 76.7 ms mean), so high and ultra keep their own search.
+    ({ spans, beams: chosen } = await widenWhileDerailed(
+      req,
+      { spans, beams: chosen },
+      req.precision === 'standard',
+      (beams) => this.searchWindow(req, beams),
+    ));
     if (this.collecting && !req.openEnd && spans.length > 0) {
       this.decoder.configure({ ...chosen, transform: undefined });
       await this.alignOnce(req, 0, 1, false, this.collecting);
@@ -430,19 +444,13 @@ export class HmmBackend implements AcousticBackend {
   async segmentWindow(req: WindowRequest): Promise<UnitSpan[]> {
     // Word-level segmentation at standard beams whatever the precision (the pieces then honour it): the
     // first pass at high's beams placed en-mfa-testdata's words worse (122.8 against 76.7 ms mean at high).
-    // A window whose path skipped a run of words inside the text it placed (derailed: hoarse, fast or
-    // disfluent speech) is searched again with high's beams, kept when it places more words.
-    // A path still derailed with them is searched once more with beams wide enough for a loud burst.
-    this.decoder.configure(settings('standard'));
-    let spans = (await this.alignOnce(req, 0, 0)) ?? [];
-    const ladder = emulatingPocketsphinx() ? [settings('high')] : [settings('high'), WIDE_BEAMS];
-    for (const beams of ladder) {
-      if (!derailed(req.units, spans, req.openEnd)) break;
+    // A derailed path climbs the same ladder as a window's search (widenWhileDerailed).
+    const search = async (beams: DecodeSettings) => {
       this.decoder.configure(beams);
-      const wider = (await this.alignOnce(req, 0, 0)) ?? [];
-      if (wider.length > spans.length) spans = wider;
-    }
-    return spans;
+      return (await this.alignOnce(req, 0, 0)) ?? [];
+    };
+    const first = settings('standard');
+    return (await widenWhileDerailed(req, { spans: await search(first), beams: first }, true, search)).spans;
   }
 
   private async alignOnce(

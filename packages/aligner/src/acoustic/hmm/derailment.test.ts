@@ -9,9 +9,9 @@ import { evalDir } from '@tazamun/aligner/testing/eval-dir';
 import { englishUnits } from '@tazamun/aligner/testing/english-units';
 import { align } from '../../engine.ts';
 import { decodeAudio, SAMPLE_RATE } from '../../audio/decode.ts';
-import type { Unit, UnitSpan } from '../backend.ts';
-import { derailed, longestUnplacedRun } from './backend.ts';
-import { loadHmmDecoder } from './decoder.ts';
+import type { Unit, UnitSpan, WindowRequest } from '../backend.ts';
+import { derailed, longestUnplacedRun, widenWhileDerailed } from './backend.ts';
+import { loadHmmDecoder, type DecodeSettings } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 
 test('a derailing recording at `standard` places its words and ends where the speech ends', async () => {
@@ -70,6 +70,89 @@ test('a word held longer than any word is a stalled path, as a skipped run is a 
   // the second word held over the rest of an open-ended window: nothing skipped, but stalled
   assert.equal(derailed(units, [span(0, 0, 0.4), span(1, 0.4, 44.6)], true), true);
   assert.equal(derailed(units, [span(0, 0, 0.4), span(1, 0.4, 4.9)], true), false);
+});
+
+test('the beam ladder: a skipped run climbs to high, then wide; a stall goes straight to wide', async () => {
+  const unit = (): Unit => ({ prons: [['a']] }) as unknown as Unit;
+  const units = Array.from({ length: 8 }, unit);
+  const span = (i: number, start = i, end = i + 0.5): UnitSpan => ({
+    unit: i,
+    start,
+    end,
+    confidence: 1,
+    phones: [],
+  });
+  const all = units.map((_, i) => span(i));
+  const skipped = [0, 7].map((i) => span(i)); // six words skipped inside the placed text
+  const stalled = [span(0), span(1, 1, 30)]; // the second word held over the rest of an open window
+  const req = (openEnd: boolean) => ({ units, openEnd }) as unknown as WindowRequest;
+  const standard = { beam: 1e-48, wbeam: 1e-48, pbeam: 1e-48 };
+  const transform = { id: 7 } as unknown as DecodeSettings['transform'];
+  /** A search that answers each beam with its spans, and the beams it was asked for. */
+  const searches = (answers: Map<number, UnitSpan[]>) => {
+    const asked: DecodeSettings[] = [];
+    const search = async (b: DecodeSettings) => {
+      asked.push(b);
+      return answers.get(b.beam) ?? [];
+    };
+    return { asked, search };
+  };
+
+  // skipped at standard, still skipped at high, right at wide: three searches, the wide one kept
+  let s = searches(
+    new Map([
+      [1e-64, skipped],
+      [1e-150, all],
+    ]),
+  );
+  let kept = await widenWhileDerailed(
+    req(false),
+    { spans: skipped, beams: { ...standard, transform } },
+    true,
+    s.search,
+  );
+  assert.deepEqual(
+    s.asked.map((b) => b.beam),
+    [1e-64, 1e-150],
+  );
+  assert.ok(
+    s.asked.every((b) => b.transform === transform),
+    'each rung keeps the speaker transform',
+  );
+  assert.equal(kept.spans.length, 8);
+  assert.equal(kept.beams.beam, 1e-150);
+
+  // skipped at standard, right at high: no wide search
+  s = searches(new Map([[1e-64, all]]));
+  kept = await widenWhileDerailed(req(false), { spans: skipped, beams: standard }, true, s.search);
+  assert.deepEqual(
+    s.asked.map((b) => b.beam),
+    [1e-64],
+  );
+  assert.equal(kept.beams.beam, 1e-64);
+
+  // stalled, nothing skipped: high's beams would prune the path through a burst too, so wide at once
+  s = searches(new Map([[1e-150, all]]));
+  kept = await widenWhileDerailed(req(true), { spans: stalled, beams: standard }, true, s.search);
+  assert.deepEqual(
+    s.asked.map((b) => b.beam),
+    [1e-150],
+  );
+  assert.equal(kept.spans.length, 8);
+
+  // a search at high's beams already (precision high): no rung at high, wide when derailed
+  s = searches(new Map());
+  kept = await widenWhileDerailed(req(false), { spans: skipped, beams: standard }, false, s.search);
+  assert.deepEqual(
+    s.asked.map((b) => b.beam),
+    [1e-150],
+  );
+  assert.equal(kept.spans, skipped, 'a rung that places fewer words is not kept');
+
+  // a path that did not derail is searched once only
+  s = searches(new Map());
+  kept = await widenWhileDerailed(req(false), { spans: all, beams: standard }, true, s.search);
+  assert.deepEqual(s.asked, []);
 });
 
 /**
