@@ -85,74 +85,61 @@ test('the beam ladder: a skipped run climbs to high, then wide; a stall goes str
   const all = units.map((_, i) => span(i));
   const skipped = [0, 7].map((i) => span(i)); // six words skipped inside the placed text
   const stalled = [span(0), span(1, 1, 30)]; // the second word held over the rest of an open window
-  const req = (openEnd: boolean) => ({ units, openEnd }) as unknown as WindowRequest;
   const standard = { beam: 1e-48, wbeam: 1e-48, pbeam: 1e-48 };
   const transform = { id: 7 } as unknown as DecodeSettings['transform'];
-  /** A search that answers each beam with its spans, and the beams it was asked for. */
-  const searches = (answers: Map<number, UnitSpan[]>) => {
+  /**
+   * The ladder climbed from a first search that placed `spans`, by a search that answers each beam with
+   * its spans (none for a beam not listed); the beams it was asked for and what was kept.
+   */
+  const climb = async (
+    spans: UnitSpan[],
+    answers: [number, UnitSpan[]][],
+    { openEnd = false, fromStandard = true } = {},
+  ) => {
     const asked: DecodeSettings[] = [];
-    const search = async (b: DecodeSettings) => {
-      asked.push(b);
-      return answers.get(b.beam) ?? [];
-    };
-    return { asked, search };
+    const kept = await widenWhileDerailed(
+      { units, openEnd } as unknown as WindowRequest,
+      { spans, beams: { ...standard, transform } },
+      fromStandard,
+      async (b) => {
+        asked.push(b);
+        return new Map(answers).get(b.beam) ?? [];
+      },
+    );
+    return { asked, beams: asked.map((b) => b.beam), kept };
   };
 
   // skipped at standard, still skipped at high, right at wide: three searches, the wide one kept
-  let s = searches(
-    new Map([
-      [1e-64, skipped],
-      [1e-150, all],
-    ]),
-  );
-  let kept = await widenWhileDerailed(
-    req(false),
-    { spans: skipped, beams: { ...standard, transform } },
-    true,
-    s.search,
-  );
-  assert.deepEqual(
-    s.asked.map((b) => b.beam),
-    [1e-64, 1e-150],
-  );
+  let c = await climb(skipped, [
+    [1e-64, skipped],
+    [1e-150, all],
+  ]);
+  assert.deepEqual(c.beams, [1e-64, 1e-150]);
   assert.ok(
-    s.asked.every((b) => b.transform === transform),
+    c.asked.every((b) => b.transform === transform),
     'each rung keeps the speaker transform',
   );
-  assert.equal(kept.spans.length, 8);
-  assert.equal(kept.beams.beam, 1e-150);
+  assert.equal(c.kept.spans.length, 8);
+  assert.equal(c.kept.beams.beam, 1e-150);
 
   // skipped at standard, right at high: no wide search
-  s = searches(new Map([[1e-64, all]]));
-  kept = await widenWhileDerailed(req(false), { spans: skipped, beams: standard }, true, s.search);
-  assert.deepEqual(
-    s.asked.map((b) => b.beam),
-    [1e-64],
-  );
-  assert.equal(kept.beams.beam, 1e-64);
+  c = await climb(skipped, [[1e-64, all]]);
+  assert.deepEqual(c.beams, [1e-64]);
+  assert.equal(c.kept.beams.beam, 1e-64);
 
   // stalled, nothing skipped: high's beams would prune the path through a burst too, so wide at once
-  s = searches(new Map([[1e-150, all]]));
-  kept = await widenWhileDerailed(req(true), { spans: stalled, beams: standard }, true, s.search);
-  assert.deepEqual(
-    s.asked.map((b) => b.beam),
-    [1e-150],
-  );
-  assert.equal(kept.spans.length, 8);
+  c = await climb(stalled, [[1e-150, all]], { openEnd: true });
+  assert.deepEqual(c.beams, [1e-150]);
+  assert.equal(c.kept.spans.length, 8);
 
   // a search at high's beams already (precision high): no rung at high, wide when derailed
-  s = searches(new Map());
-  kept = await widenWhileDerailed(req(false), { spans: skipped, beams: standard }, false, s.search);
-  assert.deepEqual(
-    s.asked.map((b) => b.beam),
-    [1e-150],
-  );
-  assert.equal(kept.spans, skipped, 'a rung that places fewer words is not kept');
+  c = await climb(skipped, [], { fromStandard: false });
+  assert.deepEqual(c.beams, [1e-150]);
+  assert.equal(c.kept.spans, skipped, 'a rung that places fewer words is not kept');
 
   // a path that did not derail is searched once only
-  s = searches(new Map());
-  kept = await widenWhileDerailed(req(false), { spans: all, beams: standard }, true, s.search);
-  assert.deepEqual(s.asked, []);
+  c = await climb(all, []);
+  assert.deepEqual(c.asked, []);
 });
 
 /**
