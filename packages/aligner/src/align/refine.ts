@@ -105,8 +105,13 @@ function track(given: Pcm | Samples, dither: boolean, emphasis: number): Float32
 const frameOf = (t: number): number => Math.round((t * SAMPLE_RATE - WIN / 2) / HOP);
 const timeOf = (f: number): number => (f * HOP + WIN / 2) / SAMPLE_RATE;
 
+/**
+ * A typed copy, sorted without a comparator (numeric order): a whole recording's track, 2.2 million frames
+ * for 3 hours, stays 4 bytes a frame. A JavaScript array of it took about 100 MB of heap per call and set
+ * the 3-hour file's peak.
+ */
 function percentile(xs: Float32Array, lo: number, hi: number, p: number): number | null {
-  const a = Array.from(xs.subarray(Math.max(0, lo), Math.min(xs.length, hi))).sort((x, y) => x - y);
+  const a = xs.slice(Math.max(0, lo), Math.min(xs.length, hi)).sort();
   if (a.length === 0) return null;
   return a[Math.min(a.length - 1, Math.floor(p * a.length))]!;
 }
