@@ -3,7 +3,7 @@
 // wrong and what to check.
 import { useTranslation } from 'react-i18next';
 import type { AlignmentResult, QualityReason, Verdict } from '@tazamun/contracts/alignment-result';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber, formatPercent } from '../../lib/format.ts';
 import { Alert } from '../ui/card.tsx';
 
 const BADGE: Record<Verdict, string> = {
@@ -35,10 +35,13 @@ function reasonText(
   r: QualityReason,
   result: AlignmentResult,
 ): string {
+  // the estimated WER reads as a percentage, as in the metrics tab ("100 %", not "1")
   const value =
     r.value === undefined
       ? ''
-      : formatNumber(r.value, { maximumFractionDigits: r.code === 'transcript_mismatch' ? 2 : 1 });
+      : r.code === 'transcript_mismatch'
+        ? formatPercent(r.value)
+        : formatNumber(r.value, { maximumFractionDigits: 1 });
   // one key per reason code; the typed t() gives up on this many keys (TS2589), so the key is looked up
   // through the plain signature (the i18n test checks every key exists in the three languages)
   const tr = t as unknown as (key: string, options: Record<string, string | number>) => string;

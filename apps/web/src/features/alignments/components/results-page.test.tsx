@@ -223,7 +223,8 @@ describe('results verdict', () => {
     expect(banner.dataset.verdict).toBe('mismatch');
     expect(banner.querySelector('[role="alert"]')).not.toBeNull();
     expect(banner.textContent).toContain('النص لا يطابق الصوت');
-    expect(banner.querySelector('[data-reason="transcript_mismatch"]')?.textContent).toContain('٠٫٨٢');
+    // the estimated WER as a percentage in Arabic-Indic digits, as the metrics tab shows it
+    expect(banner.querySelector('[data-reason="transcript_mismatch"]')?.textContent).toContain('٨٢٪');
     expect(banner.querySelector('[data-reason="language_mismatch"]')?.textContent).toContain('eng');
     expect(banner.textContent).toContain('ما يجب التحقق منه');
     expect(screen.getByTestId('verdict-badge').textContent).toBe('غير مطابق');
