@@ -73,11 +73,12 @@ export function program({
         logLevel: 'error',
       };
       try {
-        await build({
-          ...common,
-          entryPoints: entries,
-          external: [...new Set(packages.flatMap(dependencies)), 'tsx', 'esbuild'],
-        });
+        if (Object.keys(entries).length > 0)
+          await build({
+            ...common,
+            entryPoints: entries,
+            external: [...new Set(packages.flatMap(dependencies)), 'tsx', 'esbuild'],
+          });
         if (Object.keys(selfContained).length > 0)
           await build({
             ...common,
