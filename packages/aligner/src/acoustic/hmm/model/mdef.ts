@@ -31,7 +31,7 @@ export interface ModelDefinition {
   /** per senone: the CI phone whose codebook scores it (PTM models) */
   senoneCi: Int32Array;
   /** triphone lookup: key (wpos, ci, lc, rc) -> phone id */
-  triphones: Map<number, number>;
+  triphones: TriphoneTable;
   /**
    * per CI phone: the phone whose triphones it stands for as a neighbour's context. A phone an adapted
    * model added (adapt/extend.ts) has no triphones of its own: beside it, other phones take the contexts
@@ -46,6 +46,91 @@ function bad(path: string, why: string): EngineError {
 
 export function triphoneKey(nCi: number, wpos: number, ci: number, lc: number, rc: number): number {
   return ((wpos * nCi + ci) * nCi + lc) * nCi + rc;
+}
+
+/**
+ * The triphones of a model by (word position, base, left, right), in typed arrays: a row of right
+ * contexts for each (position, base, left) that has any. Reading a model fills it with over a hundred
+ * thousand entries on every start, which a Map took 0.1 s of CPU and 10 MB of short-lived heap to do.
+ * Read as a Map of triphoneKey() to phone id (get, size, iteration in row order).
+ */
+export class TriphoneTable {
+  /** row of each (wpos, ci, lc), -1: none */
+  private readonly rowOf: Int32Array;
+  /** phone ids, nCi per row, -1: no such triphone */
+  private cells: Int32Array;
+  private nRows = 0;
+  private count = 0;
+
+  constructor(private readonly nCi: number) {
+    this.rowOf = new Int32Array(4 * nCi * nCi).fill(-1);
+    this.cells = new Int32Array(64 * nCi).fill(-1);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The phone id of a triphone, or -1. */
+  lookup(wpos: number, ci: number, lc: number, rc: number): number {
+    const { nCi } = this;
+    if (wpos < 0 || wpos > 3 || ci < 0 || ci >= nCi || lc < 0 || lc >= nCi || rc < 0 || rc >= nCi) return -1;
+    const row = this.rowOf[(wpos * nCi + ci) * nCi + lc]!;
+    return row < 0 ? -1 : this.cells[row * nCi + rc]!;
+  }
+
+  add(wpos: number, ci: number, lc: number, rc: number, pid: number): void {
+    const { nCi } = this;
+    if (wpos < 0 || wpos > 3 || ci < 0 || ci >= nCi || lc < 0 || lc >= nCi || rc < 0 || rc >= nCi)
+      throw new RangeError(`triphone context (${wpos}, ${ci}, ${lc}, ${rc}) outside ${nCi} phones`);
+    const at = (wpos * nCi + ci) * nCi + lc;
+    let row = this.rowOf[at]!;
+    if (row < 0) {
+      row = this.rowOf[at] = this.nRows++;
+      if (this.nRows * nCi > this.cells.length) {
+        const grown = new Int32Array(2 * this.cells.length).fill(-1);
+        grown.set(this.cells);
+        this.cells = grown;
+      }
+    }
+    if (this.cells[row * nCi + rc]! < 0) this.count++;
+    this.cells[row * nCi + rc] = pid;
+  }
+
+  get(key: number): number | undefined {
+    const { nCi } = this;
+    const rc = key % nCi;
+    const rest = (key - rc) / nCi;
+    const lc = rest % nCi;
+    const head = (rest - lc) / nCi;
+    const ci = head % nCi;
+    const wpos = (head - ci) / nCi;
+    const pid = this.lookup(wpos, ci, lc, rc);
+    return pid < 0 ? undefined : pid;
+  }
+
+  *entries(): IterableIterator<[number, number]> {
+    const { nCi } = this;
+    const rows: number[] = [];
+    this.rowOf.forEach((row, at) => {
+      if (row >= 0) rows[row] = at;
+    });
+    for (let row = 0; row < this.nRows; row++) {
+      const base = rows[row]! * nCi;
+      for (let rc = 0; rc < nCi; rc++) {
+        const pid = this.cells[row * nCi + rc]!;
+        if (pid >= 0) yield [base + rc, pid];
+      }
+    }
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, number]> {
+    return this.entries();
+  }
+
+  *values(): IterableIterator<number> {
+    for (const [, pid] of this.entries()) yield pid;
+  }
 }
 
 export function readMdef(bytes: Uint8Array, path: string): ModelDefinition {
@@ -106,21 +191,24 @@ function readBinaryMdef(bytes: Uint8Array, path: string): ModelDefinition {
   // CD phones: attr = wpos, then the (base, left, right) context.
   const phoneBase = new Int32Array(nPhone);
   for (let i = 0; i < nPhone; i++) phoneBase[i] = i < nCi ? i : attr[i * 4 + 1]!;
-  // The context tree: levels word position, base, left, right; a leaf holds the phone id.
-  const triphones = new Map<number, number>();
-  const node = (i: number) => {
-    const o = treeStart + i * 8;
-    return { ctx: v.getInt16(o, true), nDown: v.getInt16(o + 2, true), down: v.getInt32(o + 4, true) };
-  };
-  const walk = (first: number, count: number, level: number, ctx: number[]) => {
+  // The context tree: levels word position, base, left, right (a node: its context, how many children,
+  // the first child); a leaf holds the phone id.
+  const triphones = new TriphoneTable(nCi);
+  const ctx = [0, 0, 0];
+  const walk = (first: number, count: number, level: number) => {
     for (let i = first; i < first + count; i++) {
-      const n = node(i);
-      const c = [...ctx, n.ctx];
-      if (level === 3) triphones.set(triphoneKey(nCi, c[0]!, c[1]!, c[2]!, c[3]!), n.down);
-      else if (n.nDown > 0) walk(n.down, n.nDown, level + 1, c);
+      const o = treeStart + i * 8;
+      const c = v.getInt16(o, true);
+      const nDown = v.getInt16(o + 2, true);
+      const down = v.getInt32(o + 4, true);
+      if (level === 3) triphones.add(ctx[0]!, ctx[1]!, ctx[2]!, c, down);
+      else if (nDown > 0) {
+        ctx[level] = c;
+        walk(down, nDown, level + 1);
+      }
     }
   };
-  if (nCdTree > 0) walk(0, Math.min(4, nCdTree), 0, []);
+  if (nCdTree > 0) walk(0, Math.min(4, nCdTree), 0);
   return finish({
     ciPhones,
     filler,
@@ -166,7 +254,7 @@ function readTextMdef(bytes: Uint8Array, path: string): ModelDefinition {
   const phoneBase = new Int32Array(nPhone);
   const seqs: number[] = [];
   const seqIds = new Map<string, number>();
-  const triphones = new Map<number, number>();
+  const triphones = new TriphoneTable(nBase);
   const filler: boolean[] = [];
   rows.forEach((r, i) => {
     const [base, lc, rc, pos, attrib, tmat, ...rest] = r as [string, string, string, string, string, string];
@@ -190,7 +278,7 @@ function readTextMdef(bytes: Uint8Array, path: string): ModelDefinition {
       const l = ciIndex.get(lc);
       const rr = ciIndex.get(rc);
       if (w < 0 || l === undefined || rr === undefined) throw bad(path, `bad triphone "${r.join(' ')}"`);
-      triphones.set(triphoneKey(nBase, w, ci, l, rr), i);
+      triphones.add(w, ci, l, rr, i);
     }
   });
   return finish({
@@ -223,10 +311,9 @@ function finish(m: Omit<ModelDefinition, 'ciIndex' | 'senoneCi'>): ModelDefiniti
 
 /** The phone id of a triphone, or -1. Filler contexts count as silence (as in the Sphinx decoders). */
 export function phoneId(m: ModelDefinition, ci: number, lc: number, rc: number, wpos: number): number {
-  const n = m.ciPhones.length;
   const l = m.sil >= 0 && m.filler[lc] ? m.sil : lc;
   const r = m.sil >= 0 && m.filler[rc] ? m.sil : rc;
-  return m.triphones.get(triphoneKey(n, wpos, ci, l, r)) ?? -1;
+  return m.triphones.lookup(wpos, ci, l, r);
 }
 
 /**

@@ -25,6 +25,17 @@ test('the binary mdef: phones, triphones, senone sequences and the codebook of e
   assert.ok(tri >= m.ciPhones.length, 'B-AA-K inside a word is a triphone of the model');
   assert.equal(m.phoneBase[tri], aa);
   for (const s of phoneSenones(m, tri)) assert.equal(m.senoneCi[s], aa);
+  // every context-dependent phone of the file is in the table once, found again by its key
+  const nPhone = m.phoneBase.length;
+  assert.equal(m.triphones.size, nPhone - m.ciPhones.length);
+  const seen = new Uint8Array(nPhone);
+  for (const [key, pid] of m.triphones) {
+    assert.equal(m.triphones.get(key), pid);
+    seen[pid]!++;
+  }
+  assert.ok(seen.every((n, pid) => n === (pid < m.ciPhones.length ? 0 : 1)));
+  assert.equal(m.triphones.lookup(WPOS.internal, aa, b, k), tri);
+  assert.equal(m.triphones.lookup(WPOS.internal, aa, b, m.ciPhones.length), -1, 'no such phone: none');
   // a context the model never saw backs off, at worst to the CI phone
   const nsn = m.ciIndex.get('+NSN+')!;
   assert.ok(nearestPhone(m, aa, nsn, nsn, WPOS.single) >= 0);
