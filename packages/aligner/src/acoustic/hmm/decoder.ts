@@ -408,7 +408,9 @@ export class HmmDecoder implements HmmSearch {
     } finally {
       if (!keepLl) this.keepScratch(ll);
     }
-    if (!keepLl) topn = { ...topn, ll: NO_LL };
+    // (the object the kernel made, emptied in place: a copy would have another shape, and the searches
+    // that read it are compiled for one)
+    if (!keepLl) topn.ll = NO_LL;
     const w: ScoredWindow = {
       samples,
       key,
