@@ -85,6 +85,18 @@ export function melFilters(s: FrontEndSettings, nfft: number): MelFilter[] {
   return filters;
 }
 
+/** The (i, j) pairs, i < j, that the bit-reversal permutation of n points swaps (n a power of two). */
+export function bitReversalSwaps(n: number): Uint16Array {
+  const out: number[] = [];
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) out.push(i, j);
+  }
+  return Uint16Array.from(out);
+}
+
 /**
  * In-place radix-2 FFT of a complex sequence (re, im) of power-of-two length n. `cos`/`sin` hold
  * cos(2 pi i / (n * stride)) for i < n * stride / 2 (tables of a longer transform, read every stride-th).
@@ -95,28 +107,26 @@ export function fft(
   cos: Float64Array,
   sin: Float64Array,
   stride = 1,
+  swaps: Uint16Array = bitReversalSwaps(re.length),
 ): void {
   const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      let t = re[i]!;
-      re[i] = re[j]!;
-      re[j] = t;
-      t = im[i]!;
-      im[i] = im[j]!;
-      im[j] = t;
-    }
+  for (let s = 0; s < swaps.length; s += 2) {
+    const i = swaps[s]!;
+    const j = swaps[s + 1]!;
+    let t = re[i]!;
+    re[i] = re[j]!;
+    re[j] = t;
+    t = im[i]!;
+    im[i] = im[j]!;
+    im[j] = t;
   }
   for (let len = 2; len <= n; len <<= 1) {
     const half = len >> 1;
-    const step = n / len;
+    const twStep = (n / len) * stride;
     for (let i = 0; i < n; i += len) {
-      for (let k = 0; k < half; k++) {
-        const wr = cos[k * step * stride]!;
-        const wi = -sin[k * step * stride]!;
+      for (let k = 0, tw = 0; k < half; k++, tw += twStep) {
+        const wr = cos[tw]!;
+        const wi = -sin[tw]!;
         const a = i + k;
         const b = a + half;
         const xr = re[b]! * wr - im[b]! * wi;
@@ -208,6 +218,8 @@ export class FrontEnd {
   private readonly sin: Float64Array;
   private readonly dct: Float64Array;
   private readonly lifter: Float64Array;
+  /** the bit-reversal swaps of the half-length transform, computed once */
+  private readonly swaps: Uint16Array;
 
   constructor(readonly settings: FrontEndSettings) {
     const g = (this.geometry = frameGeometry(settings));
@@ -221,6 +233,7 @@ export class FrontEnd {
       this.cos[i] = Math.cos((2 * Math.PI * i) / g.nfft);
       this.sin[i] = Math.sin((2 * Math.PI * i) / g.nfft);
     }
+    this.swaps = bitReversalSwaps(g.nfft / 2);
     const { ncep, nfilt } = settings;
     this.dct = new Float64Array(ncep * nfilt);
     for (let i = 0; i < ncep; i++)
@@ -241,7 +254,6 @@ export class FrontEnd {
     const nfilt = this.settings.nfilt;
     const nfr = this.frames(samples.length);
     const out = new Float64Array(nfr * nfilt);
-    const re = new Float64Array(nfft);
     const half = nfft / 2;
     // the real frame as a complex sequence of half the length (even samples real, odd imaginary)
     const zr = new Float64Array(half);
@@ -250,23 +262,23 @@ export class FrontEnd {
     const mspec = new Float64Array(nfilt);
     const noise = this.settings.removeNoise ? new NoiseRemover(nfilt) : null;
     const alpha = this.settings.alpha;
+    const window = this.window;
     for (let t = 0; t < nfr; t++) {
       const from = t * shift;
       const len = Math.min(size, samples.length - from);
-      re.fill(0);
-      // pre-emphasis continues across frames: the sample before a frame is its prior (0 at the start)
+      zr.fill(0);
+      zi.fill(0);
+      // pre-emphasis continues across frames: the sample before a frame is its prior (0 at the start);
+      // each sample emphasised, windowed and put in its place of the half-length sequence in one step
       let prior = from > 0 ? samples[from - 1]! * PCM_SCALE : 0;
       for (let i = 0; i < len; i++) {
         const x = samples[from + i]! * PCM_SCALE;
-        re[i] = alpha !== 0 ? x - prior * alpha : x;
+        const v = (alpha !== 0 ? x - prior * alpha : x) * window[i]!;
+        if ((i & 1) === 0) zr[i >> 1] = v;
+        else zi[i >> 1] = v;
         prior = x;
       }
-      for (let i = 0; i < size; i++) re[i] = re[i]! * this.window[i]!;
-      for (let i = 0; i < half; i++) {
-        zr[i] = re[2 * i]!;
-        zi[i] = re[2 * i + 1]!;
-      }
-      fft(zr, zi, this.cos, this.sin, 2);
+      fft(zr, zi, this.cos, this.sin, 2, this.swaps);
       // untangle the two real transforms: X[k] = E[k] + W^k O[k]
       spec[0] = (zr[0]! + zi[0]!) ** 2;
       spec[half] = (zr[0]! - zi[0]!) ** 2;
