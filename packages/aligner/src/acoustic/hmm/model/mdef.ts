@@ -180,7 +180,7 @@ function readBinaryMdef(bytes: Uint8Array, path: string): ModelDefinition {
   for (let i = 0; i < nPhone; i++, p += 12) {
     phoneSseq[i] = v.getInt32(p, true);
     phoneTmat[i] = v.getInt32(p + 4, true);
-    attr.set(bytes.subarray(p + 8, p + 12), i * 4);
+    for (let j = 0; j < 4; j++) attr[i * 4 + j] = bytes[p + 8 + j]!;
   }
   const sseqSize = v.getInt32(p, true);
   p += 4;
