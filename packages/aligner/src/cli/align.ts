@@ -5,10 +5,7 @@ import { cpus } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { align } from '../engine.ts';
-import { EXPORT_FORMATS, MEDIA_FORMATS, exportResult, isExportFormat } from '../formats/export.ts';
 import type { ExportFormat, ExportOptions } from '../formats/export.ts';
-import { portableMedia } from '../formats/export-media.ts';
 import { parseAlignmentJson, toPlatformJson } from '../formats/json.ts';
 import { describeThrown } from '../errors.ts';
 import { EngineHost } from '../host/engine-host.ts';
@@ -34,11 +31,13 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write('usage: tazamun align AUDIO TEXT_FILE --lang CODE [--format F] [-o OUT]\n');
     return 2;
   }
-  const format = exportFormat(p);
+  const format = await exportFormat(p);
   const target = p.values.o;
   if (format === 'epub' && !target) throw new Error('an EPUB is a binary file: name it with -o FILE.epub');
   const text = readFileSync(textFile, 'utf8');
-  // one file: a long one may use every core (--threads N to say how many)
+  // one file: a long one may use every core (--threads N to say how many). The engine runs on this
+  // thread only here, so only here is it loaded (a batch's engine lives on the host's thread).
+  const { align } = await import('../engine.ts');
   const result = await align(audio, text, { threads: cpus().length, ...alignOptions(p, lang) });
   await writeExport(result, format, audio, p);
   const m = result.metrics;
@@ -48,7 +47,14 @@ export async function run(args: string[]): Promise<number> {
   return 0;
 }
 
-function exportFormat(p: ParsedArgs): ExportFormat {
+/**
+ * The export module, loaded by the commands that write one: a batch writes the result JSON only, and
+ * its process then does not evaluate every format's dependencies (the language tables among them).
+ */
+const exporting = () => import('../formats/export.ts');
+
+async function exportFormat(p: ParsedArgs): Promise<ExportFormat> {
+  const { EXPORT_FORMATS, isExportFormat } = await exporting();
   const format = p.values.format ?? 'json';
   if (!isExportFormat(format)) throw new Error(`unknown format "${format}" (${EXPORT_FORMATS.join(', ')})`);
   return format;
@@ -61,8 +67,10 @@ function exportFormat(p: ParsedArgs): ExportFormat {
 async function writeExport(result: AlignmentResult, format: ExportFormat, audio: string, p: ParsedArgs) {
   const target = p.values.o;
   const title = p.values.title ?? basename(audio).replace(/\.[^.]+$/, '');
+  const { MEDIA_FORMATS, exportResult } = await exporting();
   const options: ExportOptions = { title };
-  if (MEDIA_FORMATS.includes(format)) options.media = await portableMedia(audio);
+  if (MEDIA_FORMATS.includes(format))
+    options.media = await (await import('../formats/export-media.ts')).portableMedia(audio);
   if (format === 'eaf') {
     const rel = (target ? relative(dirname(resolve(target)), resolve(audio)) : basename(audio))
       .split(sep)
@@ -91,7 +99,7 @@ export async function runExport(args: string[]): Promise<number> {
     process.stderr.write('usage: tazamun export RESULT.json AUDIO --format F [-o OUT] [--title T]\n');
     return 2;
   }
-  const format = exportFormat(p);
+  const format = await exportFormat(p);
   if (format === 'epub' && !p.values.o)
     throw new Error('an EPUB is a binary file: name it with -o FILE.epub');
   const result = parseAlignmentJson(readFileSync(json, 'utf8'));
