@@ -48,6 +48,34 @@ test('the binary mdef: phones, triphones, senone sequences and the codebook of e
   }
 });
 
+test('a model definition whose triphones fall outside its phones is refused, not read', () => {
+  const bytes = Buffer.from(readFileSync(join(en.hmm, 'mdef')));
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // the context tree starts after the header, ten counts and the phone names (padded to 4 bytes)
+  const namesStart = 12 + v.getInt32(8, true) + 40;
+  let p = namesStart;
+  for (let i = 0; i < v.getInt32(12 + v.getInt32(8, true), true); i++) p = bytes.indexOf(0, p) + 1;
+  const tree = namesStart + ((p - namesStart + 3) & ~3);
+  // down three levels (a node: context, number of children, first child), each time through the first
+  // node that has children: a leaf, whose `down` is a phone id
+  let node = 0;
+  for (let level = 0; level < 3; level++) {
+    while (v.getInt16(tree + node * 8 + 2, true) === 0) node++;
+    node = v.getInt32(tree + node * 8 + 4, true);
+  }
+  v.setInt32(tree + node * 8 + 4, 1 << 30, true);
+  assert.throws(
+    () => readMdef(bytes, 'mdef'),
+    /mdef cannot be read: a triphone of the context tree is out of range/,
+  );
+  // the text form: a phone count no model has (the table is sized by its square)
+  const text = writeTextMdef(readMdef(readFileSync(join(fr.hmm, 'mdef')), 'mdef')).replace(
+    /^\d+ n_base$/m,
+    '100000 n_base',
+  );
+  assert.throws(() => readMdef(Buffer.from(text, 'latin1'), 'mdef.txt'), /implausible counts/);
+});
+
 test('a model definition written as text reads back the same', () => {
   const m = readMdef(readFileSync(join(fr.hmm, 'mdef')), 'mdef');
   const again = readMdef(Buffer.from(writeTextMdef(m), 'latin1'), 'mdef.txt');
