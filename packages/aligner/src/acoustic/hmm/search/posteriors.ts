@@ -78,7 +78,10 @@ export function boundaryPosteriors(
     const e = emit[i]!;
     for (let q = 0; q < e.length; q++) e[q] = Math.exp(e[q]! - frameBest[lo[i]! + Math.floor(q / 3)]!);
   }
-  const x = tp.map((t) => t.map((v) => Math.exp(v)));
+  // (pushed, as tp was: an array made by map() may come out with other elements than another call's, and the
+  // recursions below were compiled for one)
+  const x: Float64Array[] = [];
+  for (const t of tp) x.push(t.map((v) => Math.exp(v)));
   // forward, frame by frame over the phones whose band holds it; frameSum[t]: the frame's sum before scaling
   const frameSum = new Float64Array(nFrames).fill(1);
   let first = 0;
