@@ -72,10 +72,15 @@ export class TriphoneTable {
     return this.count;
   }
 
+  private inRange(wpos: number, ci: number, lc: number, rc: number): boolean {
+    const { nCi } = this;
+    return wpos >= 0 && wpos <= 3 && ci >= 0 && ci < nCi && lc >= 0 && lc < nCi && rc >= 0 && rc < nCi;
+  }
+
   /** The phone id of a triphone, or -1. */
   lookup(wpos: number, ci: number, lc: number, rc: number): number {
     const { nCi } = this;
-    if (wpos < 0 || wpos > 3 || ci < 0 || ci >= nCi || lc < 0 || lc >= nCi || rc < 0 || rc >= nCi) return -1;
+    if (!this.inRange(wpos, ci, lc, rc)) return -1;
     const row = this.rowOf[(wpos * nCi + ci) * nCi + lc]!;
     return row < 0 ? -1 : this.cells[row * nCi + rc]!;
   }
@@ -83,8 +88,7 @@ export class TriphoneTable {
   /** Adds a triphone; false (and nothing added) when a context is outside the table's phones. */
   add(wpos: number, ci: number, lc: number, rc: number, pid: number): boolean {
     const { nCi } = this;
-    if (wpos < 0 || wpos > 3 || ci < 0 || ci >= nCi || lc < 0 || lc >= nCi || rc < 0 || rc >= nCi)
-      return false;
+    if (!this.inRange(wpos, ci, lc, rc)) return false;
     const at = (wpos * nCi + ci) * nCi + lc;
     let row = this.rowOf[at]!;
     if (row < 0) {
@@ -112,19 +116,27 @@ export class TriphoneTable {
     return pid < 0 ? undefined : pid;
   }
 
-  *entries(): IterableIterator<[number, number]> {
+  /** Every triphone with its contexts, row by row. */
+  *contexts(): IterableIterator<{ wpos: number; ci: number; lc: number; rc: number; pid: number }> {
     const { nCi } = this;
     const rows: number[] = [];
     this.rowOf.forEach((row, at) => {
       if (row >= 0) rows[row] = at;
     });
     for (let row = 0; row < this.nRows; row++) {
-      const base = rows[row]! * nCi;
+      const at = rows[row]!;
+      const lc = at % nCi;
+      const ci = ((at - lc) / nCi) % nCi;
+      const wpos = (at - lc - ci * nCi) / (nCi * nCi);
       for (let rc = 0; rc < nCi; rc++) {
         const pid = this.cells[row * nCi + rc]!;
-        if (pid >= 0) yield [base + rc, pid];
+        if (pid >= 0) yield { wpos, ci, lc, rc, pid };
       }
     }
+  }
+
+  *entries(): IterableIterator<[number, number]> {
+    for (const t of this.contexts()) yield [triphoneKey(this.nCi, t.wpos, t.ci, t.lc, t.rc), t.pid];
   }
 
   [Symbol.iterator](): IterableIterator<[number, number]> {
@@ -370,17 +382,7 @@ export function phoneSenones(m: ModelDefinition, pid: number): Int32Array {
 export function writeTextMdef(m: ModelDefinition): string {
   const n = m.ciPhones.length;
   const rows: string[] = [];
-  const byPhone: { wpos: number; ci: number; lc: number; rc: number; pid: number }[] = [];
-  for (const [key, pid] of m.triphones) {
-    let k = key;
-    const rc = k % n;
-    k = (k - rc) / n;
-    const lc = k % n;
-    k = (k - lc) / n;
-    const ci = k % n;
-    const wpos = (k - ci) / n;
-    byPhone.push({ wpos, ci, lc, rc, pid });
-  }
+  const byPhone = [...m.triphones.contexts()];
   byPhone.sort((a, b) => a.pid - b.pid);
   const states = (pid: number) => Array.from(phoneSenones(m, pid)).join(' ');
   for (let ci = 0; ci < n; ci++)
