@@ -9,6 +9,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { program } from '../../../scripts/build-node.mjs';
+import { ENGINE_EXTERNAL } from '../../../packages/aligner/scripts/build-cli.mjs';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALIGNER = join(SERVER, '../../packages/aligner');
@@ -35,11 +36,7 @@ export const server = program({
     'bullmq',
     'ioredis',
     '@aws-sdk/*',
-    'onnxruntime-node',
-    'soundswallower',
-    '@echogarden/*',
-    '@ffmpeg-installer/*',
-    '@ffprobe-installer/*',
+    ...ENGINE_EXTERNAL,
   ],
   sources: [
     join(SERVER, 'src'),

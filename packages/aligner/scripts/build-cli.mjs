@@ -8,6 +8,19 @@ import { program } from '../../../scripts/build-node.mjs';
 export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(PACKAGE_DIR, 'dist');
 
+/**
+ * The engine's packages that stay imports when a bundle carries its dependencies: native addons and
+ * packages that find their files beside themselves. Every self-contained bundle holding the engine lists
+ * them (this CLI, the server's admin CLI).
+ */
+export const ENGINE_EXTERNAL = [
+  'onnxruntime-node',
+  'soundswallower',
+  '@echogarden/*',
+  '@ffmpeg-installer/*',
+  '@ffprobe-installer/*',
+];
+
 export const cli = program({
   dist: DIST,
   // A command starts, aligns and exits, and each of its threads loads its own modules: their
@@ -21,13 +34,7 @@ export const cli = program({
     // the engine's piece threads for one long recording (align/window-pool.ts), started beside the bundle
     'window-worker': join(PACKAGE_DIR, 'src/align/window-worker.ts'),
   },
-  keepExternal: [
-    'onnxruntime-node',
-    'soundswallower',
-    '@echogarden/*',
-    '@ffmpeg-installer/*',
-    '@ffprobe-installer/*',
-  ],
+  keepExternal: ENGINE_EXTERNAL,
   sources: [
     join(PACKAGE_DIR, 'src'),
     join(PACKAGE_DIR, '../contracts/src'),
