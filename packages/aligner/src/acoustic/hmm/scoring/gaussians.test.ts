@@ -10,7 +10,7 @@ import { resolveHmmModel } from '../models.ts';
 import { readWavAtRate } from '../../../audio/wav.ts';
 import { evalDir } from '../../../../test-support/eval-dir.ts';
 import { JsGaussianKernel, OnnxGaussianKernel, TOP_N, gaussianKernel, kernelFallback } from './gaussians.ts';
-import { SenoneCosts, addCosts, densityCosts } from './senones.ts';
+import { SenoneCosts, addCosts, addNear, densityCosts } from './senones.ts';
 
 const spec = resolveHmmModel('en', 'full');
 const model = loadAcousticModel({ dir: spec.hmm, featParams: spec.featParams });
@@ -61,4 +61,13 @@ test('senone costs: the log-sum of the four densities with their weights, as the
     for (let k = 0; k < 3; k++) assert.ok(Number.isInteger(costs.at(t, k)) && costs.at(t, k) >= 0);
   assert.equal(addCosts(10, 10), 3, 'two equal terms: -log 2 is 7 units below either');
   assert.equal(addCosts(10, 500), 10, 'a term 49 nats worse adds nothing');
+});
+
+test('the branch-free log-add equals addCosts wherever a senone cost can take it', () => {
+  // a running log-sum (down to 3 log-adds of 7 units below zero) against a term in [0, 255]
+  for (let a = -21; a <= 255; a++)
+    for (let b = 0; b <= 255; b++) {
+      assert.equal(addNear(a, b), addCosts(a, b), `${a} (+) ${b}`);
+      assert.equal(addNear(b, a), addCosts(b, a), `${b} (+) ${a}`);
+    }
 });
