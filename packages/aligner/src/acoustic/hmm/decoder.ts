@@ -235,10 +235,14 @@ export interface PhoneLoop {
 
 /** A window's identity by content: its length and a hash of every sample's bits. */
 function fingerprint(samples: Float32Array): string {
-  const words = new Uint32Array(samples.buffer, samples.byteOffset, samples.length);
+  return `${samples.length}:${fnv1a(new Uint32Array(samples.buffer, samples.byteOffset, samples.length))}`;
+}
+
+/** FNV-1a over 32-bit words (its own function: the loop stays compiled whatever its caller does) */
+function fnv1a(words: Uint32Array): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
-  return `${samples.length}:${h >>> 0}`;
+  return h >>> 0;
 }
 
 /** Scored windows kept per decoder: the alignment's and the recognition pass's over the same audio. */
