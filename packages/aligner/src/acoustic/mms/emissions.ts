@@ -3,8 +3,9 @@
 // both sides so the transformer sees the same neighbourhood a whole-file pass would, and only the frames of
 // its core are kept: memory holds one window of samples plus the emission matrix (124 bytes per 20 ms frame,
 // about 22 MB per hour), never the model's activations for the whole file.
-import ort from 'onnxruntime-node';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { nativeCall } from '../../native-guard.ts';
+import { onnxRuntime } from '../../onnx/runtime.ts';
 
 export const MMS_SAMPLE_RATE = 16000;
 /** Samples per output frame: the product of the wav2vec2 feature encoder's conv strides (5*2*2*2*2*2*2). */
@@ -69,7 +70,7 @@ export const DEFAULT_EMISSION_OPTIONS: EmissionOptions = {
 
 export interface MmsModel {
   readonly path: string;
-  readonly session: ort.InferenceSession;
+  readonly session: InferenceSession;
   readonly vocab: number;
 }
 
@@ -80,6 +81,7 @@ export function loadMmsModel(path: string, vocab: number): Promise<MmsModel> {
   let p = sessions.get(path);
   if (!p) {
     p = (async () => {
+      const ort = await onnxRuntime();
       const session = await nativeCall(() =>
         ort.InferenceSession.create(path, { graphOptimizationLevel: 'all' }),
       );
@@ -115,8 +117,9 @@ async function runWindow(
   samples: Float32Array,
   normalize: boolean,
 ): Promise<{ frames: number; logits: Float32Array }> {
+  const ort = await onnxRuntime();
   const input = normalize ? normalizeWindow(samples) : samples.slice();
-  const feeds: Record<string, ort.Tensor> = {
+  const feeds: Record<string, Tensor> = {
     input_values: new ort.Tensor('float32', input, [1, samples.length]),
   };
   // Some exports take a mask too; the window is never padded, so it is all ones.

@@ -12,7 +12,6 @@
 // start() fails), so the next loadDecoder() instantiates a fresh module and fresh decoders.
 import { readFileSync } from 'node:fs';
 import { modelPhones } from '../decoder.ts';
-import createModule from 'soundswallower';
 import type { Decoder, SoundSwallowerModule } from 'soundswallower';
 import type { HmmModelSpec } from '../models.ts';
 import type { Fsg } from '../../../align/grammar.ts';
@@ -48,7 +47,9 @@ let generations = 0;
 
 function currentRuntime(): Runtime {
   if (!runtime || runtime.broken) {
-    runtime = { module: createModule().then(padJsAllocations), decoders: new Map(), broken: false };
+    // imported when first needed: the default path never searches with it
+    const module = import('soundswallower').then((mod) => mod.default().then(padJsAllocations));
+    runtime = { module, decoders: new Map(), broken: false };
     generations++;
   }
   return runtime;

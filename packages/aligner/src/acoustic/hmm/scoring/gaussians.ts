@@ -6,10 +6,10 @@
 // native runtime cannot load.
 import type { AcousticModel } from '../model/acoustic-model.ts';
 import type { Features } from '../frontend/features.ts';
-import type * as OrtModule from 'onnxruntime-node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { nativeCall } from '../../../native-guard.ts';
 import { encodeOnnxModel } from '../../../onnx/encode.ts';
+import { onnxRuntime, type Ort } from '../../../onnx/runtime.ts';
 
 /** Densities kept per codebook and stream (the Sphinx decoders' -topn default). */
 export const TOP_N = 4;
@@ -214,8 +214,6 @@ export class JsGaussianKernel implements GaussianKernel {
   }
 }
 
-type Ort = typeof OrtModule;
-
 /**
  * The kernel on onnxruntime, one thread: per stream and block of BLOCK frames, one MatMul scores every
  * density of every codebook, and a TopK in the same graph keeps each codebook's best TOP_N. Only the
@@ -234,8 +232,7 @@ export class OnnxGaussianKernel implements GaussianKernel {
   ) {}
 
   static async create(m: AcousticModel): Promise<OnnxGaussianKernel> {
-    const mod = (await import('onnxruntime-node')) as Ort & { default?: Ort };
-    const ort = mod.default ?? mod;
+    const ort = await onnxRuntime();
     const cols = m.nCodebooks * m.nDensities;
     const weights = linearWeights(m);
     const model = encodeOnnxModel({

@@ -13,10 +13,10 @@
 // densities within about a unit of each other.
 import type { AcousticModel } from '../model/acoustic-model.ts';
 import type { Features } from '../frontend/features.ts';
-import type * as OrtModule from 'onnxruntime-node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { nativeCall } from '../../../native-guard.ts';
 import { encodeOnnxModel } from '../../../onnx/encode.ts';
+import { onnxRuntime, type Ort } from '../../../onnx/runtime.ts';
 import { TOP_N, augmentedFrames, densityOffset } from './gaussians.ts';
 
 /** The top-N densities as pocketsphinx holds them before normalising, [frame][stream][codebook][TOP_N]. */
@@ -31,8 +31,6 @@ const INV_LN_BASE = 1 / Math.log(1.0001);
 const f32 = Math.fround;
 const MAX_NEG_INT32 = -2147483648;
 const BLOCK = 64;
-
-type Ort = typeof OrtModule;
 
 export class SphinxGaussians {
   private constructor(
@@ -151,8 +149,7 @@ async function onnxSession(
   det: Float32Array,
   ivar: Float32Array,
 ): Promise<{ ort: Ort; session: InferenceSession }> {
-  const mod = (await import('onnxruntime-node')) as Ort & { default?: Ort };
-  const ort = mod.default ?? mod;
+  const ort = await onnxRuntime();
   const { nCodebooks, nStreams, nDensities, streamLengths } = m;
   const cols = nCodebooks * nDensities;
   const weights = streamLengths.map((len, f) => {
