@@ -10,6 +10,9 @@ import type { GaussianTopN } from './gaussians.ts';
 
 const LN_BASE = Math.log(1.0001);
 
+// SenoneCosts.at adds each stream's four best densities unrolled
+if (TOP_N !== 4) throw new Error(`SenoneCosts.at is written for a top-4, not a top-${TOP_N}`);
+
 /** log(1 + e^-d) in units, for d in units: the decoders' 8-bit log-add table. */
 const LOGADD: Int32Array = (() => {
   const out: number[] = [];
@@ -108,6 +111,13 @@ export class SenoneCosts {
   /** pocketsphinx's normaliser per stream for the frame `normFrame` (activate()) */
   private readonly norm: Int32Array;
   private normFrame = -1;
+  // what at() reads, held here (one load each instead of a chain through the model and the top-N)
+  private readonly mixw: Uint8Array;
+  private readonly cw: Uint8Array;
+  private readonly nStreams: number;
+  private readonly nDens: number;
+  /** from one stream's top-N of a codebook to the next stream's, in a frame */
+  private readonly streamStride: number;
 
   constructor(
     private readonly m: AcousticModel,
@@ -124,6 +134,11 @@ export class SenoneCosts {
     this.cb = senones.map((s) => m.mdef.senoneCi[s]!);
     this.perFrame = topn.nStreams * topn.nCodebooks * TOP_N;
     this.norm = new Int32Array(topn.nStreams);
+    this.mixw = m.mixw;
+    this.cw = topn.cw;
+    this.nStreams = topn.nStreams;
+    this.nDens = m.nDensities;
+    this.streamStride = topn.nCodebooks * TOP_N;
   }
 
   /**
@@ -180,24 +195,21 @@ export class SenoneCosts {
     return this.topn.nFrames;
   }
 
-  /** Cost of senone index k at frame t. */
+  /** Cost of senone index k at frame t (TOP_N = 4 terms per stream, unrolled). */
   at(t: number, k: number): number {
-    const { m, topn, dens } = this;
-    const nStreams = topn.nStreams;
-    const nCodebooks = topn.nCodebooks;
-    const nDens = m.nDensities;
+    const { mixw, cw, dens, nStreams, nDens } = this;
     const sen = this.senones[k]!;
-    const cb = this.cb[k]!;
-    const mixw = m.mixw;
-    const cw = topn.cw;
-    const fo = t * this.perFrame;
+    let o = t * this.perFrame + this.cb[k]! * TOP_N;
+    let mixBase = sen * nStreams * nDens;
     let total = 0;
     for (let f = 0; f < nStreams; f++) {
-      const o = fo + (f * nCodebooks + cb) * TOP_N;
-      const mixBase = (sen * nStreams + f) * nDens;
       let fden = mixw[mixBase + cw[o]!]! + dens[o]!;
-      for (let j = 1; j < TOP_N; j++) fden = addNear(fden, mixw[mixBase + cw[o + j]!]! + dens[o + j]!);
+      fden = addNear(fden, mixw[mixBase + cw[o + 1]!]! + dens[o + 1]!);
+      fden = addNear(fden, mixw[mixBase + cw[o + 2]!]! + dens[o + 2]!);
+      fden = addNear(fden, mixw[mixBase + cw[o + 3]!]! + dens[o + 3]!);
       total += fden;
+      o += this.streamStride;
+      mixBase += nDens;
     }
     return total;
   }
