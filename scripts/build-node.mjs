@@ -13,6 +13,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
 
@@ -22,6 +23,28 @@ function newestMtime(path) {
   let newest = st.mtimeMs;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
   return newest;
+}
+
+const hex4 = (n) => n.toString(16).padStart(4, '0');
+
+/**
+ * The bundle's text in ASCII: every other character as its \u escape (a surrogate pair for one outside
+ * the basic plane), which means the same in strings, regular expressions, identifiers and comments.
+ * esbuild escapes strings but leaves comments and regular expressions as written (pinyin-pro's Chinese,
+ * IPA in this repository's comments), and one such character made node decode the whole 3 MB file into a
+ * two-byte string in every thread that loads it: 42 ms of CPU and 8 MiB a process on a one-file job. An
+ * identity escape (`\é`) becomes the escape of the character alone. A template literal's raw text is
+ * the one thing that reads differently; no bundled code reads non-ASCII raw text.
+ */
+export function asciiOnly(text) {
+  return text.replace(/(\\*)([\u0080-\u{10ffff}])/gu, (_, slashes, ch) => {
+    const cp = ch.codePointAt(0);
+    const esc =
+      cp < 0x10000
+        ? `\\u${hex4(cp)}`
+        : `\\u${hex4(0xd800 + ((cp - 0x10000) >> 10))}\\u${hex4(0xdc00 + ((cp - 0x10000) & 0x3ff))}`;
+    return (slashes.length % 2 === 1 ? slashes.slice(1) : slashes) + esc;
+  });
 }
 
 function dependencies(dir) {
@@ -89,6 +112,11 @@ export function program({
               js: "import { createRequire as __tazamunRequire } from 'node:module'; const require = __tazamunRequire(import.meta.url);",
             },
           });
+        for (const name of readdirSync(tmp).filter((n) => n.endsWith('.mjs'))) {
+          const text = readFileSync(join(tmp, name), 'utf8');
+          const ascii = asciiOnly(text);
+          if (ascii !== text) writeFileSync(join(tmp, name), ascii);
+        }
         for (const file of copy) copyFileSync(file, join(tmp, basename(file)));
         for (const name of readdirSync(tmp)) renameSync(join(tmp, name), join(dist, name));
       } finally {

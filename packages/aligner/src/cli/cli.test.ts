@@ -270,3 +270,36 @@ test('the read-along page, the EPUB and the ELAN file from the CLI, and `export`
     /<MEDIA_DESCRIPTOR MEDIA_URL="file:\/\/\/[^"]+dr1-fvmh0_sa1\.wav" MIME_TYPE="audio\/x-wav" RELATIVE_MEDIA_URL="(\.\.\/)+[^"]*dr1-fvmh0_sa1\.wav"\/>/,
   );
 });
+
+test('the compiled bundles are ASCII, and escaping them keeps what their code means', async () => {
+  const { asciiOnly } = await import('../../../../scripts/build-node.mjs');
+  // the bundles exist: the tests above ran the compiled CLI
+  const dist = resolve(here, '../../dist');
+  for (const name of ['main.mjs', 'engine-thread.mjs', 'window-worker.mjs']) {
+    const bytes = readFileSync(join(dist, name));
+    assert.equal(
+      bytes.findIndex((b) => b > 0x7f),
+      -1,
+      `${name} has a byte outside ASCII`,
+    );
+  }
+  // strings, identity escapes, regular expressions (with and without the u flag), astral characters
+  const cases = [
+    '"ā😀"',
+    '"\\é"',
+    '"\\\\é"',
+    '/^(ā|á)$/.test("á")',
+    '/^[😀]$/u.test("😀")',
+    '/^.$/u.test("😀")',
+    '"中国".length',
+    '`x${1}é`',
+  ];
+  for (const src of cases) {
+    const escaped = asciiOnly(src);
+    assert.ok(
+      [...escaped].every((c) => c.charCodeAt(0) < 0x80),
+      escaped,
+    );
+    assert.deepEqual((0, eval)(escaped), (0, eval)(src), src);
+  }
+});
