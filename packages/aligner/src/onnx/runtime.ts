@@ -9,7 +9,10 @@ let loading: Promise<Ort> | null = null;
 
 /** The onnxruntime-node module (its CommonJS exports, whether reached as default or as namespace). */
 export function onnxRuntime(): Promise<Ort> {
-  loading ??= import('onnxruntime-node').then((mod) => (mod as Ort & { default?: Ort }).default ?? mod);
-  loading.catch(() => (loading = null));
+  if (!loading) {
+    loading = import('onnxruntime-node').then((mod) => (mod as Ort & { default?: Ort }).default ?? mod);
+    // a failed load is tried again next time (the caller sees the failure)
+    loading.catch(() => (loading = null));
+  }
   return loading;
 }
