@@ -2,13 +2,15 @@
 // `npm run build`: everything a deployment runs, built once at install so that starting a process writes
 // nothing into the tree (a systemd unit's ProtectSystem=strict makes it read-only): the web app (vite)
 // with brotli and gzip copies of its assets, the server's bundles (apps/server/dist: server, worker,
-// admin, engine-thread) and the `tazamun` CLI's (packages/aligner/dist). `npm start` calls the same
+// admin, engine-thread), the `tazamun` CLI's (packages/aligner/dist) and, where there is a C compiler,
+// the engine's native Gaussian kernel (packages/aligner/native/build). `npm start` calls the same
 // functions when a build is missing or older than its sources.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { server } from '../apps/server/scripts/build-server.mjs';
 import { cli } from '../packages/aligner/scripts/build-cli.mjs';
+import { buildNative } from '../packages/aligner/native/build.mjs';
 import { precompress } from './precompress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,7 +27,7 @@ export async function buildWeb(stdio = 'inherit') {
   return precompress(WEB_DIST);
 }
 
-export { server, cli };
+export { server, cli, buildNative };
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
   const web = await buildWeb();
@@ -41,4 +43,10 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
   console.log(`server built: ${server.dist}`);
   await cli.build();
   console.log(`tazamun CLI built: ${cli.dist}`);
+  const native = buildNative();
+  console.log(
+    native.ok
+      ? 'native Gaussian kernel built'
+      : `native Gaussian kernel not built (${native.reason}): the engine uses onnxruntime, about three times the CPU`,
+  );
 }

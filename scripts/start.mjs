@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildWeb, server } from './build.mjs';
+import { buildNative, buildWeb, server } from './build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const role = (process.argv.find((a) => a.startsWith('--role=')) ?? '--role=all').slice('--role='.length);
@@ -66,6 +66,21 @@ function takeLock() {
       sleep(500);
     }
   }
+}
+
+// the engine's native Gaussian kernel: built by `npm install` where there is a C compiler; rebuilt here
+// when gmm.c changed (nothing to do otherwise). Without it the engine runs on onnxruntime.
+if (role !== 'api') {
+  const native = buildNative();
+  if (native.built) log('info', 'built the native Gaussian kernel');
+  if (!native.ok)
+    log(
+      'warn',
+      'the native Gaussian kernel is not built: the engine uses onnxruntime (about three times the CPU)',
+      {
+        reason: native.reason,
+      },
+    );
 }
 
 const webStale = () => role !== 'worker' && isStale();

@@ -33,6 +33,16 @@ export const SYSTEM_DEPS = [
     why: 'the job signals over Redis (REDIS_URL) and the scaled-out shape are tested on a real Redis',
   },
   {
+    probe: '/usr/bin/gcc',
+    pkg: 'gcc',
+    why: "the engine's native Gaussian kernel (packages/aligner/native/gmm.c) is compiled at install and tested",
+  },
+  {
+    probe: '/usr/include/stdlib.h',
+    pkg: 'libc6-dev',
+    why: "the C library's headers, for the native Gaussian kernel",
+  },
+  {
     probe: '/usr/bin/curl',
     pkg: 'curl',
     why: "the deploy guide's own commands (step 7 checks readiness with curl) run in reliability/deploy-guide.test.ts",

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSystemDeps } from './system-deps.mjs';
+import { buildNative } from '../packages/aligner/native/build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -77,6 +78,12 @@ const stillMissing = ensureSystemDeps();
 if (stillMissing.length > 0) {
   for (const d of stillMissing) console.error(`[test] MISSING ${d.pkg} (${d.probe}): ${d.why}`);
   console.error('[test] install the packages above (apt-get install ...) or run as root; refusing to skip.');
+  process.exit(1);
+}
+// the native Gaussian kernel is what the engine runs where a compiler exists, and its tests need it
+const native = buildNative();
+if (!native.ok) {
+  console.error(`[test] the native Gaussian kernel could not be built: ${native.reason}; refusing to skip.`);
   process.exit(1);
 }
 

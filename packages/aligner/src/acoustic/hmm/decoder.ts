@@ -338,7 +338,7 @@ export class HmmDecoder implements HmmSearch {
     }
   }
 
-  /** Which Gaussian kernel scores the frames ('onnx' or the JavaScript fallback 'js'). */
+  /** Which Gaussian kernel scores the frames ('native', 'onnx' or the JavaScript fallback 'js'). */
   get kernelName(): string {
     return this.kernel.name;
   }

@@ -1,6 +1,6 @@
-// The Gaussian kernels against each other on real features: onnxruntime's matrix products and TopK must
+// The Gaussian kernels against each other on real features: the native kernel's and onnxruntime's must
 // keep the same four densities as the double-precision JavaScript kernel, with log-likelihoods within
-// float32 rounding.
+// float32 rounding, and the native kernel's vector path must give its scalar path's bits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FrontEnd } from '../frontend/mfcc.ts';
@@ -9,46 +9,139 @@ import { loadAcousticModel } from '../model/acoustic-model.ts';
 import { resolveHmmModel } from '../models.ts';
 import { readWavAtRate } from '../../../audio/wav.ts';
 import { evalDir } from '../../../../test-support/eval-dir.ts';
-import { JsGaussianKernel, OnnxGaussianKernel, TOP_N, gaussianKernel, kernelFallback } from './gaussians.ts';
+import {
+  JsGaussianKernel,
+  NativeGaussianKernel,
+  OnnxGaussianKernel,
+  TOP_N,
+  gaussianKernel,
+  kernelFallback,
+  topNPerFrame,
+  type GaussianKernel,
+} from './gaussians.ts';
+import type { Features } from '../frontend/features.ts';
+import { gmmAddon, gmmAddonMissing } from '../../../native/gmm-addon.ts';
 import { SenoneCosts, addCosts, addNear, densityCosts } from './senones.ts';
 
 const spec = resolveHmmModel('en', 'full');
 const model = loadAcousticModel({ dir: spec.hmm, featParams: spec.featParams });
 
-function features() {
-  const { samples } = readWavAtRate(`${evalDir()}/timit-dev/dr1-mcpm0_sa2.wav`, 16000)!;
+function features(file = 'dr1-mcpm0_sa2') {
+  const { samples } = readWavAtRate(`${evalDir()}/timit-dev/${file}.wav`, 16000)!;
   const fe = new FrontEnd(model.frontEnd);
   return computeFeatures(fe.cepstra(fe.logMel(samples)), model.frontEnd, model.streamLengths);
 }
 
-test('onnxruntime loads here', async () => {
+/** Frames t0..t0+n of a window as a window of their own. */
+function slice(f: Features, t0: number, n: number): Features {
+  const streams = f.streams.map((s, i) => {
+    const len = model.streamLengths[i]!;
+    return s.slice(t0 * len, (t0 + n) * len);
+  });
+  return { ...f, nFrames: n, streams };
+}
+
+test('the native kernel is built and is the one the engine takes', async () => {
+  assert.ok(gmmAddon(), `native/build/tazamun-gmm.node: ${gmmAddonMissing()}`);
   const k = await gaussianKernel(model);
-  assert.equal(k.name, 'onnx', `the JavaScript fallback was taken: ${kernelFallback}`);
+  assert.equal(k.name, 'native', `another kernel was taken: ${kernelFallback}`);
 });
 
-test('onnxruntime keeps the densities of the double-precision kernel, into a reused buffer too', async () => {
-  const feats = features();
-  const onnx = await OnnxGaussianKernel.create(model);
-  const ref = await new JsGaussianKernel(model).topN(feats);
-  // a buffer longer than the window, holding another window's values: every value must be overwritten
-  const n = ref.ll.length;
-  const into = { ll: new Float32Array(n + 100).fill(7), cw: new Uint8Array(n + 100).fill(200) };
-  for (const got of [await onnx.topN(feats), await onnx.topN(feats, into)]) {
-    assert.equal(got.nFrames, feats.nFrames);
-    assert.equal(got.ll.length, n);
-    let differ = 0;
-    let maxLl = 0;
-    for (let i = 0; i < n; i++) {
-      if (ref.cw[i] !== got.cw[i]) differ++;
-      maxLl = Math.max(maxLl, Math.abs(ref.ll[i]! - got.ll[i]!));
+test('onnxruntime loads here (the fallback where the native kernel is not built)', async () => {
+  const k = await OnnxGaussianKernel.create(model);
+  assert.equal(k.name, 'onnx');
+});
+
+for (const make of [
+  async (): Promise<GaussianKernel> => NativeGaussianKernel.create(model)!,
+  async (): Promise<GaussianKernel> => OnnxGaussianKernel.create(model),
+]) {
+  test(`${(await make()).name} keeps the densities of the double-precision kernel, into a reused buffer too`, async () => {
+    const feats = features();
+    const kernel = await make();
+    const ref = await new JsGaussianKernel(model).topN(feats);
+    // a buffer longer than the window, holding another window's values: every value must be overwritten
+    const n = ref.ll.length;
+    const into = { ll: new Float32Array(n + 100).fill(7), cw: new Uint8Array(n + 100).fill(200) };
+    for (const got of [await kernel.topN(feats), await kernel.topN(feats, into)]) {
+      assert.equal(got.nFrames, feats.nFrames);
+      assert.equal(got.ll.length, n);
+      let differ = 0;
+      let maxLl = 0;
+      for (let i = 0; i < n; i++) {
+        if (ref.cw[i] !== got.cw[i]) differ++;
+        maxLl = Math.max(maxLl, Math.abs(ref.ll[i]! - got.ll[i]!));
+      }
+      // ties between two densities may order differently under float32 rounding; nothing else
+      assert.ok(differ / n < 1e-4, `${differ} of ${n} densities differ`);
+      // onnxruntime's [x, x², 1] products lose more to cancellation than the native kernel's differences
+      const tolerance = kernel.name === 'native' ? 1e-3 : 0.1;
+      assert.ok(maxLl < tolerance, `largest log-likelihood difference ${maxLl}`);
+      for (let o = 0; o < n; o += TOP_N)
+        for (let j = 1; j < TOP_N; j++) assert.ok(got.ll[o + j]! <= got.ll[o + j - 1]!, 'best first');
     }
-    // ties between two densities may order differently under float32 rounding; nothing else
-    assert.ok(differ / n < 1e-4, `${differ} of ${n} densities differ`);
-    assert.ok(maxLl < 0.01, `largest log-likelihood difference ${maxLl}`);
-    for (let o = 0; o < n; o += TOP_N)
-      for (let j = 1; j < TOP_N; j++) assert.ok(got.ll[o + j]! <= got.ll[o + j - 1]!, 'best first');
+    assert.equal(into.ll[n], 7, 'nothing written past the window');
+  });
+}
+
+test('the native kernel gives the same bits on its vector path as on its scalar path, at every window length', async () => {
+  const vector = NativeGaussianKernel.create(model)!;
+  const scalar = NativeGaussianKernel.create(model, { scalar: true })!;
+  const whole = features('dr1-fvmh0_si1466');
+  // the vector path scores eight frames at a time, 64 to a block: lengths around both edges
+  const windows = [whole, ...[1, 2, 7, 8, 9, 63, 64, 65, 130].map((n) => slice(whole, 11, n))];
+  for (const w of windows) {
+    const a = await vector.topN(w);
+    const b = await scalar.topN(w);
+    assert.equal(a.ll.length, w.nFrames * topNPerFrame(model));
+    assert.deepEqual(a.cw, b.cw, `codewords, ${w.nFrames} frames`);
+    assert.deepEqual(a.ll, b.ll, `log-likelihoods, ${w.nFrames} frames`);
   }
-  assert.equal(into.ll[n], 7, 'nothing written past the window');
+  // a window's frames score as they do inside a longer one
+  const part = await vector.topN(slice(whole, 11, 65));
+  const full = await vector.topN(whole);
+  const per = topNPerFrame(model);
+  assert.deepEqual(part.ll, full.ll.subarray(11 * per, 76 * per));
+});
+
+test('the native kernel refuses arguments it cannot use, with a TypeError, and keeps working', async () => {
+  const addon = gmmAddon()!;
+  const lens = Int32Array.from(model.streamLengths);
+  assert.throws(
+    () =>
+      addon.createModel(
+        model.means.subarray(1),
+        model.variances,
+        model.nCodebooks,
+        model.nDensities,
+        lens,
+        false,
+      ),
+    TypeError,
+  );
+  assert.throws(
+    () => addon.createModel(model.means, model.variances, model.nCodebooks, 300, lens, false),
+    TypeError,
+  );
+  const handle = addon.createModel(
+    model.means,
+    model.variances,
+    model.nCodebooks,
+    model.nDensities,
+    lens,
+    false,
+  );
+  const feats = features();
+  const per = topNPerFrame(model);
+  const ll = new Float32Array(feats.nFrames * per);
+  const cw = new Uint8Array(feats.nFrames * per);
+  assert.throws(() => addon.topN(handle, feats.streams, feats.nFrames, ll.subarray(1), cw), TypeError);
+  assert.throws(() => addon.topN(handle, feats.streams.slice(0, 2), feats.nFrames, ll, cw), TypeError);
+  assert.throws(() => addon.topN({}, feats.streams, feats.nFrames, ll, cw), TypeError);
+  assert.throws(() => addon.topN(handle, feats.streams, feats.nFrames + 1, ll, cw), TypeError);
+  addon.topN(handle, feats.streams, feats.nFrames, ll, cw);
+  const ref = await new JsGaussianKernel(model).topN(feats);
+  assert.equal(cw[0], ref.cw[0]);
 });
 
 test('senone costs: the log-sum of the four densities with their weights, as the Sphinx decoders round it', async () => {

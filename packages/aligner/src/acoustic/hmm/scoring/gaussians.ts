@@ -10,6 +10,7 @@ import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { nativeCall } from '../../../native-guard.ts';
 import { encodeOnnxModel } from '../../../onnx/encode.ts';
 import { onnxRuntime, type Ort } from '../../../onnx/runtime.ts';
+import { gmmAddon, gmmAddonMissing, type GmmAddon } from '../../../native/gmm-addon.ts';
 
 /** Densities kept per codebook and stream (the Sphinx decoders' -topn default). */
 export const TOP_N = 4;
@@ -32,7 +33,7 @@ export interface TopNBuffers {
 }
 
 export interface GaussianKernel {
-  readonly name: 'onnx' | 'js';
+  readonly name: 'native' | 'onnx' | 'js';
   /** the top-N of every frame, written into `into` when given (else into new arrays) */
   topN(features: Features, into?: TopNBuffers): Promise<GaussianTopN>;
 }
@@ -304,25 +305,68 @@ export class OnnxGaussianKernel implements GaussianKernel {
   }
 }
 
+/**
+ * The native kernel (native/gmm.c): the same densities as the JavaScript kernel's, in float32 with fused
+ * multiply-adds; its vector and scalar paths give the same bits, so a result does not depend on the
+ * processor. One synchronous call a window: it never calls back into JavaScript, so a thread being
+ * stopped (native-guard.ts) cannot be caught inside it.
+ */
+export class NativeGaussianKernel implements GaussianKernel {
+  readonly name = 'native' as const;
+
+  private constructor(
+    private readonly m: AcousticModel,
+    private readonly addon: GmmAddon,
+    private readonly handle: object,
+  ) {}
+
+  /** null when the module is not built or does not load (gmmAddonMissing() says why). */
+  static create(m: AcousticModel, opts: { scalar?: boolean } = {}): NativeGaussianKernel | null {
+    const addon = gmmAddon();
+    if (!addon) return null;
+    const handle = addon.createModel(
+      m.means,
+      m.variances,
+      m.nCodebooks,
+      m.nDensities,
+      Int32Array.from(m.streamLengths),
+      opts.scalar ?? false,
+    );
+    return new NativeGaussianKernel(m, addon, handle);
+  }
+
+  topN(features: Features, into?: TopNBuffers): Promise<GaussianTopN> {
+    const out = emptyTopN(this.m, features.nFrames, into);
+    this.addon.topN(this.handle, features.streams, features.nFrames, out.ll, out.cw);
+    return Promise.resolve(out);
+  }
+}
+
 const kernels = new WeakMap<AcousticModel, Promise<GaussianKernel>>();
 
-/** Why the last kernel made is the JavaScript one although onnxruntime was asked for (null: it was not). */
+/** Why the last kernel made is not the fastest one asked for (null: it is). */
 export let kernelFallback: string | null = null;
 
 /**
- * The kernel for a model, made once: onnxruntime, or the JavaScript kernel (about 15 times slower) when
- * the native runtime cannot load; TAZAMUN_GMM_KERNEL=js asks for it.
+ * The kernel for a model, made once per thread: the native one, else onnxruntime (about three times its
+ * CPU), else JavaScript (about fifteen times onnxruntime's). TAZAMUN_GMM_KERNEL=onnx or =js asks for one.
  */
 export function gaussianKernel(m: AcousticModel): Promise<GaussianKernel> {
   let k = kernels.get(m);
   if (!k) {
-    k =
-      process.env.TAZAMUN_GMM_KERNEL === 'js'
-        ? Promise.resolve(new JsGaussianKernel(m))
-        : OnnxGaussianKernel.create(m).catch((err: unknown) => {
-            kernelFallback = err instanceof Error ? err.message : String(err);
-            return new JsGaussianKernel(m);
-          });
+    const want = process.env.TAZAMUN_GMM_KERNEL;
+    const onnx = (): Promise<GaussianKernel> =>
+      OnnxGaussianKernel.create(m).catch((err: unknown) => {
+        kernelFallback = `onnxruntime: ${err instanceof Error ? err.message : String(err)}`;
+        return new JsGaussianKernel(m);
+      });
+    if (want === 'js') k = Promise.resolve(new JsGaussianKernel(m));
+    else if (want === 'onnx') k = onnx();
+    else {
+      const native = NativeGaussianKernel.create(m);
+      kernelFallback = native ? null : gmmAddonMissing();
+      k = native ? Promise.resolve(native) : onnx();
+    }
     kernels.set(m, k);
   }
   return k;

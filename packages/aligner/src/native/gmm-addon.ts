@@ -1,0 +1,61 @@
+// The native Gaussian kernel (native/gmm.c, built by native/build.mjs into native/build/), found from
+// wherever this code runs: the package's sources, its CLI bundle in dist/, or a bundle of another
+// workspace package (the server's), which sees it under packages/aligner/. Loaded once per thread, on
+// first use; absent (no C compiler where the project was installed), the engine uses onnxruntime.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** What gmm.c exports. Every call is synchronous and never calls back into JavaScript. */
+export interface GmmAddon {
+  /** A model's Gaussians laid out for scoring; `scalar` keeps to the reference path (tests). */
+  createModel(
+    means: Float32Array,
+    variances: Float32Array,
+    nCodebooks: number,
+    nDensities: number,
+    streamLengths: Int32Array,
+    scalar: boolean,
+  ): object;
+  /** Each frame's top-4 densities per stream and codebook, written into ll and cw (GaussianTopN's layout). */
+  topN(model: object, streams: Float32Array[], nFrames: number, ll: Float32Array, cw: Uint8Array): void;
+}
+
+const FILE = join('native', 'build', 'tazamun-gmm.node');
+
+/** The built module's path, looked for in this file's folder and each folder above it. */
+export function gmmAddonPath(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    for (const p of [join(dir, FILE), join(dir, 'packages', 'aligner', FILE)]) if (existsSync(p)) return p;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+let loaded: { addon: GmmAddon | null; why: string | null } | null = null;
+
+/** The module, or null with the reason (gmmAddonMissing()); looked for once per thread. */
+export function gmmAddon(): GmmAddon | null {
+  if (!loaded) {
+    const path = gmmAddonPath();
+    if (!path) loaded = { addon: null, why: `${FILE} is not built (node packages/aligner/native/build.mjs)` };
+    else
+      try {
+        loaded = { addon: createRequire(import.meta.url)(path) as GmmAddon, why: null };
+      } catch (err) {
+        loaded = {
+          addon: null,
+          why: `${path} did not load: ${err instanceof Error ? err.message : String(err)}`,
+        };
+      }
+  }
+  return loaded.addon;
+}
+
+/** Why gmmAddon() returned null (null when it loaded or was not asked for yet). */
+export function gmmAddonMissing(): string | null {
+  return loaded?.why ?? null;
+}
