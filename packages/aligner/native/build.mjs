@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Compiles the engine's native Gaussian kernel (gmm.c, a Node-API module) with the machine's C compiler
-// into native/build/. It is an optional upgrade: without a compiler or Node's headers the engine scores
-// Gaussians with onnxruntime (about three times the CPU) and this script says so and exits 0, unless
-// `--required` is given. Run by `npm install` (the root package's postinstall), `npm start`, `npm test`
+// Compiles the engine's native module (a Node-API module: the Gaussian kernel, gmm.c, and the front end's
+// spectra, frontend.c) with the machine's C compiler into native/build/. It is an optional upgrade:
+// without a compiler or Node's headers the engine scores Gaussians with onnxruntime (about three times
+// the CPU) and computes spectra in JavaScript, and this script says so and exits 0, unless `--required`
+// is given. Run by `npm install` (the root package's postinstall), `npm start`, `npm test`
 // and `npm run bench`; it does nothing when the module is newer than its sources. Written to a temporary
 // name and renamed, so a process never loads a half-written module.
 import { spawnSync } from 'node:child_process';
@@ -11,9 +12,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** The module's path; src/native/gmm.ts looks for it under this name (native/build/tazamun-gmm.node). */
-export const ADDON = join(here, 'build', 'tazamun-gmm.node');
-const SOURCES = [join(here, 'gmm.c'), fileURLToPath(import.meta.url)];
+/** The module's path; src/native/addon.ts looks for it under this name (native/build/tazamun-native.node). */
+export const ADDON = join(here, 'build', 'tazamun-native.node');
+const C_FILES = ['module.c', 'gmm.c', 'frontend.c'].map((f) => join(here, f));
+const SOURCES = [...C_FILES, join(here, 'napi-util.h'), fileURLToPath(import.meta.url)];
 
 /** The folder holding node_api.h for the running node, or null. */
 function nodeHeaders() {
@@ -54,8 +56,20 @@ function build() {
   mkdirSync(dirname(ADDON), { recursive: true });
   const tmp = `${ADDON}.${process.pid}.tmp`;
   // -ffp-contract=off: no multiply-add is fused unless the source asks, so the vector and the scalar
-  // paths of gmm.c give the same bits
-  const args = ['-O3', '-ffp-contract=off', '-fPIC', '-shared', `-I${headers}`, '-o', tmp, SOURCES[0], '-lm'];
+  // paths of gmm.c give the same bits, and frontend.c the JavaScript's; only the module's entry point is
+  // exported
+  const args = [
+    '-O3',
+    '-ffp-contract=off',
+    '-fvisibility=hidden',
+    '-fPIC',
+    '-shared',
+    `-I${headers}`,
+    '-o',
+    tmp,
+    ...C_FILES,
+    '-lm',
+  ];
   const res = spawnSync(cc, args, { encoding: 'utf8' });
   if (res.error || res.status !== 0) {
     rmSync(tmp, { force: true });
@@ -71,8 +85,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = buildNative();
   if (r.built) console.error(`[native] built ${ADDON}`);
   if (!r.ok) {
-    console.error(`[native] the native Gaussian kernel was not built (${r.reason}).`);
-    console.error('[native] the engine will use onnxruntime instead: correct, about three times the CPU.');
+    console.error(`[native] the engine's native module was not built (${r.reason}).`);
+    console.error(
+      '[native] the engine will use onnxruntime and JavaScript instead: the same results, more CPU.',
+    );
     if (required) process.exit(1);
   }
 }

@@ -1,18 +1,19 @@
 // Tazamun's Gaussian kernel in C (Node-API): for every frame, stream and codebook of a phonetically-tied
 // model, the TOP_N best densities and their log-likelihoods, as scoring/gaussians.ts's kernels compute
-// them (the layout of GaussianTopN). Written for speed on one core: a codebook's means and inverse
-// variances (13 KB on the English model) are laid out density-innermost and stay in the first-level
-// cache while a block of frames is scored against them, the sums run across densities in vector lanes,
-// and the top-N is kept with one comparison per density in the common case.
+// them (the layout of GaussianTopN). Written for one core: a codebook's parameters for one stream (13 KB
+// on the English model) stay in the first-level cache while a block of 64 frames is scored against them;
+// on AVX2 with FMA, eight frames fill a vector's lanes, so each density costs two fused operations per
+// dimension for eight frames, and each frame's best four are kept by an insertion network without a
+// branch.
 //
-// Every sum is taken in the same order whatever the vector width, and contraction into fused
-// multiply-adds is off (build-native.mjs passes -ffp-contract=off), so the AVX2 and the baseline clones
-// of the hot function give the same bits: a job's result does not depend on the processor it ran on.
+// Both paths use the same fused operations in the same order (fmaf on the scalar one), and build.mjs
+// passes -ffp-contract=off so the compiler fuses nothing else: the vector path gives the scalar path's
+// bits, and a job's result does not depend on the processor it ran on (gaussians.test.ts checks it).
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <node_api.h>
+#include "napi-util.h"
 
 #define TOP_N 4
 #define MAX_STREAMS 8
@@ -175,28 +176,6 @@ static BlockFn chooseBlock(const Model *m, int scalar) {
   return blockScalar;
 }
 
-#define CHECK(call)                                                                                      \
-  do {                                                                                                   \
-    if ((call) != napi_ok) return NULL;                                                                  \
-  } while (0)
-
-static napi_value fail(napi_env env, const char *msg) {
-  napi_throw_type_error(env, NULL, msg);
-  return NULL;
-}
-
-static int typedArray(napi_env env, napi_value v, napi_typedarray_type want, void **data, size_t *length) {
-  bool is = false;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return 0;
-  napi_typedarray_type type;
-  if (napi_get_typedarray_info(env, v, &type, length, data, NULL, NULL) != napi_ok) return 0;
-  return type == want;
-}
-
-static int int32Arg(napi_env env, napi_value v, int *out) {
-  return napi_get_value_int32(env, v, out) == napi_ok;
-}
-
 static void freeModel(napi_env env, void *data, void *hint) {
   (void)env, (void)hint;
   Model *m = data;
@@ -208,7 +187,7 @@ static void freeModel(napi_env env, void *data, void *hint) {
  * createModel(means, variances, nCodebooks, nDensities, streamLengths, scalar): an opaque handle; `scalar`
  * (a boolean) keeps to the reference path whatever the processor offers.
  */
-static napi_value createModel(napi_env env, napi_callback_info info) {
+napi_value gmmCreateModel(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
@@ -276,10 +255,38 @@ static napi_value createModel(napi_env env, napi_callback_info info) {
   return out;
 }
 
-/* topN(model, streams: Float32Array[], nFrames, ll: Float32Array, cw: Uint8Array) */
-static napi_value topN(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
+/*
+ * Frames t0..t0+n's density costs as senones.ts's densityCosts(topn, null) computes them, to the bit: per
+ * frame and stream, each top-N log-likelihood in the decoders' integer units (truncated to a multiple of
+ * log base, then floored to 1024 of them), below the best codebook's best, at most maxNeg.
+ */
+static void densityCosts(const Model *m, const float *ll, int t0, int n, double lnBase, int maxNeg,
+                         uint8_t *dens) {
+  const int perStream = m->nCodebooks * TOP_N;
+  for (int t = t0; t < t0 + n; t++)
+    for (int f = 0; f < m->nStreams; f++) {
+      const size_t base = outIndex(m, t, f, 0);
+      double norm = -INFINITY;
+      for (int cb = 0; cb < m->nCodebooks; cb++) {
+        const double s = floor(trunc((double)ll[base + (size_t)cb * TOP_N] / lnBase) / 1024);
+        if (s > norm) norm = s;
+      }
+      for (int i = 0; i < perStream; i++) {
+        double c = norm - floor(trunc((double)ll[base + i] / lnBase) / 1024);
+        if (c > maxNeg) c = maxNeg;
+        dens[base + i] = (uint8_t)c;
+      }
+    }
+}
+
+/*
+ * topN(model, streams: Float32Array[], nFrames, ll: Float32Array, cw: Uint8Array[, dens: Uint8Array,
+ * lnBase, maxNeg]): with dens, the density costs too (densityCosts above), each block's while its
+ * log-likelihoods are still in cache.
+ */
+napi_value gmmTopN(napi_env env, napi_callback_info info) {
+  size_t argc = 8;
+  napi_value argv[8];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 5) return fail(env, "topN: five arguments");
   Model *m;
@@ -305,20 +312,23 @@ static napi_value topN(napi_env env, napi_callback_info info) {
     if (!typedArray(env, s, napi_float32_array, (void **)&x[f], &n) || n < (size_t)nFrames * m->len[f])
       return fail(env, "topN: a stream's features are missing or too short");
   }
+  uint8_t *dens = NULL;
+  double lnBase = 0;
+  int maxNeg = 0;
+  napi_valuetype densKind = napi_undefined;
+  if (argc >= 6) CHECK(napi_typeof(env, argv[5], &densKind));
+  if (densKind != napi_undefined) {
+    size_t nDens;
+    if (argc < 8 || !typedArray(env, argv[5], napi_uint8_array, (void **)&dens, &nDens) ||
+        napi_get_value_double(env, argv[6], &lnBase) != napi_ok || !int32Arg(env, argv[7], &maxNeg))
+      return fail(env, "topN: density costs need (Uint8Array, log base, largest cost)");
+    if (nDens < need) return fail(env, "topN: density cost array too short");
+    if (!(lnBase > 0) || maxNeg < 0 || maxNeg > 255) return fail(env, "topN: log base or largest cost out of range");
+  }
   for (int t0 = 0; t0 < nFrames; t0 += BLOCK) {
     const int n = nFrames - t0 < BLOCK ? nFrames - t0 : BLOCK;
     m->block(m, x, t0, n, ll, cw);
+    if (dens) densityCosts(m, ll, t0, n, lnBase, maxNeg, dens);
   }
   return NULL;
-}
-
-NAPI_MODULE_INIT() {
-  napi_value fn;
-  if (napi_create_function(env, "createModel", NAPI_AUTO_LENGTH, createModel, NULL, &fn) != napi_ok ||
-      napi_set_named_property(env, exports, "createModel", fn) != napi_ok)
-    return NULL;
-  if (napi_create_function(env, "topN", NAPI_AUTO_LENGTH, topN, NULL, &fn) != napi_ok ||
-      napi_set_named_property(env, exports, "topN", fn) != napi_ok)
-    return NULL;
-  return exports;
 }

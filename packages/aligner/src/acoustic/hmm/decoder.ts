@@ -26,7 +26,7 @@ import type { FrameStats } from './adapt/map.ts';
 import type { FeatureTransform } from './adapt/fmllr.ts';
 import { gaussianKernel, topNPerFrame } from './scoring/gaussians.ts';
 import type { GaussianKernel, GaussianTopN } from './scoring/gaussians.ts';
-import { SenoneCosts, densityCosts } from './scoring/senones.ts';
+import { SenoneCosts, topNAndCosts } from './scoring/senones.ts';
 import { sphinxGaussians } from './scoring/sphinx-gaussians.ts';
 import type { SphinxDensities } from './scoring/sphinx-gaussians.ts';
 import { DEFAULT_CONTEXTS, SPHINX_CONTEXTS, buildNetwork, netHmm } from './search/network.ts';
@@ -407,8 +407,7 @@ export class HmmDecoder implements HmmSearch {
     let topn: GaussianTopN;
     let dens: Uint8Array;
     try {
-      topn = await this.kernel.topN(feats, { ll, cw: buffers.cw });
-      dens = densityCosts(topn, null, buffers.dens);
+      ({ topn, dens } = await topNAndCosts(this.kernel, feats, { ll, cw: buffers.cw }, buffers.dens));
     } finally {
       if (!keepLl) this.keepScratch(ll);
     }

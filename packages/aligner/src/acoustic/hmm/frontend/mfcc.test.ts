@@ -11,6 +11,7 @@ import { parseFeatParams } from '../model/acoustic-model.ts';
 import { resolveHmmModel } from '../models.ts';
 import { readWavAtRate } from '../../../audio/wav.ts';
 import { evalDir } from '../../../../test-support/eval-dir.ts';
+import { nativeAddon, nativeAddonMissing } from '../../../native/addon.ts';
 
 const WAV = `${evalDir()}/timit-dev/dr1-fvmh0_sa1.wav`;
 
@@ -41,6 +42,36 @@ for (const band of ['full', 'narrow'] as const) {
     d.delete();
   });
 }
+
+test("the native module's spectra are the JavaScript front end's to the bit, on both models, noise removal on and off", () => {
+  assert.ok(nativeAddon(), `the native module is not built: ${nativeAddonMissing()}`);
+  const { samples } = readWavAtRate(WAV, 16000)!;
+  // a short and an odd length too (the last frame zero-padded), and silence
+  const inputs = [
+    samples,
+    samples.subarray(0, 9_999),
+    samples.subarray(1_234, 1_800),
+    new Float32Array(3_000),
+  ];
+  let compared = 0;
+  for (const lang of ['en', 'fr'] as const)
+    for (const band of ['full', 'narrow'] as const)
+      for (const removeNoise of [false, true]) {
+        const spec = resolveHmmModel(lang, band);
+        const settings = { ...parseFeatParams(readFileSync(spec.featParams, 'utf8')), removeNoise };
+        const native = new FrontEnd(settings);
+        const js = new FrontEnd(settings, { native: false });
+        for (const x of inputs) {
+          assert.deepEqual(
+            native.logMel(x),
+            js.logMel(x),
+            `${spec.id}, noise removal ${removeNoise}, ${x.length}`,
+          );
+          compared++;
+        }
+      }
+  assert.equal(compared, 32);
+});
 
 test('frames: the full ones, then one partial frame for the samples left over', () => {
   const g = frameGeometry(parseFeatParams('-lowerf 130\n-upperf 6800\n-nfilt 25\n'));

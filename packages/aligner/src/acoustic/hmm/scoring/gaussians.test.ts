@@ -20,8 +20,8 @@ import {
   type GaussianKernel,
 } from './gaussians.ts';
 import type { Features } from '../frontend/features.ts';
-import { gmmAddon, gmmAddonMissing } from '../../../native/gmm-addon.ts';
-import { SenoneCosts, addCosts, addNear, densityCosts } from './senones.ts';
+import { nativeAddon, nativeAddonMissing } from '../../../native/addon.ts';
+import { SenoneCosts, addCosts, addNear, densityCosts, topNAndCosts } from './senones.ts';
 
 const spec = resolveHmmModel('en', 'full');
 const model = loadAcousticModel({ dir: spec.hmm, featParams: spec.featParams });
@@ -42,7 +42,7 @@ function slice(f: Features, t0: number, n: number): Features {
 }
 
 test('the native kernel is built and is the one the engine takes', async () => {
-  assert.ok(gmmAddon(), `native/build/tazamun-gmm.node: ${gmmAddonMissing()}`);
+  assert.ok(nativeAddon(), `native/build/tazamun-native.node: ${nativeAddonMissing()}`);
   const k = await gaussianKernel(model);
   assert.equal(k.name, 'native', `another kernel was taken: ${kernelFallback}`);
 });
@@ -104,8 +104,33 @@ test('the native kernel gives the same bits on its vector path as on its scalar 
   assert.deepEqual(part.ll, full.ll.subarray(11 * per, 76 * per));
 });
 
+test('the native kernel computes the density costs as densityCosts does, to the bit, into a reused buffer too', async () => {
+  const native = NativeGaussianKernel.create(model)!;
+  const js = new JsGaussianKernel(model);
+  const whole = features('dr1-fvmh0_si1466');
+  const stale = new Uint8Array(whole.nFrames * topNPerFrame(model) + 50).fill(201);
+  for (const w of [whole, slice(whole, 3, 9), features()]) {
+    const { topn, dens } = await topNAndCosts(
+      native,
+      w,
+      { ll: new Float32Array(0), cw: new Uint8Array(0) },
+      stale,
+    );
+    assert.deepEqual(dens, densityCosts(topn, null), `${w.nFrames} frames`);
+    // the costs other kernels get from densityCosts: the same when their top-N agree
+    const other = await topNAndCosts(js, w, { ll: new Float32Array(0), cw: new Uint8Array(0) });
+    let differ = 0;
+    for (let i = 0; i < dens.length; i++) if (dens[i] !== other.dens[i]) differ++;
+    assert.ok(
+      differ / dens.length < 1e-3,
+      `${differ} of ${dens.length} costs differ from the JavaScript kernel's`,
+    );
+  }
+  assert.equal(stale[whole.nFrames * topNPerFrame(model)], 201, 'nothing written past the window');
+});
+
 test('the native kernel refuses arguments it cannot use, with a TypeError, and keeps working', async () => {
-  const addon = gmmAddon()!;
+  const addon = nativeAddon()!;
   const lens = Int32Array.from(model.streamLengths);
   assert.throws(
     () =>
@@ -139,6 +164,12 @@ test('the native kernel refuses arguments it cannot use, with a TypeError, and k
   assert.throws(() => addon.topN(handle, feats.streams.slice(0, 2), feats.nFrames, ll, cw), TypeError);
   assert.throws(() => addon.topN({}, feats.streams, feats.nFrames, ll, cw), TypeError);
   assert.throws(() => addon.topN(handle, feats.streams, feats.nFrames + 1, ll, cw), TypeError);
+  assert.throws(
+    () => addon.topN(handle, feats.streams, feats.nFrames, ll, cw, cw.subarray(1), 1e-4, 96),
+    TypeError,
+  );
+  assert.throws(() => addon.topN(handle, feats.streams, feats.nFrames, ll, cw, cw, 0, 96), TypeError);
+  assert.throws(() => addon.topN(handle, feats.streams, feats.nFrames, ll, cw, cw), TypeError);
   addon.topN(handle, feats.streams, feats.nFrames, ll, cw);
   const ref = await new JsGaussianKernel(model).topN(feats);
   assert.equal(cw[0], ref.cw[0]);

@@ -10,7 +10,7 @@ import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { nativeCall } from '../../../native-guard.ts';
 import { encodeOnnxModel } from '../../../onnx/encode.ts';
 import { onnxRuntime, type Ort } from '../../../onnx/runtime.ts';
-import { gmmAddon, gmmAddonMissing, type GmmAddon } from '../../../native/gmm-addon.ts';
+import { nativeAddon, nativeAddonMissing, type NativeAddon } from '../../../native/addon.ts';
 
 /** Densities kept per codebook and stream (the Sphinx decoders' -topn default). */
 export const TOP_N = 4;
@@ -36,6 +36,16 @@ export interface GaussianKernel {
   readonly name: 'native' | 'onnx' | 'js';
   /** the top-N of every frame, written into `into` when given (else into new arrays) */
   topN(features: Features, into?: TopNBuffers): Promise<GaussianTopN>;
+  /**
+   * topN, and the density costs into `dens` in the same pass (the native kernel; senones.ts's
+   * topNAndCosts() calls it, or topN and densityCosts where a kernel has no such pass)
+   */
+  topNWithCosts?(
+    features: Features,
+    into: TopNBuffers,
+    dens: Uint8Array | undefined,
+    units: { lnBase: number; maxNeg: number },
+  ): Promise<{ topn: GaussianTopN; dens: Uint8Array }>;
 }
 
 /** Frames per matrix product: small enough for the products to stay in cache (64: half the CPU of 256). */
@@ -316,13 +326,13 @@ export class NativeGaussianKernel implements GaussianKernel {
 
   private constructor(
     private readonly m: AcousticModel,
-    private readonly addon: GmmAddon,
+    private readonly addon: NativeAddon,
     private readonly handle: object,
   ) {}
 
-  /** null when the module is not built or does not load (gmmAddonMissing() says why). */
+  /** null when the module is not built or does not load (nativeAddonMissing() says why). */
   static create(m: AcousticModel, opts: { scalar?: boolean } = {}): NativeGaussianKernel | null {
-    const addon = gmmAddon();
+    const addon = nativeAddon();
     if (!addon) return null;
     const handle = addon.createModel(
       m.means,
@@ -339,6 +349,21 @@ export class NativeGaussianKernel implements GaussianKernel {
     const out = emptyTopN(this.m, features.nFrames, into);
     this.addon.topN(this.handle, features.streams, features.nFrames, out.ll, out.cw);
     return Promise.resolve(out);
+  }
+
+  topNWithCosts(
+    features: Features,
+    into: TopNBuffers,
+    dens: Uint8Array | undefined,
+    units: { lnBase: number; maxNeg: number },
+  ): Promise<{ topn: GaussianTopN; dens: Uint8Array }> {
+    const topn = emptyTopN(this.m, features.nFrames, into);
+    const n = topn.cw.length;
+    // (a reused buffer's old contents never show: every cost of the window is written)
+    const costs = dens && dens.length >= n ? dens.subarray(0, n) : new Uint8Array(n);
+    const { streams, nFrames } = features;
+    this.addon.topN(this.handle, streams, nFrames, topn.ll, topn.cw, costs, units.lnBase, units.maxNeg);
+    return Promise.resolve({ topn, dens: costs });
   }
 }
 
@@ -364,7 +389,7 @@ export function gaussianKernel(m: AcousticModel): Promise<GaussianKernel> {
     else if (want === 'onnx') k = onnx();
     else {
       const native = NativeGaussianKernel.create(m);
-      kernelFallback = native ? null : gmmAddonMissing();
+      kernelFallback = native ? null : nativeAddonMissing();
       k = native ? Promise.resolve(native) : onnx();
     }
     kernels.set(m, k);

@@ -6,7 +6,8 @@
 import { MAX_NEG_ASCR, SENSCR_UNIT } from '../model/acoustic-model.ts';
 import type { AcousticModel } from '../model/acoustic-model.ts';
 import { TOP_N } from './gaussians.ts';
-import type { GaussianTopN } from './gaussians.ts';
+import type { GaussianKernel, GaussianTopN, TopNBuffers } from './gaussians.ts';
+import type { Features } from '../frontend/features.ts';
 
 const LN_BASE = Math.log(1.0001);
 
@@ -96,6 +97,23 @@ export function densityCosts(
     }
   }
   return out;
+}
+
+/**
+ * A window's top-N (into `into`) and its density costs as densityCosts(topn, null, dens) gives them: in
+ * the kernel's own pass where it has one (the native kernel, while a block's scores are in cache), else
+ * computed here.
+ */
+export async function topNAndCosts(
+  kernel: GaussianKernel,
+  features: Features,
+  into: TopNBuffers,
+  dens?: Uint8Array,
+): Promise<{ topn: GaussianTopN; dens: Uint8Array }> {
+  if (kernel.topNWithCosts)
+    return kernel.topNWithCosts(features, into, dens, { lnBase: LN_BASE, maxNeg: MAX_NEG_ASCR });
+  const topn = await kernel.topN(features, into);
+  return { topn, dens: densityCosts(topn, null, dens) };
 }
 
 /**

@@ -1,0 +1,16 @@
+// The engine's native module: the Gaussian kernel (gmm.c) and the front end's spectra (frontend.c), one
+// Node-API module built by build.mjs. Every function is synchronous and never calls back into JavaScript.
+#include "napi-util.h"
+
+static int define(napi_env env, napi_value exports, const char *name, napi_callback fn) {
+  napi_value f;
+  return napi_create_function(env, name, NAPI_AUTO_LENGTH, fn, NULL, &f) == napi_ok &&
+         napi_set_named_property(env, exports, name, f) == napi_ok;
+}
+
+NAPI_MODULE_INIT() {
+  if (!define(env, exports, "createModel", gmmCreateModel) || !define(env, exports, "topN", gmmTopN) ||
+      !define(env, exports, "createFrontEnd", feCreate) || !define(env, exports, "melSpectra", feMelSpectra))
+    return NULL;
+  return exports;
+}

@@ -1,0 +1,38 @@
+// Helpers the native module's Node-API functions share (argument checks, errors), and the functions each
+// source file exports to module.c.
+#ifndef TAZAMUN_NAPI_UTIL_H
+#define TAZAMUN_NAPI_UTIL_H
+#include <node_api.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CHECK(call)                                                                                      \
+  do {                                                                                                   \
+    if ((call) != napi_ok) return NULL;                                                                  \
+  } while (0)
+
+static inline napi_value fail(napi_env env, const char *msg) {
+  napi_throw_type_error(env, NULL, msg);
+  return NULL;
+}
+
+static inline int typedArray(napi_env env, napi_value v, napi_typedarray_type want, void **data, size_t *length) {
+  bool is = false;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return 0;
+  napi_typedarray_type type;
+  if (napi_get_typedarray_info(env, v, &type, length, data, NULL, NULL) != napi_ok) return 0;
+  return type == want;
+}
+
+static inline int int32Arg(napi_env env, napi_value v, int *out) {
+  return napi_get_value_int32(env, v, out) == napi_ok;
+}
+
+/* gmm.c */
+napi_value gmmCreateModel(napi_env env, napi_callback_info info);
+napi_value gmmTopN(napi_env env, napi_callback_info info);
+/* frontend.c */
+napi_value feCreate(napi_env env, napi_callback_info info);
+napi_value feMelSpectra(napi_env env, napi_callback_info info);
+
+#endif
