@@ -10,6 +10,7 @@ static int define(napi_env env, napi_value exports, const char *name, napi_callb
 
 NAPI_MODULE_INIT() {
   if (!define(env, exports, "createModel", gmmCreateModel) || !define(env, exports, "topN", gmmTopN) ||
+      !define(env, exports, "vectorLanes", gmmVectorLanes) ||
       !define(env, exports, "createFrontEnd", feCreate) || !define(env, exports, "melSpectra", feMelSpectra))
     return NULL;
   return exports;

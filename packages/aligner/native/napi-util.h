@@ -31,6 +31,7 @@ static inline int int32Arg(napi_env env, napi_value v, int *out) {
 /* gmm.c */
 napi_value gmmCreateModel(napi_env env, napi_callback_info info);
 napi_value gmmTopN(napi_env env, napi_callback_info info);
+napi_value gmmVectorLanes(napi_env env, napi_callback_info info);
 /* frontend.c */
 napi_value feCreate(napi_env env, napi_callback_info info);
 napi_value feMelSpectra(napi_env env, napi_callback_info info);

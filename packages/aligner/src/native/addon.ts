@@ -10,15 +10,20 @@ import { fileURLToPath } from 'node:url';
 
 /** What the module exports. Every call is synchronous and never calls back into JavaScript. */
 export interface NativeAddon {
-  /** A model's Gaussians laid out for scoring; `scalar` keeps to the reference path (tests). */
+  /**
+   * A model's Gaussians laid out for scoring on the widest path the processor runs, up to `widest` frames
+   * a vector (16: AVX-512, 8: AVX2, 0: the scalar reference; every path gives the same bits).
+   */
   createModel(
     means: Float32Array,
     variances: Float32Array,
     nCodebooks: number,
     nDensities: number,
     streamLengths: Int32Array,
-    scalar: boolean,
+    widest: number,
   ): object;
+  /** Frames a vector holds on the widest path this processor runs (16, 8, or 1: the scalar path). */
+  vectorLanes(): number;
   /**
    * Each frame's top-4 densities per stream and codebook, written into ll and cw (GaussianTopN's layout);
    * with `dens`, their density costs too, as senones.ts's densityCosts(topn, null) computes them.

@@ -1,9 +1,11 @@
 // The Gaussians of a phonetically-tied model, scored on every frame: each codebook's best few densities per
-// feature stream (top-N, as the Sphinx decoders keep them). A diagonal Gaussian's log-likelihood is linear
-// in [x, x², 1], so scoring every density of every codebook on a block of frames is one matrix product per
-// stream: onnxruntime's MLAS does it about 15 times faster than a JavaScript loop here (docs/engines.md).
-// The JavaScript kernel stays as the reference the tests compare with and as the fallback where the
-// native runtime cannot load.
+// feature stream (top-N, as the Sphinx decoders keep them). Three kernels compute the same thing:
+// - native (native/gmm.c, built at install where there is a C compiler): 16 or 8 frames to a vector
+//   (AVX-512 or AVX2), the top-N kept by a branch-free insertion network; a quarter to a third of
+//   onnxruntime's CPU (ADR 0102);
+// - onnxruntime: a diagonal Gaussian's log-likelihood is linear in [x, x², 1], so every density of every
+//   codebook on a block of frames is one matrix product per stream, then a TopK (the fallback);
+// - JavaScript, in double precision: the reference the tests compare with, and the last resort.
 import type { AcousticModel } from '../model/acoustic-model.ts';
 import type { Features } from '../frontend/features.ts';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
@@ -330,8 +332,11 @@ export class NativeGaussianKernel implements GaussianKernel {
     private readonly handle: object,
   ) {}
 
-  /** null when the module is not built or does not load (nativeAddonMissing() says why). */
-  static create(m: AcousticModel, opts: { scalar?: boolean } = {}): NativeGaussianKernel | null {
+  /**
+   * null when the module is not built or does not load (nativeAddonMissing() says why). `widest` caps the
+   * frames a vector holds (tests compare the paths: 16, 8, 0 for the scalar one).
+   */
+  static create(m: AcousticModel, opts: { widest?: number } = {}): NativeGaussianKernel | null {
     const addon = nativeAddon();
     if (!addon) return null;
     const handle = addon.createModel(
@@ -340,7 +345,7 @@ export class NativeGaussianKernel implements GaussianKernel {
       m.nCodebooks,
       m.nDensities,
       Int32Array.from(m.streamLengths),
-      opts.scalar ?? false,
+      opts.widest ?? 16,
     );
     return new NativeGaussianKernel(m, addon, handle);
   }
@@ -373,8 +378,9 @@ const kernels = new WeakMap<AcousticModel, Promise<GaussianKernel>>();
 export let kernelFallback: string | null = null;
 
 /**
- * The kernel for a model, made once per thread: the native one, else onnxruntime (about three times its
- * CPU), else JavaScript (about fifteen times onnxruntime's). TAZAMUN_GMM_KERNEL=onnx or =js asks for one.
+ * The kernel for a model, made once per thread: the native one where it is built and the processor has
+ * its vector path (AVX2 with FMA, or AVX-512), else onnxruntime (about three to four times its CPU), else
+ * JavaScript (about fifteen times onnxruntime's). TAZAMUN_GMM_KERNEL=onnx or =js asks for one.
  */
 export function gaussianKernel(m: AcousticModel): Promise<GaussianKernel> {
   let k = kernels.get(m);
@@ -385,12 +391,19 @@ export function gaussianKernel(m: AcousticModel): Promise<GaussianKernel> {
         kernelFallback = `onnxruntime: ${err instanceof Error ? err.message : String(err)}`;
         return new JsGaussianKernel(m);
       });
+    const addon = want === 'js' || want === 'onnx' ? null : nativeAddon();
     if (want === 'js') k = Promise.resolve(new JsGaussianKernel(m));
-    else if (want === 'onnx') k = onnx();
-    else {
-      const native = NativeGaussianKernel.create(m);
-      kernelFallback = native ? null : nativeAddonMissing();
-      k = native ? Promise.resolve(native) : onnx();
+    else if (!addon || addon.vectorLanes() < 8) {
+      // without a vector path (a processor without AVX2 and FMA, or not x86) the native kernel's scalar
+      // loop costs about 35 times its vector paths and 12 times onnxruntime's CPU
+      if (want !== 'onnx')
+        kernelFallback = addon
+          ? 'the processor has no AVX2 with FMA for the native kernel'
+          : nativeAddonMissing();
+      k = onnx();
+    } else {
+      kernelFallback = null;
+      k = Promise.resolve(NativeGaussianKernel.create(m)!);
     }
     kernels.set(m, k);
   }
