@@ -320,8 +320,9 @@ export class OnnxGaussianKernel implements GaussianKernel {
 /**
  * The native kernel (native/gmm.c): the same densities as the JavaScript kernel's, in float32 with fused
  * multiply-adds; its vector and scalar paths give the same bits, so a result does not depend on the
- * processor. One synchronous call a window: it never calls back into JavaScript, so a thread being
- * stopped (native-guard.ts) cannot be caught inside it.
+ * processor. One synchronous call a window, which never calls back into JavaScript and checks every
+ * Node-API status instead of throwing: a thread stopped during it returns from it normally, so it needs no
+ * native-guard.ts count (gaussians.test.ts stops one there).
  */
 export class NativeGaussianKernel implements GaussianKernel {
   readonly name = 'native' as const;
