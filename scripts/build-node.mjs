@@ -27,6 +27,9 @@ function newestMtime(path) {
 
 const hex4 = (n) => n.toString(16).padStart(4, '0');
 
+/** A chunk no build has written for this long belongs to no build still running (ten minutes). */
+const STALE_CHUNK_MS = 10 * 60 * 1000;
+
 /**
  * The bundle's text in ASCII: every other character as its \u escape (a surrogate pair for one outside
  * the basic plane), which means the same in strings, regular expressions, identifiers and comments.
@@ -59,13 +62,16 @@ function dependencies(dir) {
  * (package folders) left external; `copy` files are put beside the bundles (data read at run time).
  * `selfContained` entries carry their npm dependencies inside the bundle too, except `keepExternal`
  * (native addons, packages that find files beside themselves, optional back ends loaded on demand):
- * a short-lived command (the admin CLI) then resolves a handful of modules instead of hundreds.
+ * a short-lived command (the admin CLI) then resolves a handful of modules instead of hundreds. With
+ * `split`, code the self-contained entries share goes to `chunk-*.mjs` files beside them, and a dynamic
+ * import() stays one (its module is loaded when it runs, not parsed with the entry's bundle).
  */
 export function program({
   dist,
   entries,
   selfContained = {},
   keepExternal = [],
+  split = false,
   sources,
   packages,
   copy = [],
@@ -82,6 +88,7 @@ export function program({
       return sources.every((s) => !existsSync(s) || newestMtime(s) <= at);
     },
     async build() {
+      const started = Date.now();
       const { build } = await import('esbuild');
       mkdirSync(dist, { recursive: true });
       const tmp = mkdtempSync(join(dist, '.build-'));
@@ -107,6 +114,7 @@ export function program({
             ...common,
             entryPoints: selfContained,
             external: [...keepExternal, 'tsx', 'esbuild'],
+            ...(split ? { splitting: true, chunkNames: 'chunk-[hash]' } : {}),
             // CommonJS packages inside an ES module bundle call require() for node's own modules
             banner: {
               js: "import { createRequire as __tazamunRequire } from 'node:module'; const require = __tazamunRequire(import.meta.url);",
@@ -118,7 +126,17 @@ export function program({
           if (ascii !== text) writeFileSync(join(tmp, name), ascii);
         }
         for (const file of copy) copyFileSync(file, join(tmp, basename(file)));
-        for (const name of readdirSync(tmp)) renameSync(join(tmp, name), join(dist, name));
+        const built = new Set(readdirSync(tmp));
+        for (const name of built) renameSync(join(tmp, name), join(dist, name));
+        // chunks of earlier builds that this one did not write (their names are hashes of their contents),
+        // once they are old enough not to belong to another build running at the same time
+        for (const name of readdirSync(dist))
+          if (
+            name.startsWith('chunk-') &&
+            !built.has(name) &&
+            statSync(join(dist, name)).mtimeMs < started - STALE_CHUNK_MS
+          )
+            rmSync(join(dist, name), { force: true });
       } finally {
         rmSync(tmp, { recursive: true, force: true });
       }

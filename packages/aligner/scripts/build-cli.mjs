@@ -35,6 +35,9 @@ export const cli = program({
     'window-worker': join(PACKAGE_DIR, 'src/align/window-worker.ts'),
   },
   keepExternal: ENGINE_EXTERNAL,
+  // a thread parses only the code its entry reaches: the CLI's main thread leaves the engine to its
+  // thread, and the engine's thread loads pinyin-pro and the like only when a job asks for them
+  split: true,
   sources: [
     join(PACKAGE_DIR, 'src'),
     join(PACKAGE_DIR, '../contracts/src'),

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -275,7 +275,15 @@ test('the compiled bundles are ASCII, and escaping them keeps what their code me
   const { asciiOnly } = await import('../../../../scripts/build-node.mjs');
   // the bundles exist: the tests above ran the compiled CLI
   const dist = resolve(here, '../../dist');
-  for (const name of ['main.mjs', 'engine-thread.mjs', 'window-worker.mjs']) {
+  // the entries and the chunks they share (scripts/build-cli.mjs splits them)
+  const bundles = readdirSync(dist).filter((n) => n.endsWith('.mjs'));
+  for (const entry of ['main.mjs', 'engine-thread.mjs', 'window-worker.mjs'])
+    assert.ok(bundles.includes(entry));
+  assert.ok(
+    bundles.some((n) => n.startsWith('chunk-')),
+    'the bundles share chunks',
+  );
+  for (const name of bundles) {
     const bytes = readFileSync(join(dist, name));
     assert.equal(
       bytes.findIndex((b) => b > 0x7f),
