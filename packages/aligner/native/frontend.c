@@ -22,6 +22,9 @@ typedef struct {
   double *zr, *zi, *spec;
 } FrontEnd;
 
+/* the kind of handle createFrontEnd returns */
+static const napi_type_tag FRONT_END_TAG = {0x7a616d756e66726fULL, 0x6e74656e64763031ULL};
+
 static void freeFrontEnd(napi_env env, void *data, void *hint) {
   (void)env, (void)hint;
   FrontEnd *fe = data;
@@ -173,12 +176,7 @@ napi_value feCreate(napi_env env, napi_callback_info info) {
     freeFrontEnd(env, fe, NULL);
     return fail(env, bad);
   }
-  napi_value out;
-  if (napi_create_external(env, fe, freeFrontEnd, NULL, &out) != napi_ok) {
-    freeFrontEnd(env, fe, NULL);
-    return NULL;
-  }
-  return out;
+  return wrapHandle(env, fe, freeFrontEnd, &FRONT_END_TAG);
 }
 
 /* melSpectra(frontEnd, samples: Float32Array, nFrames, out: Float64Array): nfilt values per frame */
@@ -187,11 +185,8 @@ napi_value feMelSpectra(napi_env env, napi_callback_info info) {
   napi_value argv[4];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 4) return fail(env, "melSpectra: four arguments");
-  FrontEnd *fe;
-  napi_valuetype kind;
-  CHECK(napi_typeof(env, argv[0], &kind));
-  if (kind != napi_external) return fail(env, "melSpectra: not a front end");
-  CHECK(napi_get_value_external(env, argv[0], (void **)&fe));
+  FrontEnd *fe = handleData(env, argv[0], &FRONT_END_TAG);
+  if (!fe) return fail(env, "melSpectra: not a front end");
   float *samples;
   double *out;
   size_t nSamples, nOut;

@@ -240,6 +240,9 @@ static BlockFn chooseBlock(const Model *m, int widest) {
   return blockScalar;
 }
 
+/* the kind of handle createModel returns */
+static const napi_type_tag MODEL_TAG = {0x7a616d756e676d6dULL, 0x4d6f64656c763031ULL};
+
 static void freeModel(napi_env env, void *data, void *hint) {
   (void)env, (void)hint;
   Model *m = data;
@@ -311,12 +314,7 @@ napi_value gmmCreateModel(napi_env env, napi_callback_info info) {
     }
   }
   m->block = chooseBlock(m, widest);
-  napi_value out;
-  if (napi_create_external(env, m, freeModel, NULL, &out) != napi_ok) {
-    freeModel(env, m, NULL);
-    return NULL;
-  }
-  return out;
+  return wrapHandle(env, m, freeModel, &MODEL_TAG);
 }
 
 /* vectorLanes(): the frames a vector of the widest path this processor runs holds (16, 8, or 1: scalar) */
@@ -370,11 +368,8 @@ napi_value gmmTopN(napi_env env, napi_callback_info info) {
   napi_value argv[8];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 5) return fail(env, "topN: five arguments");
-  Model *m;
-  napi_valuetype kind;
-  CHECK(napi_typeof(env, argv[0], &kind));
-  if (kind != napi_external) return fail(env, "topN: not a model");
-  CHECK(napi_get_value_external(env, argv[0], (void **)&m));
+  Model *m = handleData(env, argv[0], &MODEL_TAG);
+  if (!m) return fail(env, "topN: not a model");
   int nFrames;
   if (!int32Arg(env, argv[2], &nFrames) || nFrames < 0) return fail(env, "topN: frame count");
   float *ll;

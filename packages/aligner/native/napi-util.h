@@ -28,6 +28,31 @@ static inline int int32Arg(napi_env env, napi_value v, int *out) {
   return napi_get_value_int32(env, v, out) == napi_ok;
 }
 
+/*
+ * A handle for JavaScript: `data` in an external tagged with `tag` (one per kind of handle), freed by
+ * `finalize` when the handle is collected, or at once when it cannot be made (NULL then).
+ */
+static inline napi_value wrapHandle(napi_env env, void *data, napi_finalize finalize, const napi_type_tag *tag) {
+  napi_value out;
+  if (napi_create_external(env, data, finalize, NULL, &out) != napi_ok) {
+    finalize(env, data, NULL);
+    return NULL;
+  }
+  if (napi_type_tag_object(env, out, tag) != napi_ok) return NULL;
+  return out;
+}
+
+/* The data of a handle wrapHandle made with `tag`, or NULL: not an external, or another kind of handle. */
+static inline void *handleData(napi_env env, napi_value v, const napi_type_tag *tag) {
+  napi_valuetype kind;
+  bool ours = false;
+  void *data = NULL;
+  if (napi_typeof(env, v, &kind) != napi_ok || kind != napi_external) return NULL;
+  if (napi_check_object_type_tag(env, v, tag, &ours) != napi_ok || !ours) return NULL;
+  if (napi_get_value_external(env, v, &data) != napi_ok) return NULL;
+  return data;
+}
+
 /* gmm.c */
 napi_value gmmCreateModel(napi_env env, napi_callback_info info);
 napi_value gmmTopN(napi_env env, napi_callback_info info);

@@ -1,9 +1,8 @@
 // Terminating a thread inside onnxruntime aborts the process (native-guard.ts). The scenario runs in a
 // child process, since a failure takes the process down with it: threads that run onnxruntime without
 // pause are stopped at random moments, forty times, and the process must live to say so.
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
+import { assertSurvives } from '../test-support/survives.ts';
 
 const SCENARIO = `
 import { Worker, isMainThread } from 'node:worker_threads';
@@ -27,11 +26,5 @@ console.log('stopped ' + stopped);
 `;
 
 test('threads stopped in the middle of onnxruntime calls, forty times: the process lives', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCENARIO], {
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  assert.equal(r.signal, null, `the process died of ${r.signal}: ${r.stderr}`);
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /stopped 40/);
+  assertSurvives(SCENARIO, /stopped 40/);
 });

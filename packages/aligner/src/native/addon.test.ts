@@ -1,10 +1,10 @@
 // The native module's calls need no native-guard.ts count (ADR 0102): threads calling it without pause are
 // terminated at random moments, forty times, in a child process (a failure would take the process down),
 // and the process must live to say so.
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nativeAddon, nativeAddonMissing } from './addon.ts';
+import { assertSurvives } from '../../test-support/survives.ts';
 
 const SCENARIO = `
 import { Worker } from 'node:worker_threads';
@@ -26,11 +26,5 @@ console.log('stopped ' + stopped);
 
 test('threads terminated in the middle of the native module calls, forty times: the process lives', () => {
   assert.ok(nativeAddon(), `the native module is not built: ${nativeAddonMissing()}`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCENARIO], {
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  assert.equal(r.signal, null, `the process died of ${r.signal}: ${r.stderr}`);
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /stopped 40/);
+  assertSurvives(SCENARIO, /stopped 40/);
 });

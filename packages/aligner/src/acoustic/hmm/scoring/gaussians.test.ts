@@ -170,6 +170,21 @@ test('the native kernel refuses arguments it cannot use, with a TypeError, and k
   assert.throws(() => addon.topN(handle, feats.streams, feats.nFrames, ll.subarray(1), cw), TypeError);
   assert.throws(() => addon.topN(handle, feats.streams.slice(0, 2), feats.nFrames, ll, cw), TypeError);
   assert.throws(() => addon.topN({}, feats.streams, feats.nFrames, ll, cw), TypeError);
+  // another kind of handle is refused, not read as a model (and a model is not read as a front end)
+  const frontEnd = addon.createFrontEnd(
+    410,
+    160,
+    512,
+    0.97,
+    new Float64Array(410),
+    new Float64Array(256),
+    new Float64Array(256),
+    new Uint16Array(0),
+    Int32Array.from([1]),
+    [new Float64Array(2)],
+  );
+  assert.throws(() => addon.topN(frontEnd, feats.streams, feats.nFrames, ll, cw), TypeError);
+  assert.throws(() => addon.melSpectra(handle, new Float32Array(1000), 2, new Float64Array(2)), TypeError);
   assert.throws(() => addon.topN(handle, feats.streams, feats.nFrames + 1, ll, cw), TypeError);
   assert.throws(
     () => addon.topN(handle, feats.streams, feats.nFrames, ll, cw, cw.subarray(1), 1e-4, 96),
