@@ -64,12 +64,14 @@ const rewrite = (text) =>
 }
 
 const STAND_INS: Record<string, string> = {
-  // packages: the test machine has them; a package the emulation does not know fails the step
+  // packages: the test machine has them (a command, or a file for a package without one); a package the
+  // emulation does not know fails the step
   'apt-get': `
-const tools = { nodejs: 'node', npm: 'npm', ffmpeg: 'ffmpeg', postgresql: 'psql', 'redis-server': 'redis-server', git: 'git', curl: 'curl' };
+const tools = { nodejs: 'node', npm: 'npm', ffmpeg: 'ffmpeg', postgresql: 'psql', 'redis-server': 'redis-server', git: 'git', curl: 'curl', gcc: 'gcc', 'libc6-dev': '/usr/include/stdlib.h' };
 for (const p of args.filter((a) => !a.startsWith('-') && a !== 'install')) {
   if (!tools[p]) { console.error('apt-get (emulated): no stand-in for package ' + p); process.exit(100); }
-  if (spawnSync('sh', ['-c', 'command -v ' + tools[p]]).status !== 0) { console.error(p + ' is not installed on the test machine'); process.exit(100); }
+  const there = tools[p].startsWith('/') ? existsSync(tools[p]) : spawnSync('sh', ['-c', 'command -v ' + tools[p]]).status === 0;
+  if (!there) { console.error(p + ' is not installed on the test machine'); process.exit(100); }
   say('apt-get: ' + p + ' present');
 }`,
   useradd: `

@@ -133,9 +133,15 @@ export function tempDir(t: TestContext): string {
   return d;
 }
 
-/** About 15 s of speech (five TIMIT sentences joined) per `times`, for jobs that must still be running
- *  when the test acts on them. */
+/**
+ * About 2 minutes of speech per `times` (five TIMIT sentences joined, eight times over), for jobs that
+ * must still be running when the test acts on them. A job of the five sentences once (15 s) took 0.4 s
+ * on the native Gaussian kernel (ADR 0102) and could end between a test's two steps.
+ */
+const LONG_REPEATS = 8;
+
 export function longClip(dir: string, times = 1): { wav: string; text: string } {
+  times *= LONG_REPEATS;
   const clips = ['dr1-fvmh0_sa1', 'dr1-fvmh0_sa2', 'dr1-mcpm0_sa1', 'dr1-mcpm0_sa2', 'dr2-faem0_sa1'];
   const texts: string[] = [];
   const lines: string[] = [];

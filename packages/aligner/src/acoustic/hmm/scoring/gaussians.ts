@@ -322,7 +322,7 @@ export class OnnxGaussianKernel implements GaussianKernel {
  * multiply-adds; its vector and scalar paths give the same bits, so a result does not depend on the
  * processor. One synchronous call a window, which never calls back into JavaScript and checks every
  * Node-API status instead of throwing: a thread stopped during it returns from it normally, so it needs no
- * native-guard.ts count (gaussians.test.ts stops one there).
+ * native-guard.ts count (src/native/addon.test.ts stops threads there).
  */
 export class NativeGaussianKernel implements GaussianKernel {
   readonly name = 'native' as const;
