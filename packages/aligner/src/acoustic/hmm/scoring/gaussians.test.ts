@@ -15,6 +15,7 @@ import {
   OnnxGaussianKernel,
   TOP_N,
   gaussianKernel,
+  gaussianKernelChoice,
   kernelFallback,
   topNPerFrame,
   type GaussianKernel,
@@ -45,6 +46,20 @@ test('the native kernel is built and is the one the engine takes', async () => {
   assert.ok(nativeAddon(), `native/build/tazamun-native.node: ${nativeAddonMissing()}`);
   const k = await gaussianKernel(model);
   assert.equal(k.name, 'native', `another kernel was taken: ${kernelFallback}`);
+});
+
+test('the choice a worker logs: the native kernel here, onnxruntime or JavaScript when asked for', () => {
+  assert.deepEqual(gaussianKernelChoice(), { kernel: 'native', why: null });
+  const before = process.env.TAZAMUN_GMM_KERNEL;
+  try {
+    process.env.TAZAMUN_GMM_KERNEL = 'onnx';
+    assert.deepEqual(gaussianKernelChoice(), { kernel: 'onnx', why: 'TAZAMUN_GMM_KERNEL=onnx' });
+    process.env.TAZAMUN_GMM_KERNEL = 'js';
+    assert.equal(gaussianKernelChoice().kernel, 'js');
+  } finally {
+    if (before === undefined) delete process.env.TAZAMUN_GMM_KERNEL;
+    else process.env.TAZAMUN_GMM_KERNEL = before;
+  }
 });
 
 test('onnxruntime loads here (the fallback where the native kernel is not built)', async () => {

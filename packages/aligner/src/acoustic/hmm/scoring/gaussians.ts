@@ -379,33 +379,41 @@ const kernels = new WeakMap<AcousticModel, Promise<GaussianKernel>>();
 export let kernelFallback: string | null = null;
 
 /**
- * The kernel for a model, made once per thread: the native one where it is built and the processor has
- * its vector path (AVX2 with FMA, or AVX-512), else onnxruntime (about three to four times its CPU), else
- * JavaScript (about fifteen times onnxruntime's). TAZAMUN_GMM_KERNEL=onnx or =js asks for one.
+ * Which kernel this process's engine takes (the native one where it is built and the processor has its
+ * vector path, AVX2 with FMA or AVX-512; else onnxruntime) and, when it is not the native one, why.
+ * TAZAMUN_GMM_KERNEL=onnx or =js asks for one. A worker logs it when it starts.
+ */
+export function gaussianKernelChoice(): { kernel: 'native' | 'onnx' | 'js'; why: string | null } {
+  const want = process.env.TAZAMUN_GMM_KERNEL;
+  if (want === 'js' || want === 'onnx') return { kernel: want, why: `TAZAMUN_GMM_KERNEL=${want}` };
+  const addon = nativeAddon();
+  if (!addon) return { kernel: 'onnx', why: nativeAddonMissing() };
+  // without a vector path (a processor without AVX2 and FMA, or not x86) the native kernel's scalar loop
+  // costs about 35 times its vector paths and 12 times onnxruntime's CPU
+  if (addon.vectorLanes() < 8)
+    return { kernel: 'onnx', why: 'the processor has no AVX2 with FMA for the native kernel' };
+  return { kernel: 'native', why: null };
+}
+
+/**
+ * The kernel for a model, made once per thread, as gaussianKernelChoice() says: onnxruntime is about three
+ * to four times the native kernel's CPU, and JavaScript (when onnxruntime cannot load either) about
+ * fifteen times onnxruntime's.
  */
 export function gaussianKernel(m: AcousticModel): Promise<GaussianKernel> {
   let k = kernels.get(m);
   if (!k) {
-    const want = process.env.TAZAMUN_GMM_KERNEL;
-    const onnx = (): Promise<GaussianKernel> =>
-      OnnxGaussianKernel.create(m).catch((err: unknown) => {
-        kernelFallback = `onnxruntime: ${err instanceof Error ? err.message : String(err)}`;
-        return new JsGaussianKernel(m);
-      });
-    const addon = want === 'js' || want === 'onnx' ? null : nativeAddon();
-    if (want === 'js') k = Promise.resolve(new JsGaussianKernel(m));
-    else if (!addon || addon.vectorLanes() < 8) {
-      // without a vector path (a processor without AVX2 and FMA, or not x86) the native kernel's scalar
-      // loop costs about 35 times its vector paths and 12 times onnxruntime's CPU
-      if (want !== 'onnx')
-        kernelFallback = addon
-          ? 'the processor has no AVX2 with FMA for the native kernel'
-          : nativeAddonMissing();
-      k = onnx();
-    } else {
-      kernelFallback = null;
-      k = Promise.resolve(NativeGaussianKernel.create(m)!);
-    }
+    const choice = gaussianKernelChoice();
+    kernelFallback = process.env.TAZAMUN_GMM_KERNEL ? null : choice.why;
+    k =
+      choice.kernel === 'native'
+        ? Promise.resolve(NativeGaussianKernel.create(m)!)
+        : choice.kernel === 'js'
+          ? Promise.resolve(new JsGaussianKernel(m))
+          : OnnxGaussianKernel.create(m).catch((err: unknown) => {
+              kernelFallback = `onnxruntime: ${err instanceof Error ? err.message : String(err)}`;
+              return new JsGaussianKernel(m);
+            });
     kernels.set(m, k);
   }
   return k;
