@@ -114,11 +114,10 @@ test(
       await page.getByRole('heading', { name: 'Austen, renamed' }).waitFor();
 
       // A take cancelled while it waits can be run again with the same files and options. The one
-      // worker (WORKER_CONCURRENCY=1) is kept busy by the recording looped 24 times (about 10 minutes of
+      // worker (WORKER_CONCURRENCY=1) is kept busy by the recording looped eight times (about 200 s of
       // speech) sent through the API, so the silent take still waits behind it when its page opens and
       // is cancelled there. (One copy, 25 s, was aligned by our decoder before the page's steps were
-      // done, and the silent take then completed before Cancel could be clicked; eight copies take about
-      // 3 s on the native Gaussian kernel, ADR 0102.)
+      // done, and the silent take then completed before Cancel could be clicked.)
       const looped = join(scratch, 'austen-looped.wav');
       execFileSync('ffmpeg', [
         '-nostdin',
@@ -126,7 +125,7 @@ test(
         'error',
         '-y',
         '-stream_loop',
-        '23',
+        '7',
         '-i',
         join(MEDIA, 'audio.wav'),
         '-c',
@@ -158,7 +157,7 @@ test(
       const form = new FormData();
       form.set('language', 'eng');
       form.set('title', 'Austen, again');
-      form.set('text', Array.from({ length: 24 }, () => transcript.trim()).join('\n'));
+      form.set('text', Array.from({ length: 8 }, () => transcript.trim()).join('\n'));
       form.set('audio', new Blob([readFileSync(looped)]), 'audio.wav');
       const sent = await fetch(`${server.url}/api/alignments/`, {
         method: 'POST',
