@@ -47,6 +47,6 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
   console.log(
     native.ok
       ? 'native Gaussian kernel built'
-      : `native Gaussian kernel not built (${native.reason}): the engine uses onnxruntime, about three times the CPU`,
+      : `native Gaussian kernel not built (${native.reason}): the engine uses onnxruntime and JavaScript, about 1.5 times the CPU a job`,
   );
 }

@@ -76,7 +76,7 @@ if (role !== 'api') {
   if (!native.ok)
     log(
       'warn',
-      'the native Gaussian kernel is not built: the engine uses onnxruntime (about three times the CPU)',
+      'the native module is not built: the engine uses onnxruntime and JavaScript (about 1.5 times the CPU a job)',
       {
         reason: native.reason,
       },
