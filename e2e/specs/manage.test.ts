@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { admin, openBrowser, startServer } from '../src/harness.ts';
+import { admin, openBrowser, startServer, waitOrExplain } from '../src/harness.ts';
 import type { RunningServer } from '../src/harness.ts';
 import { until } from '@tazamun/server/testing/until';
 
@@ -172,7 +172,12 @@ test(
       await page.getByRole('combobox', { name: 'Language' }).press('Tab');
       // The name is taken once the language list is in; with the other job aligning, the list can
       // arrive after the Tab (a start clicked before it would be refused as "choose a language").
-      await page.getByTestId('language-hint').filter({ hasText: /^eng/ }).waitFor();
+      await waitOrExplain(
+        b,
+        server,
+        page.getByTestId('language-hint').filter({ hasText: /^eng/ }),
+        page.getByTestId('language-hint'),
+      );
       await page.getByTestId('audio-input').setInputFiles(silence);
       await page.getByLabel('Text spoken in the recording').fill('nothing to hear here');
       await page.getByLabel('Title').fill('Silent take');

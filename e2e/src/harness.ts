@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -136,6 +136,8 @@ export interface OpenBrowser {
   context: BrowserContext;
   page: Page;
   consoleErrors: string[];
+  /** requests that failed or were answered 5xx, for a failing test's message */
+  networkErrors: string[];
   close: () => Promise<void>;
 }
 
@@ -180,13 +182,51 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<OpenBro
     if (msg.type() === 'error') consoleErrors.push(msg.text());
   });
   page.on('pageerror', (err) => consoleErrors.push(`pageerror: ${err.message}`));
+  const networkErrors: string[] = [];
+  page.on('requestfailed', (r) =>
+    networkErrors.push(`${new Date().toISOString()} ${r.method()} ${r.url()}: ${r.failure()?.errorText}`),
+  );
+  page.on('response', (r) => {
+    if (r.status() >= 500)
+      networkErrors.push(`${new Date().toISOString()} ${r.request().method()} ${r.url()}: ${r.status()}`);
+  });
   return {
     context,
     page,
     consoleErrors,
+    networkErrors,
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits for `locator`; when it does not come, the error says what the page showed instead (the URL, the
+ * text of `shown`), what the browser logged and which requests failed, and the server's last lines.
+ */
+export async function waitOrExplain(
+  b: OpenBrowser,
+  server: RunningServer,
+  locator: Locator,
+  shown: Locator,
+  timeout = 120_000,
+): Promise<void> {
+  try {
+    await locator.waitFor({ timeout });
+  } catch (err) {
+    const texts = await shown.allTextContents().catch((e: unknown) => [`(unreadable: ${String(e)})`]);
+    throw new Error(
+      [
+        `${(err as Error).message.split('\n')[0]}`,
+        `page: ${b.page.url()}`,
+        `shown instead: ${JSON.stringify(texts)}`,
+        `console errors: ${JSON.stringify(b.consoleErrors.slice(-10))}`,
+        `failed requests: ${JSON.stringify(b.networkErrors.slice(-10))}`,
+        `server log (tail):\n${server.logs().slice(-2000)}`,
+      ].join('\n'),
+      { cause: err },
+    );
+  }
 }

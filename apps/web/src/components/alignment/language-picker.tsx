@@ -165,6 +165,19 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
                 </>
               )}
             </>
+          ) : languages.isError && !languages.data ? (
+            // The list could not be had after its retries: say so, and let the user ask again rather than
+            // leave a field that can never take a language until the page is reloaded.
+            <>
+              {t('upload.language.unavailable')}{' '}
+              <button
+                type="button"
+                className="font-medium text-accent underline underline-offset-2"
+                onClick={() => void languages.refetch()}
+              >
+                {t('upload.language.reload')}
+              </button>
+            </>
           ) : (
             t('upload.language.hint', { count: languages.data?.count ?? 0 })
           )}

@@ -938,6 +938,8 @@ export const ar: LocaleMessages = {
       label: 'اللغة',
       native: 'نموذج صوتي مدرّب عليها',
       hint: 'اكتب اسمها أو رمزها (ISO 639-1 أو 639-3)؛ عدد اللغات المتاحة: {count}',
+      unavailable: 'تعذّر تحميل قائمة اللغات.',
+      reload: 'أعد المحاولة',
     },
     advanced: 'خيارات متقدمة',
     precision: { label: 'الدقة', standard: 'قياسية', high: 'عالية', ultra: 'فائقة' },

@@ -925,6 +925,8 @@ export const en = {
       label: 'Language',
       native: 'native acoustic model',
       hint: 'Type its name or its code (ISO 639-1 or 639-3); {count} languages available',
+      unavailable: 'The list of languages could not be loaded.',
+      reload: 'Try again',
     },
     advanced: 'Advanced options',
     precision: { label: 'Precision', standard: 'Standard', high: 'High', ultra: 'Ultra' },

@@ -956,6 +956,8 @@ export const fr: LocaleMessages = {
       label: 'Langue',
       native: 'modèle acoustique natif',
       hint: 'Tapez son nom ou son code (ISO 639-1 ou 639-3) ; {count} langues disponibles',
+      unavailable: 'La liste des langues n’a pas pu être chargée.',
+      reload: 'Réessayer',
     },
     advanced: 'Options avancées',
     precision: { label: 'Précision', standard: 'Standard', high: 'Élevée', ultra: 'Ultra' },

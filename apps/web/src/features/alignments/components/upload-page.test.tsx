@@ -152,6 +152,50 @@ describe('upload studio', () => {
     ).toBeNull();
   });
 
+  it('the language list is asked for again while the server is busy, and the name typed is then chosen', async () => {
+    // Two 503s in a row: a single retry (the default for queries) would leave the picker without a list
+    // for the life of the page.
+    const list = await (await fetch(`${api.url}/api/languages/`)).json();
+    let asked = 0;
+    api.route('GET', '/api/languages/', () =>
+      ++asked <= 2
+        ? { status: 503, body: { error: { code: 'server_busy', message: 'busy' } } }
+        : { status: 200, body: list },
+    );
+    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
+    const picker = screen.getByRole('combobox', { name: 'Language' });
+    await userEvent.clear(picker);
+    await userEvent.type(picker, 'English');
+    await userEvent.tab();
+    await waitFor(
+      () => expect(screen.getByTestId('language-hint').textContent).toBe('eng · native acoustic model'),
+      { timeout: 10_000 },
+    );
+    expect(asked).toBe(3);
+  }, 20_000);
+
+  it('a language list refused outright says so and offers to ask again', async () => {
+    const list = await (await fetch(`${api.url}/api/languages/`)).json();
+    let refuse = true;
+    api.route('GET', '/api/languages/', () =>
+      refuse
+        ? { status: 400, body: { error: { code: 'bad_request', message: 'no' } } }
+        : { status: 200, body: list },
+    );
+    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
+    await waitFor(() =>
+      expect(screen.getByTestId('language-hint').textContent).toBe(
+        'The list of languages could not be loaded. Try again',
+      ),
+    );
+    refuse = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    // the list is in: the page's default language (Arabic) is now a chosen one
+    await waitFor(() => expect(screen.getByTestId('language-hint').textContent).toBe('ara'));
+  });
+
   it('Enter in the closed language picker takes the typed language and never submits the form', async () => {
     await renderApp('/upload', { apiUrl: api.url, language: 'en' });
     await screen.findByRole('heading', { name: 'New alignment', level: 1 });
