@@ -272,7 +272,7 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
   }
 });
 
-test('a long recording aligned with its pieces on another thread gives the result of one thread', async () => {
+test('a long recording aligned with its pieces on another thread gives the result of one thread, the other thread doing a share', async () => {
   // timit-dev's 80 sentences joined (233 s: the two-pass path, seven pieces or so), the engine's way
   const names = readdirSync(EVAL)
     .filter((f) => f.endsWith('.wav'))
@@ -292,7 +292,26 @@ test('a long recording aligned with its pieces on another thread gives the resul
     .join('\n');
   const audioInfo = { format: 'wav', sampleRate: 16000, channels: 1 };
   const one = await align(samples, text, { lang: 'en', threads: 1, audioInfo });
-  const two = await align(samples, text, { lang: 'en', threads: 2, audioInfo });
+  // the seconds of audio the other thread is given (WindowPool.run observed, not replaced)
+  let onThread = 0;
+  const run = WindowPool.prototype.run;
+  WindowPool.prototype.run = function (this: WindowPool, job) {
+    onThread += job.pcm.length / SAMPLE_RATE;
+    return run.call(this, job);
+  };
+  let two;
+  try {
+    two = await align(samples, text, { lang: 'en', threads: 2, audioInfo });
+  } finally {
+    WindowPool.prototype.run = run;
+  }
+  // The other thread takes about two thirds of the audio (pieces and repair searches: 156 of 233 s here).
+  // When this thread did not let its event loop turn between its own searches, the other thread's
+  // replies went unread, it looked busy, and it was given the two pieces it held first only (52 s).
+  assert.ok(
+    onThread >= 0.3 * one.audio.duration,
+    `the other thread aligned ${onThread.toFixed(1)} of ${one.audio.duration.toFixed(1)} s`,
+  );
   assert.ok(one.audio.duration > 200);
   assert.ok(one.metrics.words_aligned > 0.9 * one.metrics.words_total);
   assert.deepEqual(
