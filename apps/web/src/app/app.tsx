@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/reac
 import { RouterProvider } from 'react-router';
 import type { createBrowserRouter } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { setSessionExpiredHandler, isApiError } from '../lib/api-client.ts';
+import { setSessionExpiredHandler, isApiError, isClientError } from '../lib/api-client.ts';
 import { endSession } from '../lib/auth.ts';
 import { useUser } from '../lib/api/get-user.ts';
 import { i18n, initI18n } from '../lib/i18n.ts';
@@ -18,8 +18,7 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        retry: (count, error) =>
-          count < 1 && !(isApiError(error) && error.status !== null && error.status < 500),
+        retry: (count, error) => count < 1 && !isClientError(error),
         refetchOnWindowFocus: true,
       },
     },

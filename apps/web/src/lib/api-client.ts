@@ -37,9 +37,14 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/** An answer of the server refusing the request (4xx): asking again would change nothing. */
+export function isClientError(error: unknown): error is ApiError {
+  return isApiError(error) && error.status !== null && error.status < 500;
+}
+
 /** The server's own message for a client error (4xx); `fallback` for a server failure or no response. */
 export function clientErrorMessage(error: unknown, fallback: string): string {
-  return isApiError(error) && error.status !== null && error.status < 500 ? error.message : fallback;
+  return isClientError(error) ? error.message : fallback;
 }
 
 /** Server message fields in the spec's order: non_field_errors[0], detail, message, error, email[0], password[0]. */

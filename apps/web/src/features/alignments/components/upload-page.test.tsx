@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '../../../test/render-app.tsx';
 import { makeUser, serveShell, startTestApi } from '../../../test/test-api.ts';
-import type { TestApi } from '../../../test/test-api.ts';
+import type { Reply, TestApi } from '../../../test/test-api.ts';
 import { setTokens } from '../../../lib/token-storage.ts';
 import { expectToast } from '../../../test/toasts.ts';
 
@@ -45,6 +45,23 @@ beforeEach(async () => {
 afterEach(async () => {
   await api.close();
 });
+
+/** The languages route answered by `answer` (given the list the route served), then the upload page in English. */
+async function uploadPageWithLanguages(answer: (list: unknown) => Reply | Promise<Reply>) {
+  const list: unknown = await (await fetch(`${api.url}/api/languages/`)).json();
+  api.route('GET', '/api/languages/', () => answer(list));
+  await renderApp('/upload', { apiUrl: api.url, language: 'en' });
+  await screen.findByRole('heading', { name: 'New alignment', level: 1 });
+}
+
+/** Types `name` into the language picker and leaves it with Tab, as a user moving on does. */
+async function typeLanguageAndLeave(name: string): Promise<HTMLElement> {
+  const picker = screen.getByRole('combobox', { name: 'Language' });
+  await userEvent.clear(picker);
+  await userEvent.type(picker, name);
+  await userEvent.tab();
+  return picker;
+}
 
 /** The message is shown as an alert and tied to its field, which is marked invalid. */
 async function expectFieldError(label: string, message: string) {
@@ -129,17 +146,11 @@ describe('upload studio', () => {
     // The server answers the list late (it was busy aligning); the user has already typed and moved on.
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
-    const list = await (await fetch(`${api.url}/api/languages/`)).json();
-    api.route('GET', '/api/languages/', async () => {
+    await uploadPageWithLanguages(async (list) => {
       await held;
       return { status: 200, body: list };
     });
-    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
-    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
-    const picker = screen.getByRole('combobox', { name: 'Language' });
-    await userEvent.clear(picker);
-    await userEvent.type(picker, 'English');
-    await userEvent.tab();
+    const picker = await typeLanguageAndLeave('English');
     expect(screen.queryByTestId('language-hint')?.textContent ?? '').not.toMatch(/^eng/);
     release();
     await waitFor(() =>
@@ -155,19 +166,13 @@ describe('upload studio', () => {
   it('the language list is asked for again while the server is busy, and the name typed is then chosen', async () => {
     // Two 503s in a row: a single retry (the default for queries) would leave the picker without a list
     // for the life of the page.
-    const list = await (await fetch(`${api.url}/api/languages/`)).json();
     let asked = 0;
-    api.route('GET', '/api/languages/', () =>
+    await uploadPageWithLanguages((list) =>
       ++asked <= 2
         ? { status: 503, body: { error: { code: 'server_busy', message: 'busy' } } }
         : { status: 200, body: list },
     );
-    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
-    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
-    const picker = screen.getByRole('combobox', { name: 'Language' });
-    await userEvent.clear(picker);
-    await userEvent.type(picker, 'English');
-    await userEvent.tab();
+    await typeLanguageAndLeave('English');
     await waitFor(
       () => expect(screen.getByTestId('language-hint').textContent).toBe('eng · native acoustic model'),
       { timeout: 10_000 },
@@ -176,15 +181,12 @@ describe('upload studio', () => {
   }, 20_000);
 
   it('a language list refused outright says so and offers to ask again', async () => {
-    const list = await (await fetch(`${api.url}/api/languages/`)).json();
     let refuse = true;
-    api.route('GET', '/api/languages/', () =>
+    await uploadPageWithLanguages((list) =>
       refuse
         ? { status: 400, body: { error: { code: 'bad_request', message: 'no' } } }
         : { status: 200, body: list },
     );
-    await renderApp('/upload', { apiUrl: api.url, language: 'en' });
-    await screen.findByRole('heading', { name: 'New alignment', level: 1 });
     await waitFor(() =>
       expect(screen.getByTestId('language-hint').textContent).toBe(
         'The list of languages could not be loaded. Try again',
