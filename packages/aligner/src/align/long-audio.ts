@@ -669,14 +669,11 @@ async function twoPassParallel(
   // early, so that the last ones are pieces, as short as searches get), then, while the last pieces
   // are out on other threads, the merges their ends show.
   for (;;) {
-    // the replies of the pieces out on threads are read, and the threads given more, before this thread
-    // takes a search of its own
+    // before each search this thread takes for itself (and after each it ran): the replies of the pieces
+    // out on threads are read, and a thread that came free is given the next piece
     await eventLoopTurn();
     pump();
-    if (await searches.runOne()) {
-      pump();
-      continue;
-    }
+    if (await searches.runOne()) continue;
     if (!queue.length) {
       const out = plan.filter((p) => !finished.has(key(p))).map((p) => started.get(key(p))!);
       if (!out.length) break;
@@ -699,8 +696,6 @@ async function twoPassParallel(
     finish(p, { spans, recognitions, warnings });
     piecesDone++;
     progress();
-    // a thread that came free while this one worked takes the next piece now
-    pump();
   }
   const out: UnitSpan[] = [];
   const settled = await Promise.allSettled(plan.map((p) => finished.get(key(p)) ?? started.get(key(p))!));
