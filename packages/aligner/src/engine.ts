@@ -22,15 +22,16 @@ import { readEdgeCorrection } from './acoustic/hmm/adapt/model-dir.ts';
 import type { ModelFamily } from './acoustic/hmm/models.ts';
 import { AudioError } from './audio/audio-file.ts';
 import { SAMPLE_RATE, probeAudio } from './audio/decode.ts';
-import { EngineError, toEngineError } from './errors.ts';
+import { EngineError, describeThrown, toEngineError } from './errors.ts';
 import { loadAlignableAudio } from './audio/load.ts';
 import { Samples } from './audio/pcm.ts';
 import type { Pcm } from './audio/pcm.ts';
 import type { SourceAudioInfo } from './audio/load.ts';
 import type { AudioStats } from './audio/measure.ts';
 import { SINGLE_MAX, alignLong } from './align/long-audio.ts';
-import type { PieceRunner } from './align/long-audio.ts';
+import type { PieceRunner, PieceWork } from './align/long-audio.ts';
 import { WindowPool, pieceThreads } from './align/window-pool.ts';
+import type { PieceJob } from './align/window-pool.ts';
 import { placeSqueezed } from './align/squeezed.ts';
 import { normalizeTranscript, splitWords } from './text/normalize.ts';
 import type { ModelToken, SourceWord } from './text/normalize.ts';
@@ -341,13 +342,16 @@ function piecePool(
   const family = backend.family;
   // the threads load the model while the first pass runs here
   const pool = new WindowPool(n - 1, { family, modelDir });
+  // each job given to a thread and the piece it was made from (a job taken back is run from its piece:
+  // its samples went to the thread)
+  const given = new WeakMap<PieceJob, PieceWork>();
   return {
     runner: (precision: Precision, garbage: boolean, recognise: boolean): PieceRunner => ({
       get free() {
         return pool.free;
       },
-      run: (p) =>
-        pool.run({
+      run: (p) => {
+        const job: PieceJob = {
           family,
           modelDir,
           pcm: p.samples.copy(),
@@ -358,7 +362,25 @@ function piecePool(
           precision,
           garbage,
           recognise: p.recognise ?? recognise,
-        }),
+        };
+        given.set(job, p);
+        return pool.run(job);
+      },
+      takeBack: () => {
+        const taken = pool.takeBack();
+        if (!taken) return null;
+        const work = given.get(taken.job);
+        if (!work) {
+          // (every job is given here, so never: a job taken back is never left unanswered)
+          taken.settle({ ok: false, error: 'a piece taken back is not known' });
+          return null;
+        }
+        return {
+          work,
+          done: (outcome) => taken.settle({ ok: true, outcome }),
+          failed: (cause) => taken.settle({ ok: false, error: describeThrown(cause), cause }),
+        };
+      },
     }),
     close: () => pool.close(),
   };

@@ -292,20 +292,29 @@ test('a long recording aligned with its pieces on another thread gives the resul
     .join('\n');
   const audioInfo = { format: 'wav', sampleRate: 16000, channels: 1 };
   const one = await align(samples, text, { lang: 'en', threads: 1, audioInfo });
-  // the seconds of audio the other thread is given (WindowPool.run observed, not replaced)
+  // the seconds of audio the other thread aligns: given to it and not taken back (WindowPool.run and
+  // takeBack observed, not replaced)
   let onThread = 0;
-  const run = WindowPool.prototype.run;
+  const seconds = new WeakMap<object, number>();
+  const { run, takeBack } = WindowPool.prototype;
   WindowPool.prototype.run = function (this: WindowPool, job) {
-    onThread += job.pcm.length / SAMPLE_RATE;
+    seconds.set(job, job.pcm.length / SAMPLE_RATE);
+    onThread += seconds.get(job)!;
     return run.call(this, job);
+  };
+  WindowPool.prototype.takeBack = function (this: WindowPool) {
+    const taken = takeBack.call(this);
+    if (taken) onThread -= seconds.get(taken.job) ?? 0;
+    return taken;
   };
   let two;
   try {
     two = await align(samples, text, { lang: 'en', threads: 2, audioInfo });
   } finally {
-    WindowPool.prototype.run = run;
+    Object.assign(WindowPool.prototype, { run, takeBack });
   }
-  // The other thread takes about two thirds of the audio (pieces and repair searches: 156 of 233 s here).
+  // The other thread takes half the audio or more (pieces and repair searches, not counting what this
+  // thread took back from it: 118-157 of 233 s in two runs).
   // When this thread did not let its event loop turn between its own searches, the other thread's
   // replies went unread, it looked busy, and it was given the two pieces it held first only (52 s).
   assert.ok(
@@ -368,36 +377,46 @@ test('a pool warmed for the model places a piece as this thread does; a warm-up 
   }
 });
 
-test('a piece thread holds two pieces at once and answers each, in order, as it answers it alone; a failing one fails alone', async () => {
-  const { samples, starts, perUtt, units } = await joined();
-  // the first two sentences, each over its own audio
-  const sentence = (i: number, modelDir?: string) => {
-    const u0 = perUtt.slice(0, i).reduce((a, n) => a + n, 0);
-    const from = Math.round(starts[i]! * SAMPLE_RATE);
-    const to = Math.round(starts[i + 1]! * SAMPLE_RATE);
-    return {
-      family: 'en' as const,
-      modelDir,
-      pcm: samples.slice(from, to),
-      origin: from,
-      offset: starts[i]!,
-      units: units.slice(u0, u0 + perUtt[i]!),
-      coarse: [],
-      precision: 'standard' as const,
-      garbage: true,
-      recognise: false,
-    };
+/** Sentence i of joined() as a piece thread's job, over its own audio. */
+function sentenceJob(
+  { samples, starts, perUtt, units }: Awaited<ReturnType<typeof joined>>,
+  i: number,
+  modelDir?: string,
+) {
+  const u0 = perUtt.slice(0, i).reduce((a, n) => a + n, 0);
+  const from = Math.round(starts[i]! * SAMPLE_RATE);
+  const to = Math.round(starts[i + 1]! * SAMPLE_RATE);
+  return {
+    family: 'en' as const,
+    modelDir,
+    pcm: samples.slice(from, to),
+    origin: from,
+    offset: starts[i]!,
+    units: units.slice(u0, u0 + perUtt[i]!),
+    coarse: [],
+    precision: 'standard' as const,
+    garbage: true,
+    recognise: false,
   };
+}
+
+test('a piece thread holds PIECES_HELD pieces at once and answers each, in order, as it answers it alone; a failing one fails alone', async () => {
+  const joinedData = await joined();
+  const { starts, perUtt } = joinedData;
+  const sentence = (i: number, modelDir?: string) => sentenceJob(joinedData, i, modelDir);
   const pool = new WindowPool(1, { family: 'en' });
   try {
     const alone = [await pool.run(sentence(0)), await pool.run(sentence(1))];
     assert.equal(pool.free, PIECES_HELD);
-    // both given at once, and a third that waits for a place
-    const both = [pool.run(sentence(0)), pool.run(sentence(1))];
+    // as many as it holds given at once, and one more that waits for a place
+    const held = Array.from({ length: PIECES_HELD }, (_, i) => pool.run(sentence(i % 2)));
     assert.equal(pool.free, 0);
-    const third = pool.run(sentence(0));
-    assert.deepEqual(await Promise.all(both), alone);
-    assert.deepEqual(await third, alone[0]);
+    const more = pool.run(sentence(PIECES_HELD % 2));
+    assert.deepEqual(
+      await Promise.all(held),
+      held.map((_, i) => alone[i % 2]),
+    );
+    assert.deepEqual(await more, alone[PIECES_HELD % 2]);
     assert.ok(alone[1]!.spans.length >= perUtt[1]! - 1, 'the second sentence is placed');
     assert.ok(alone[1]!.spans[0]!.start >= starts[1]!, 'in its own audio');
     // a piece that fails between two held ones: only it is refused
@@ -407,6 +426,67 @@ test('a piece thread holds two pieces at once and answers each, in order, as it 
     await assert.rejects(bad, (err: Error) => err.message.includes('is not an adapted model'));
     assert.deepEqual(await next, alone[1]);
     assert.equal(pool.free, PIECES_HELD);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a piece a thread holds and has not started is taken back once: the caller settles it, the thread never aligns it, and its place is free again', async () => {
+  const joinedData = await joined();
+  const { samples, units } = joinedData;
+  const sentence = (i: number) => sentenceJob(joinedData, i);
+  const pool = new WindowPool(1, { family: 'en' });
+  try {
+    const alone = [await pool.run(sentence(0)), await pool.run(sentence(1))];
+    // nothing held: nothing to take back
+    assert.equal(pool.takeBack(), null);
+    // two given: the second waits behind the first, and is the one taken back
+    const second = sentence(1);
+    const both = [pool.run(sentence(0)), pool.run(second)];
+    const taken = pool.takeBack();
+    assert.ok(taken, 'the piece waiting behind the first is taken back');
+    assert.equal(taken.job, second);
+    assert.equal(pool.free, PIECES_HELD - 1, 'its place is free at once');
+    // the thread has started the first one by now or will: it is not taken back, and it is answered
+    const againWhileFirst = pool.takeBack();
+    if (againWhileFirst) againWhileFirst.settle({ ok: false, error: 'taken back too' });
+    // what the caller reports is the piece's outcome: the thread's own answer never replaces it
+    const mine = { spans: [], recognitions: [], warnings: ['aligned by the caller'] };
+    taken.settle({ ok: true, outcome: mine });
+    assert.equal(await both[1], mine);
+    if (againWhileFirst) await assert.rejects(both[0]!, /taken back too/);
+    else assert.deepEqual(await both[0], alone[0]);
+    // a failure the caller reports is the piece's, as the caller's own error
+    const [j3, j4] = [sentence(1), sentence(0)];
+    const third = pool.run(j3);
+    const fourth = pool.run(j4);
+    const back = pool.takeBack();
+    assert.ok(back, 'the later of two given is taken back');
+    assert.equal(back.job, j4);
+    const cause = new RangeError('the caller failed');
+    back.settle({ ok: false, error: cause.message, cause });
+    await assert.rejects(fourth, RangeError);
+    assert.deepEqual(await third, alone[1]);
+    // taken back again and again while the thread is in a long piece: each keeps its claim until the thread
+    // reaches it, and once every claim is taken the thread has no room (a piece then waits for a place
+    // instead of being refused)
+    const inLong = pool.run({ ...sentence(0), pcm: samples.slice(), units });
+    const given: Promise<unknown>[] = [];
+    while (pool.free > 0 && given.length < 100) {
+      given.push(pool.run(sentence(1)));
+      const t = pool.takeBack();
+      assert.ok(t, 'the piece just given is taken back');
+      t.settle({ ok: true, outcome: mine });
+    }
+    assert.ok(given.length < 100 && given.length >= PIECES_HELD, `no room after ${given.length} taken back`);
+    const late = pool.run(sentence(1));
+    for (const g of given) assert.equal(await g, mine);
+    assert.ok((await inLong).spans.length >= units.length - 4, 'the four sentences are aligned');
+    assert.deepEqual(await late, alone[1]);
+    // the thread acknowledges what was taken back, and every place is free again for the next pieces
+    for (let i = 0; i < 50 && pool.free < PIECES_HELD; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(pool.free, PIECES_HELD);
+    for (let k = 0; k < 20; k++) assert.deepEqual(await pool.run(sentence(k % 2)), alone[k % 2]);
   } finally {
     await pool.close();
   }
@@ -431,15 +511,15 @@ test('a piece thread that dies fails the pieces it holds and refuses the next at
   try {
     const alone = await pool.run(job());
     assert.equal(pool.free, 2 * PIECES_HELD);
-    // four pieces held, two by each thread; one thread dies under its two
-    const held = [pool.run(job()), pool.run(job()), pool.run(job()), pool.run(job())];
+    // each thread holds as many as it can; one thread dies under them
+    const held = Array.from({ length: 2 * PIECES_HELD }, () => pool.run(job()));
     assert.equal(pool.free, 0);
-    // a fifth waits for a place, and gets one on the thread that goes on
+    // one more waits for a place, and gets one on the thread that goes on
     const waiting = pool.run(job());
     await workers[0]!.terminate();
     const settled = await Promise.allSettled(held);
     const failed = settled.filter((s) => s.status === 'rejected');
-    assert.equal(failed.length, 2, 'the dead thread fails the two pieces it held');
+    assert.equal(failed.length, PIECES_HELD, 'the dead thread fails the pieces it held');
     for (const f of failed) assert.match(String((f as PromiseRejectedResult).reason), /piece thread exited/);
     for (const s of settled) if (s.status === 'fulfilled') assert.deepEqual(s.value, alone);
     assert.deepEqual(await waiting, alone);

@@ -64,6 +64,19 @@ export interface PieceRunner {
   /** threads free now (run() is called only while one is) */
   readonly free: number;
   run(piece: PieceWork): Promise<PieceOutcome>;
+  /**
+   * A piece given to a thread that has not started it (it waits behind the one the thread is in), taken
+   * back for this thread to run; null when there is none. The promise run() gave settles with what this
+   * thread reports.
+   */
+  takeBack?(): PieceTakenBack | null;
+}
+
+/** A piece taken back from another thread: this thread runs it and says how it went. */
+export interface PieceTakenBack {
+  work: PieceWork;
+  done(outcome: PieceOutcome): void;
+  failed(cause: unknown): void;
 }
 
 /** Files up to this many seconds are aligned in one search (LongAudioOptions.singleMax's default). */
@@ -258,19 +271,40 @@ class StretchSearches {
     return true;
   }
 
-  /** This thread takes the searches left, one at a time, handing the threads more after each. */
+  /**
+   * This thread takes the searches left, one at a time, handing the threads more after each; when none is
+   * left for it, it takes back what a thread holds and has not started (the repairs wait for it), until
+   * there is nothing to take.
+   */
   private async onThisThread(): Promise<void> {
     if (this.searching) return;
     this.searching = true;
     try {
-      while (this.asked.length) {
-        await this.runNext();
+      for (;;) {
+        if (this.asked.length) await this.runNext();
+        else if (!(await this.takeBack())) break;
+        // the repairs waiting for what was just searched go on (and may ask for more) before the next
         await eventLoopTurn();
         this.toThreads();
       }
     } finally {
       this.searching = false;
     }
+  }
+
+  /**
+   * Runs here a piece or search that a thread holds and has not started, if there is one: rather than
+   * wait while the thread ends the one it is in first.
+   */
+  async takeBack(): Promise<boolean> {
+    const taken = this.opts.pieces?.takeBack?.();
+    if (!taken) return false;
+    try {
+      taken.done(await pieceHere(this.backend, taken.work, this.opts));
+    } catch (err) {
+      taken.failed(err);
+    }
+    return true;
   }
 
   private async runNext(): Promise<void> {
@@ -677,6 +711,8 @@ async function twoPassParallel(
     if (!queue.length) {
       const out = plan.filter((p) => !finished.has(key(p))).map((p) => started.get(key(p))!);
       if (!out.length) break;
+      // a piece (or merge) a thread holds behind the one it is in is this thread's, rather than waiting
+      if (await searches.takeBack()) continue;
       try {
         await Promise.race(out);
       } catch {
@@ -685,15 +721,8 @@ async function twoPassParallel(
       continue;
     }
     const { piece: p } = queue.shift()!;
-    const recognitions: Recognition[] = [];
-    const warnings: string[] = [];
-    const j = work(p, first);
-    const spans = await alignPiece(backend, j.samples, j.offset, j.units, j.coarse, {
-      ...opts,
-      warn: (m) => warnings.push(m),
-      onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
-    });
-    finish(p, { spans, recognitions, warnings });
+    const outcome = await pieceHere(backend, work(p, first), opts);
+    finish(p, outcome);
     piecesDone++;
     progress();
   }
@@ -907,6 +936,28 @@ export async function alignPiece(
   if (spans.length < coarse.length * 0.8) return coarse;
   for (const r of recognitions) opts.onRecognition?.(r);
   return spans;
+}
+
+/**
+ * A piece (or a repair's search) on this thread, as a piece thread runs it (align/window-worker.ts): its
+ * spans, and its recognitions and warnings kept for the caller to pass on in the file's order.
+ */
+async function pieceHere(
+  backend: AcousticBackend,
+  w: PieceWork,
+  opts: LongAudioOptions,
+): Promise<PieceOutcome> {
+  const recognitions: Recognition[] = [];
+  const warnings: string[] = [];
+  const spans = await alignPiece(backend, w.samples, w.offset, w.units, w.coarse, {
+    precision: opts.precision,
+    garbage: opts.garbage,
+    window: opts.window,
+    guard: opts.guard,
+    warn: (m) => warnings.push(m),
+    onRecognition: opts.onRecognition && w.recognise !== false ? (r) => recognitions.push(r) : undefined,
+  });
+  return { spans, recognitions, warnings };
 }
 
 function shiftSpan(s: UnitSpan, by: number): UnitSpan {

@@ -1,24 +1,30 @@
 // A piece thread of align/window-pool.ts: loads the HMM decoder of the job's model once (as it starts, when
 // the pool names the model: PieceWarmUp), then aligns the pieces it is given with the same code the main
 // thread uses (alignPiece).
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { Recognition } from '../acoustic/backend.ts';
 import { HmmBackend, loadAdaptedDecoder, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { Samples } from '../audio/pcm.ts';
 import { describeThrown } from '../errors.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import { alignPiece } from './long-audio.ts';
-import type { PieceJob, PieceOutcome, PieceWarmUp } from './window-pool.ts';
+import { CLAIM, CLAIMS_KEY } from './window-pool.ts';
+import type { PieceOutcome, PieceWarmUp, PostedJob, Reply } from './window-pool.ts';
 import type { ModelFamily } from '../acoustic/hmm/models.ts';
 
 /** The decoder of a job's model (loaded once: loadDecoder and loadAdaptedDecoder keep it). */
 const decoderOf = (family: ModelFamily, modelDir: string | undefined) =>
   modelDir ? loadAdaptedDecoder(modelDir, family) : loadDecoder(family);
 
+/** Each job's claim, shared with the pool: a job is aligned only if the pool has not taken it back. */
+const claims = new Int32Array((workerData as Record<string, SharedArrayBuffer>)[CLAIMS_KEY]!);
+
 /** The pieces given, aligned one after another in the order they came (a reply per piece, in order). */
 let turn: Promise<void> = Promise.resolve();
 
-parentPort!.on('message', (job: PieceJob | PieceWarmUp) => {
+const reply = (r: Reply) => parentPort!.postMessage(r);
+
+parentPort!.on('message', (job: PostedJob | PieceWarmUp) => {
   if ('warm' in job) {
     // no reply: a model that cannot load fails the first piece, which reports why
     decoderOf(job.family, job.modelDir).catch(() => {});
@@ -29,7 +35,12 @@ parentPort!.on('message', (job: PieceJob | PieceWarmUp) => {
   turn = turn.then(() => alignJob(job));
 });
 
-async function alignJob(job: PieceJob): Promise<void> {
+async function alignJob(job: PostedJob): Promise<void> {
+  // taken back while it waited here: the pool's thread runs it, this one says it saw it go
+  if (Atomics.compareExchange(claims, job.slot, CLAIM.waiting, CLAIM.started) !== CLAIM.waiting) {
+    reply({ id: job.id, ok: false, withdrawn: true });
+    return;
+  }
   try {
     const backend = new HmmBackend(await decoderOf(job.family, job.modelDir), {
       espeakIpa,
@@ -45,8 +56,8 @@ async function alignJob(job: PieceJob): Promise<void> {
       onRecognition: job.recognise ? (r) => recognitions.push(r) : undefined,
     });
     const outcome: PieceOutcome = { spans, recognitions, warnings };
-    parentPort!.postMessage({ ok: true, outcome });
+    reply({ id: job.id, ok: true, outcome });
   } catch (err) {
-    parentPort!.postMessage({ ok: false, error: describeThrown(err) });
+    reply({ id: job.id, ok: false, error: describeThrown(err) });
   }
 }
