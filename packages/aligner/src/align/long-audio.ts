@@ -939,26 +939,37 @@ export async function alignPiece(
 }
 
 /**
- * A piece (or a repair's search) on this thread, as a piece thread runs it (align/window-worker.ts): its
- * spans, and its recognitions and warnings kept for the caller to pass on in the file's order.
+ * A piece (or a repair's search) aligned on the thread that calls, the main one or a piece thread
+ * (align/window-worker.ts), the same way on each: its spans, and its recognitions (when `recognise`) and
+ * warnings kept for the caller to pass on in the file's order.
  */
-async function pieceHere(
+export async function pieceOutcome(
   backend: AcousticBackend,
   w: PieceWork,
-  opts: LongAudioOptions,
+  s: Pick<LongAudioOptions, 'precision' | 'garbage' | 'window' | 'guard'> & { recognise: boolean },
 ): Promise<PieceOutcome> {
   const recognitions: Recognition[] = [];
   const warnings: string[] = [];
   const spans = await alignPiece(backend, w.samples, w.offset, w.units, w.coarse, {
+    precision: s.precision,
+    garbage: s.garbage,
+    window: s.window,
+    guard: s.guard,
+    warn: (m) => warnings.push(m),
+    onRecognition: s.recognise ? (r) => recognitions.push(r) : undefined,
+  });
+  return { spans, recognitions, warnings };
+}
+
+/** A piece on this thread, with this file's settings. */
+const pieceHere = (backend: AcousticBackend, w: PieceWork, opts: LongAudioOptions) =>
+  pieceOutcome(backend, w, {
     precision: opts.precision,
     garbage: opts.garbage,
     window: opts.window,
     guard: opts.guard,
-    warn: (m) => warnings.push(m),
-    onRecognition: opts.onRecognition && w.recognise !== false ? (r) => recognitions.push(r) : undefined,
+    recognise: opts.onRecognition !== undefined && w.recognise !== false,
   });
-  return { spans, recognitions, warnings };
-}
 
 function shiftSpan(s: UnitSpan, by: number): UnitSpan {
   const r = (x: number) => Math.round((x + by) * 10000) / 10000;

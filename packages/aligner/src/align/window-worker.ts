@@ -1,15 +1,14 @@
 // A piece thread of align/window-pool.ts: loads the HMM decoder of the job's model once (as it starts, when
 // the pool names the model: PieceWarmUp), then aligns the pieces it is given with the same code the main
-// thread uses (alignPiece).
+// thread uses (pieceOutcome).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Recognition } from '../acoustic/backend.ts';
 import { HmmBackend, loadAdaptedDecoder, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { Samples } from '../audio/pcm.ts';
 import { describeThrown } from '../errors.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
-import { alignPiece } from './long-audio.ts';
+import { pieceOutcome } from './long-audio.ts';
 import { CLAIM, CLAIMS_KEY } from './window-pool.ts';
-import type { PieceOutcome, PieceWarmUp, PostedJob, Reply } from './window-pool.ts';
+import type { PieceWarmUp, PostedJob, Reply } from './window-pool.ts';
 import type { ModelFamily } from '../acoustic/hmm/models.ts';
 
 /** The decoder of a job's model (loaded once: loadDecoder and loadAdaptedDecoder keep it). */
@@ -46,16 +45,12 @@ async function alignJob(job: PostedJob): Promise<void> {
       espeakIpa,
       arabicLattice: arabicPronunciationLattice,
     });
-    const recognitions: Recognition[] = [];
-    const warnings: string[] = [];
     const samples = new Samples(job.pcm, true, job.origin);
-    const spans = await alignPiece(backend, samples, job.offset, job.units, job.coarse, {
-      precision: job.precision,
-      garbage: job.garbage,
-      warn: (m) => warnings.push(m),
-      onRecognition: job.recognise ? (r) => recognitions.push(r) : undefined,
-    });
-    const outcome: PieceOutcome = { spans, recognitions, warnings };
+    const outcome = await pieceOutcome(
+      backend,
+      { samples, offset: job.offset, units: job.units, coarse: job.coarse },
+      { precision: job.precision, garbage: job.garbage, recognise: job.recognise },
+    );
     reply({ id: job.id, ok: true, outcome });
   } catch (err) {
     reply({ id: job.id, ok: false, error: describeThrown(err) });
