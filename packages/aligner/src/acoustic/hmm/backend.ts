@@ -22,7 +22,7 @@ import { ipaPhones } from '../../align/ipa-tier.ts';
 import type { GrammarUnit } from '../../align/grammar.ts';
 import { FRAME_RATE, emulatingPocketsphinx, loadHmmDecoder } from './decoder.ts';
 import { UNIT_NATS } from './scoring/senones.ts';
-import type { DecodeSettings, HmmDecoder, HmmSearch, HmmSegment } from './decoder.ts';
+import type { DecodeSettings, HmmDecoder, HmmSearch, HmmSegment, PhoneLoop } from './decoder.ts';
 import { resolveHmmModel } from './models.ts';
 import type { ModelFamily } from './models.ts';
 import { ipaToModelPhones, phoneSet } from './phone-map.ts';
@@ -511,41 +511,6 @@ export class HmmBackend implements AcousticBackend {
     // over the frames of the unit's own phones (a filler may sit between two phones of a letter lattice),
     // as the path gave them (its costs are over exactly those frames)
     const nFrames = Math.round(result.d * FRAME_RATE);
-    const gopOf = (
-      segs: HmmSegment[],
-      first: HmmSegment,
-      last: HmmSegment,
-    ): Pick<UnitSpan, 'gop' | 'frames' | 'spread' | 'phoneGop' | 'worstGop' | 'minFrames' | 'open'> => {
-      const out: Pick<UnitSpan, 'spread' | 'open'> = {};
-      if (first.spread && last.spread) out.spread = [first.spread[0], last.spread[1]];
-      if (first.f && last.f) out.open = [first.f[0] <= 0, last.f[1] >= nFrames];
-      if (!loop || segs.some((g) => g.ascr === undefined)) return out;
-      let frames = 0;
-      let forced = 0;
-      let free = 0;
-      let minFrames = Infinity;
-      const perPhone: number[] = [];
-      for (const g of segs) {
-        const [sf, ef] = (g.f ?? [Math.round(g.b * FRAME_RATE), Math.round((g.b + g.d) * FRAME_RATE)]).map(
-          (x) => Math.min(loop.nFrames, x),
-        ) as [number, number];
-        const loopCost = loop.cum[ef]! - loop.cum[sf]!;
-        frames += ef - sf;
-        forced += g.ascr!;
-        free += loopCost;
-        minFrames = Math.min(minFrames, ef - sf);
-        if (ef > sf) perPhone.push(((g.ascr! - loopCost) * UNIT_NATS) / (ef - sf));
-      }
-      if (frames <= 0) return out;
-      return {
-        gop: round(((forced - free) * UNIT_NATS) / frames),
-        frames,
-        phoneGop: round(perPhone.reduce((a, x) => a + x, 0) / perPhone.length),
-        worstGop: round(Math.max(...perPhone)),
-        minFrames,
-        ...out,
-      };
-    };
     const off = req.offset - shift / 16000;
     const spans: UnitSpan[] = [];
     const segs = (result.w ?? []).filter((seg) => seg.t.startsWith('P_') || seg.t.startsWith('Q'));
@@ -568,7 +533,7 @@ export class HmmBackend implements AcousticBackend {
       if (word) {
         spans.push({
           ...toSpan(usable[k]!.i, seg, off),
-          ...gopOf(seg.w?.length ? seg.w : [seg], seg, seg),
+          ...gopOf(seg.w?.length ? seg.w : [seg], seg, seg, loop, nFrames),
         });
         k++;
         continue;
@@ -580,7 +545,7 @@ export class HmmBackend implements AcousticBackend {
       while (si + 1 < segs.length && sameUnit(segs[si + 1]!)) group.push(segs[++si]!);
       spans.push({
         ...latticeSpan(usable[k]!.i, group, off),
-        ...gopOf(group, group[0]!, group[group.length - 1]!),
+        ...gopOf(group, group[0]!, group[group.length - 1]!, loop, nFrames),
       });
       k++;
     }
@@ -600,6 +565,49 @@ export class HmmBackend implements AcousticBackend {
   phoneTier(units: Unit[], spans: UnitSpan[]): PhoneTiming[] {
     return ipaPhones(units, spans, this.phoneSet);
   }
+}
+
+/**
+ * A unit's goodness of pronunciation over its segments' frames: the forced path's cost against the free
+ * phone loop's (`loop`, null: none), with the frames' spread and whether the unit runs to the window's
+ * edges. (A function of its own, not a closure made by each search: the JIT compiles it once.)
+ */
+function gopOf(
+  segs: HmmSegment[],
+  first: HmmSegment,
+  last: HmmSegment,
+  loop: PhoneLoop | null,
+  nFrames: number,
+): Pick<UnitSpan, 'gop' | 'frames' | 'spread' | 'phoneGop' | 'worstGop' | 'minFrames' | 'open'> {
+  const out: Pick<UnitSpan, 'spread' | 'open'> = {};
+  if (first.spread && last.spread) out.spread = [first.spread[0], last.spread[1]];
+  if (first.f && last.f) out.open = [first.f[0] <= 0, last.f[1] >= nFrames];
+  if (!loop || segs.some((g) => g.ascr === undefined)) return out;
+  let frames = 0;
+  let forced = 0;
+  let free = 0;
+  let minFrames = Infinity;
+  const perPhone: number[] = [];
+  for (const g of segs) {
+    const [sf, ef] = (g.f ?? [Math.round(g.b * FRAME_RATE), Math.round((g.b + g.d) * FRAME_RATE)]).map((x) =>
+      Math.min(loop.nFrames, x),
+    ) as [number, number];
+    const loopCost = loop.cum[ef]! - loop.cum[sf]!;
+    frames += ef - sf;
+    forced += g.ascr!;
+    free += loopCost;
+    minFrames = Math.min(minFrames, ef - sf);
+    if (ef > sf) perPhone.push(((g.ascr! - loopCost) * UNIT_NATS) / (ef - sf));
+  }
+  if (frames <= 0) return out;
+  return {
+    gop: round(((forced - free) * UNIT_NATS) / frames),
+    frames,
+    phoneGop: round(perPhone.reduce((a, x) => a + x, 0) / perPhone.length),
+    worstGop: round(Math.max(...perPhone)),
+    minFrames,
+    ...out,
+  };
 }
 
 function round(x: number): number {

@@ -121,78 +121,93 @@ export function estimateTransform(stats: AdaptationStats): FeatureTransform {
   const m = stats.m;
   const full = stats.frames >= FULL_MIN;
   const beta = stats.frames;
-  const streams = m.streamLengths.map((d, f) => {
-    const n = d + 1;
-    const a = new Float64Array(d * d);
-    for (let i = 0; i < d; i++) a[i * d + i] = 1;
-    const b = new Float64Array(d);
-    if (beta <= 0) return { a, b };
-    // G_i symmetric (the statistics keep its upper triangle)
-    const gs: Float64Array[] = [];
-    const ks: Float64Array[] = [];
-    for (let i = 0; i < d; i++) {
-      const gi = stats.g[f]!.slice(i * n * n, (i + 1) * n * n);
-      for (let r = 0; r < n; r++) for (let c = 0; c < r; c++) gi[r * n + c] = gi[c * n + r]!;
-      gs.push(gi);
-      ks.push(stats.k[f]!.slice(i * n, (i + 1) * n));
-    }
-    const betaEff = beta;
-    for (let sweep = 0; sweep < SWEEPS; sweep++) {
-      for (let i = 0; i < d; i++) {
-        // the free coefficients of row i: [b_i, A_i] (full) or [b_i, A_ii] (diagonal)
-        const idx = full ? Array.from({ length: n }, (_, c) => c) : [0, i + 1];
-        const q = idx.length;
-        const gSub = new Float64Array(q * q);
-        const kSub = new Float64Array(q);
-        // coefficients held fixed (diagonal mode: the zero off-diagonals) move into k
-        for (let r = 0; r < q; r++) {
-          kSub[r] = ks[i]![idx[r]!]!;
-          for (let c = 0; c < q; c++) gSub[r * q + c] = gs[i]![idx[r]! * n + idx[c]!]!;
-        }
-        const inv = invert(gSub, q);
-        if (!inv) continue;
-        // cofactor row of A (up to scale): column i of A⁻¹
-        const aInv = invert(a, d);
-        if (!aInv) break;
-        const p = new Float64Array(q);
-        for (let r = 0; r < q; r++) p[r] = idx[r] === 0 ? 0 : aInv[(idx[r]! - 1) * d + i]!;
-        const pG = mulVec(inv, p, q);
-        const kG = mulVec(inv, kSub, q);
-        const e1 = dot(p, pG);
-        const e2 = dot(p, kG);
-        if (!(e1 > 0)) continue;
-        const disc = Math.sqrt(e2 * e2 + 4 * e1 * betaEff);
-        let bestAlpha = 0;
-        let bestQ = -Infinity;
-        for (const alpha of [(-e2 + disc) / (2 * e1), (-e2 - disc) / (2 * e1)]) {
-          const qv = betaEff * Math.log(Math.abs(alpha * e1 + e2)) - 0.5 * alpha * alpha * e1;
-          if (qv > bestQ) {
-            bestQ = qv;
-            bestAlpha = alpha;
-          }
-        }
-        for (let r = 0; r < q; r++) {
-          const w = bestAlpha * pG[r]! + kG[r]!;
-          if (idx[r] === 0) b[i] = w;
-          else a[i * d + idx[r]! - 1] = w;
-        }
-      }
-    }
-    // drawn towards the identity: PRIOR_FRAMES frames' worth of it against the data's frames
-    const keep = beta / (beta + PRIOR_FRAMES);
-    for (let i = 0; i < d * d; i++) a[i] = keep * a[i]! + (1 - keep) * (i % (d + 1) === 0 ? 1 : 0);
-    for (let i = 0; i < d; i++) b[i] = keep * b[i]!;
-    return { a, b };
-  });
+  const streams = m.streamLengths.map((d, f) => streamTransform(stats, f, d, full));
   let h = 0x811c9dc5;
   for (const s of streams)
     for (const v of [...s.a, ...s.b]) h = Math.imul(h ^ Math.round(v * 1e6), 0x01000193);
   return { streams, frames: beta, id: `fmllr:${Math.round(beta)}:${h >>> 0}` };
 }
 
+/**
+ * Stream f's transform (d coefficients a frame) from the statistics: full, or diagonal with few frames.
+ * (A function of its own, not a callback made by each call: the JIT compiles it once.)
+ */
+function streamTransform(
+  stats: AdaptationStats,
+  f: number,
+  d: number,
+  full: boolean,
+): { a: Float64Array; b: Float64Array } {
+  const beta = stats.frames;
+  const n = d + 1;
+  const a = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) a[i * d + i] = 1;
+  const b = new Float64Array(d);
+  if (beta <= 0) return { a, b };
+  // G_i symmetric (the statistics keep its upper triangle)
+  const gs: Float64Array[] = [];
+  const ks: Float64Array[] = [];
+  for (let i = 0; i < d; i++) {
+    const gi = stats.g[f]!.slice(i * n * n, (i + 1) * n * n);
+    for (let r = 0; r < n; r++) for (let c = 0; c < r; c++) gi[r * n + c] = gi[c * n + r]!;
+    gs.push(gi);
+    ks.push(stats.k[f]!.slice(i * n, (i + 1) * n));
+  }
+  const betaEff = beta;
+  for (let sweep = 0; sweep < SWEEPS; sweep++) {
+    for (let i = 0; i < d; i++) {
+      // the free coefficients of row i: [b_i, A_i] (full) or [b_i, A_ii] (diagonal)
+      const idx = full ? Array.from({ length: n }, (_, c) => c) : [0, i + 1];
+      const q = idx.length;
+      const gSub = new Float64Array(q * q);
+      const kSub = new Float64Array(q);
+      // coefficients held fixed (diagonal mode: the zero off-diagonals) move into k
+      for (let r = 0; r < q; r++) {
+        kSub[r] = ks[i]![idx[r]!]!;
+        for (let c = 0; c < q; c++) gSub[r * q + c] = gs[i]![idx[r]! * n + idx[c]!]!;
+      }
+      const inv = invert(gSub, q);
+      if (!inv) continue;
+      // cofactor row of A (up to scale): column i of A⁻¹
+      const aInv = invert(a, d);
+      if (!aInv) break;
+      const p = new Float64Array(q);
+      for (let r = 0; r < q; r++) p[r] = idx[r] === 0 ? 0 : aInv[(idx[r]! - 1) * d + i]!;
+      const pG = mulVec(inv, p, q);
+      const kG = mulVec(inv, kSub, q);
+      const e1 = dot(p, pG);
+      const e2 = dot(p, kG);
+      if (!(e1 > 0)) continue;
+      const disc = Math.sqrt(e2 * e2 + 4 * e1 * betaEff);
+      let bestAlpha = 0;
+      let bestQ = -Infinity;
+      for (const alpha of [(-e2 + disc) / (2 * e1), (-e2 - disc) / (2 * e1)]) {
+        const qv = betaEff * Math.log(Math.abs(alpha * e1 + e2)) - 0.5 * alpha * alpha * e1;
+        if (qv > bestQ) {
+          bestQ = qv;
+          bestAlpha = alpha;
+        }
+      }
+      for (let r = 0; r < q; r++) {
+        const w = bestAlpha * pG[r]! + kG[r]!;
+        if (idx[r] === 0) b[i] = w;
+        else a[i * d + idx[r]! - 1] = w;
+      }
+    }
+  }
+  // drawn towards the identity: PRIOR_FRAMES frames' worth of it against the data's frames
+  const keep = beta / (beta + PRIOR_FRAMES);
+  for (let i = 0; i < d * d; i++) a[i] = keep * a[i]! + (1 - keep) * (i % (d + 1) === 0 ? 1 : 0);
+  for (let i = 0; i < d; i++) b[i] = keep * b[i]!;
+  return { a, b };
+}
+
 /** The features with each stream's transform applied (a new object; the input is left as it was). */
 export function applyTransform(feats: Features, tf: FeatureTransform): Features {
-  const streams = feats.streams.map((s, f) => {
+  // (a loop, not a callback: a function made anew by each call is compiled anew by the JIT once hot)
+  const streams: Float32Array[] = [];
+  for (let f = 0; f < feats.streams.length; f++) {
+    const s = feats.streams[f]!;
     const d = feats.streamLengths[f]!;
     const { a, b } = tf.streams[f]!;
     const out = new Float32Array(s.length);
@@ -204,8 +219,8 @@ export function applyTransform(feats: Features, tf: FeatureTransform): Features 
         out[o + i] = v;
       }
     }
-    return out;
-  });
+    streams.push(out);
+  }
   return { ...feats, streams };
 }
 

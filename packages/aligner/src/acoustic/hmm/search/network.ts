@@ -187,17 +187,19 @@ export function buildNetwork(
   const firsts = Array.from({ length: g.states }, () => new Set<number>([sil]));
   // Last phones of the words arriving at each state (silence too: fillers, and the start).
   const lasts = Array.from({ length: g.states }, () => new Set<number>([sil]));
-  g.arcs.forEach((a, i) => {
+  // (loops, not callbacks, here and below: a function made anew by each build is compiled anew by the JIT)
+  for (let i = 0; i < g.arcs.length; i++) {
+    const a = g.arcs[i]!;
     if (a.word < 0) {
       if (a.to !== a.from) nullsFrom[a.from]!.push(a);
-      return;
+      continue;
     }
     wordArcsFrom[a.from]!.push(i);
     if (contextual(a.word)) {
       firsts[a.from]!.add(words[a.word]!.phones[0]!);
       lasts[a.to]!.add(words[a.word]!.phones.at(-1)!);
     }
-  });
+  }
   const rank = topologicalRank(g.states, nullsFrom);
   const byRank = Array.from({ length: g.states }, (_, s) => s).sort((x, y) => rank[x]! - rank[y]!);
   for (const s of byRank) for (const a of nullsFrom[s]!) for (const p of lasts[s]!) lasts[a.to]!.add(p);
@@ -288,8 +290,9 @@ export function buildNetwork(
 
   /** Per word arc: its entry HMMs by left context (ANY for context-free words). */
   const entries: Map<number, number[]>[] = new Array(g.arcs.length);
-  g.arcs.forEach((a, ai) => {
-    if (a.word < 0) return;
+  for (let ai = 0; ai < g.arcs.length; ai++) {
+    const a = g.arcs[ai]!;
+    if (a.word < 0) continue;
     const ph = words[a.word]!.phones;
     const n = ph.length;
     const cost = a.cost + g.wordPenalty;
@@ -304,7 +307,7 @@ export function buildNetwork(
         else byLc.set(ANY, [h]);
         prev = h;
       }
-      return;
+      continue;
     }
     const lcs = lasts[a.from]!;
     const rcs = rightContexts[a.to]!;
@@ -321,7 +324,7 @@ export function buildNetwork(
         }
         byLc.set(lc, [...byPid.values()]);
       }
-      return;
+      continue;
     }
     // The last phone per right context (instances shared by the contexts with the same senones).
     const lastCost = rules.arcCostAtLastPhone ? a.cost : 0;
@@ -352,7 +355,7 @@ export function buildNetwork(
       }
       byLc.set(lc, [h]);
     }
-  });
+  }
 
   // Slots: the start, then every slot a word exits into, then those their empty transitions reach.
   const startSlot = slotOf(g.start, sil, ANY);
@@ -361,7 +364,7 @@ export function buildNetwork(
   const nullAt: number[] = [];
   const nullSlot: number[] = [];
   const nullCost: number[] = [];
-  const wire = (si: number) => {
+  for (let si = 0; si < sState.length; si++) {
     const state = sState[si]!;
     const lc = sLc[si]!;
     const rc = sRc[si]!;
@@ -389,8 +392,7 @@ export function buildNetwork(
       nullSlot.push(to);
       nullCost.push(a.cost);
     }
-  };
-  for (let si = 0; si < sState.length; si++) wire(si);
+  }
   const S = sState.length;
   enterAt.push(enterList.length);
   nullAt.push(nullSlot.length);

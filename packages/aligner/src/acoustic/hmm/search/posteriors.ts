@@ -64,7 +64,9 @@ export function boundaryPosteriors(
   const alpha = Array.from({ length: n }, (_, i) => new Float64Array(3 * width(i)));
   const beta = Array.from({ length: n }, (_, i) => new Float64Array(3 * width(i)));
   const frameBest = new Float64Array(nFrames).fill(-Infinity);
-  const emit = Array.from({ length: n }, (_, i) => {
+  // (a loop, not a callback: a function made anew by each call is compiled anew by the JIT once hot)
+  const emit: Float64Array[] = [];
+  for (let i = 0; i < n; i++) {
     const e = new Float64Array(3 * width(i));
     for (let t = lo[i]!; t <= hi[i]!; t++)
       for (let j = 0; j < 3; j++) {
@@ -72,8 +74,8 @@ export function boundaryPosteriors(
         e[(t - lo[i]!) * 3 + j] = v;
         if (v > frameBest[t]!) frameBest[t] = v;
       }
-    return e;
-  });
+    emit.push(e);
+  }
   for (let i = 0; i < n; i++) {
     const e = emit[i]!;
     for (let q = 0; q < e.length; q++) e[q] = Math.exp(e[q]! - frameBest[lo[i]! + Math.floor(q / 3)]!);

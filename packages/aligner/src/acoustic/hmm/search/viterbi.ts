@@ -151,85 +151,75 @@ export function viterbi(
   try {
     return search(rec, m, net, scorer, nFrames, beams, rules);
   } finally {
+    releaseSearch();
     giveBackRecords(rec);
   }
 }
 
-function search(
-  rec: Records,
+const NEG = -Infinity;
+const NO_F64 = new Float64Array(0);
+const NO_I32 = new Int32Array(0);
+const NO_RECORDS = new Records(1);
+
+/** A transition's cost as a score (-Infinity where it is forbidden). */
+const tscore = (c: number): number => (c >= TMAT_FORBIDDEN ? NEG : -c);
+
+type Search = (
+  records: Records,
   m: AcousticModel,
   net: Network,
   scorer: SenoneCosts,
   nFrames: number,
   beams: Beams,
   rules: SearchRules,
-): SearchResult | null {
-  const sphinx = rules.sphinx === true;
-  const nEmit = m.mdef.nEmitState;
-  if (nEmit !== 3 || net.nEmit !== 3)
-    throw new EngineError('engine_fault', `only 3-state phone models are supported (this one has ${nEmit})`);
-  const nSen = net.senones.length;
-  const H = net.nHmms;
-  const S = net.nSlots;
-  const NEG = -Infinity;
-  const tp = m.tmat;
-  const nTo = m.nTmatTo;
-  // per HMM: senones, transitions as scores (-cost; -Infinity when forbidden), entry cost, exits
-  const sen = net.hmmSenones;
-  const tmatOf = net.hmmTmat;
-  const entryCost = net.hmmEntryCost;
-  const { exitFirst, exitList, nextFirst, nextList, enterFirst, enterList, nullFirst, nullSlot, nullCost } =
-    net;
-  const slotFinal = net.slotFinal;
-  // per transition matrix: 00 01 02 11 12 22, then 13 and 23 (the exits)
-  const nTmat = tp.length / (3 * nTo);
-  const trans = new Float64Array(nTmat * 8);
-  const tscore = (c: number) => (c >= TMAT_FORBIDDEN ? NEG : -c);
-  for (let x = 0; x < nTmat; x++) {
-    const o = x * 3 * nTo;
-    trans[x * 8] = tscore(tp[o]!); // 0->0
-    trans[x * 8 + 1] = tscore(tp[o + 1]!); // 0->1
-    trans[x * 8 + 2] = tscore(tp[o + 2]!); // 0->2
-    trans[x * 8 + 3] = tscore(tp[o + nTo + 1]!); // 1->1
-    trans[x * 8 + 4] = tscore(tp[o + nTo + 2]!); // 1->2
-    trans[x * 8 + 5] = tscore(tp[o + 2 * nTo + 2]!); // 2->2
-    trans[x * 8 + 6] = tscore(tp[o + nTo + 3]!); // 1->exit
-    trans[x * 8 + 7] = tscore(tp[o + 2 * nTo + 3]!); // 2->exit
-  }
-  const score = new Float64Array(H * 3).fill(NEG);
-  const hist = new Int32Array(H * 3).fill(-1);
-  const exitScore = new Float64Array(H);
-  const exitHist = new Int32Array(H);
-  let active = new Int32Array(Math.min(H, 1024));
-  let nActive = 0;
-  let nextActive = new Int32Array(active.length);
+) => SearchResult | null;
+
+/**
+ * The search, made once per thread. Its helpers (leaveSlots, applyPending, ...) are closures over the state
+ * of the search in progress, made here once: made anew by every search, each was a function the JIT had
+ * not seen, run unoptimised and compiled again once hot, and a thread compiled the same code hundreds of
+ * times in a long file (2026-12-06: 711 compiles in a 17-minute file, 1,450 with a piece thread, whose
+ * compiles take the cores the two searches need). `release` lets go of the last search's arrays.
+ */
+function searcher(): { search: Search; release: () => void } {
+  // the search in progress (searches do not nest: each runs to its end before the next starts)
+  let rec = NO_RECORDS;
+  let sphinx = false;
+  let entryCost: Float64Array = NO_F64;
+  let enterFirst: Int32Array = NO_I32;
+  let enterList: Int32Array = NO_I32;
+  let nullFirst: Int32Array = NO_I32;
+  let nullSlot: Int32Array = NO_I32;
+  let nullCost: Float64Array = NO_F64;
+  let score: Float64Array = NO_F64;
+  let hist: Int32Array = NO_I32;
+  let nextActive: Int32Array = NO_I32;
   let nNext = 0;
-  const activeStamp = new Int32Array(H).fill(-2);
+  let activeStamp: Int32Array = NO_I32;
   // pending entries for the next frame
-  const pendScore = new Float64Array(H).fill(NEG);
-  const pendPrev = new Int32Array(H);
-  const pendStamp = new Int32Array(H).fill(-2);
-  let pendList = new Int32Array(1024);
+  let pendScore: Float64Array = NO_F64;
+  let pendPrev: Int32Array = NO_I32;
+  let pendStamp: Int32Array = NO_I32;
+  let pendList: Int32Array = NO_I32;
   let nPend = 0;
   // slots touched this frame
-  const slotScore = new Float64Array(S).fill(NEG);
-  const slotHist = new Int32Array(S);
-  const slotStamp = new Int32Array(S).fill(-2);
-  let touched = new Int32Array(256);
+  let slotScore: Float64Array = NO_F64;
+  let slotHist: Int32Array = NO_I32;
+  let slotStamp: Int32Array = NO_I32;
+  let touched: Int32Array = NO_I32;
   let nTouched = 0;
-  // this frame's senone costs, computed for the senones of the active HMMs only
-  const frameCost = new Int32Array(nSen);
-  const costStamp = new Int32Array(nSen).fill(-1);
-  const bestActive = new Int32Array(nFrames);
-  // sphinx: the codebooks of the senones pocketsphinx scores in the frame (the normaliser's)
-  const cbActive = new Uint8Array(sphinx ? m.nCodebooks : 0);
-  const senoneCb = m.mdef.senoneCi;
-  const modelSenone = net.senones;
-  const senMark = new Int32Array(sphinx ? m.mdef.senoneCi.length : 0).fill(-1);
-  let actList: number[] = [];
-  let heap = new Int32Array(256);
+  // sphinx: the entries empty transitions make, apart from the word exits' (one hop, within the word beam)
+  let nullScore: Float64Array = NO_F64;
+  let nullHist: Int32Array = NO_I32;
+  let nullStamp: Int32Array = NO_I32;
+  let nullList: Int32Array = NO_I32;
+  let nNull = 0;
+  let heap: Int32Array = NO_I32;
   let heapN = 0;
   let heapFrom = 0;
+  // entries below the frame's beam are not made (a filler's entry penalty alone can exceed it)
+  let entryFloor = NEG;
+
   const heapPush = (v: number) => {
     if (heapN === heap.length) {
       const b = new Int32Array(heap.length * 2);
@@ -272,8 +262,6 @@ function search(
     }
     nextActive[nNext++] = h;
   };
-  // entries below the frame's beam are not made (a filler's entry penalty alone can exceed it)
-  let entryFloor = NEG;
   const propose = (h: number, s: number, prevRec: number, t: number) => {
     if (s < entryFloor || (sphinx && s === entryFloor)) return;
     if (pendStamp[h] !== t) {
@@ -307,12 +295,6 @@ function search(
       slotHist[s] = hRec;
     }
   };
-  // sphinx: the entries empty transitions make, apart from the word exits' (one hop, within the word beam)
-  const nullScore = new Float64Array(sphinx ? S : 0);
-  const nullHist = new Int32Array(sphinx ? S : 0);
-  const nullStamp = new Int32Array(sphinx ? S : 0).fill(-2);
-  let nullList = new Int32Array(sphinx ? 256 : 0);
-  let nNull = 0;
   const leaveSlotsSphinx = (t: number, threshold: number) => {
     nNull = 0;
     for (let i = 0; i < nTouched; i++) {
@@ -393,227 +375,316 @@ function search(
     nPend = 0;
   };
 
-  // Before the first frame: the start slot, its empty transitions and entries (pocketsphinx: its beams
-  // below a best score of 0).
-  nTouched = 0;
-  touch(net.startSlot, 0, -1, -1);
-  if (sphinx) entryFloor = -beams.beam;
-  leaveSlots(-1, sphinx ? -beams.wbeam : NEG);
-  applyPending(-1);
-  [active, nextActive] = [nextActive, active];
-  nActive = nNext;
-  nNext = 0;
+  const release = (): void => {
+    rec = NO_RECORDS;
+    entryCost = nullCost = score = pendScore = slotScore = nullScore = NO_F64;
+    enterFirst = enterList = nullFirst = nullSlot = hist = nextActive = activeStamp = NO_I32;
+    pendPrev = pendStamp = pendList = slotHist = slotStamp = touched = NO_I32;
+    nullHist = nullStamp = nullList = heap = NO_I32;
+  };
 
-  let bestFinal = NEG;
-  let bestFinalHist = -1;
-  let lastExit = -1;
-  for (let t = 0; t < nFrames; t++) {
-    let best = NEG;
-    // 0. the costs of the active HMMs' senones at frame t
-    let frameBest = 2 ** 30;
-    if (sphinx) {
-      actList = [];
+  const search: Search = (records, m, net, scorer, nFrames, beams, rules) => {
+    rec = records;
+    sphinx = rules.sphinx === true;
+    const nEmit = m.mdef.nEmitState;
+    if (nEmit !== 3 || net.nEmit !== 3)
+      throw new EngineError(
+        'engine_fault',
+        `only 3-state phone models are supported (this one has ${nEmit})`,
+      );
+    const nSen = net.senones.length;
+    const H = net.nHmms;
+    const S = net.nSlots;
+    const tp = m.tmat;
+    const nTo = m.nTmatTo;
+    // per HMM: senones, transitions as scores (-cost; -Infinity when forbidden), entry cost, exits
+    const sen = net.hmmSenones;
+    const tmatOf = net.hmmTmat;
+    entryCost = net.hmmEntryCost;
+    const { exitFirst, exitList, nextFirst, nextList } = net;
+    ({ enterFirst, enterList, nullFirst, nullSlot, nullCost } = net);
+    const slotFinal = net.slotFinal;
+    // per transition matrix: 00 01 02 11 12 22, then 13 and 23 (the exits)
+    const nTmat = tp.length / (3 * nTo);
+    const trans = new Float64Array(nTmat * 8);
+    for (let x = 0; x < nTmat; x++) {
+      const o = x * 3 * nTo;
+      trans[x * 8] = tscore(tp[o]!); // 0->0
+      trans[x * 8 + 1] = tscore(tp[o + 1]!); // 0->1
+      trans[x * 8 + 2] = tscore(tp[o + 2]!); // 0->2
+      trans[x * 8 + 3] = tscore(tp[o + nTo + 1]!); // 1->1
+      trans[x * 8 + 4] = tscore(tp[o + nTo + 2]!); // 1->2
+      trans[x * 8 + 5] = tscore(tp[o + 2 * nTo + 2]!); // 2->2
+      trans[x * 8 + 6] = tscore(tp[o + nTo + 3]!); // 1->exit
+      trans[x * 8 + 7] = tscore(tp[o + 2 * nTo + 3]!); // 2->exit
+    }
+    score = new Float64Array(H * 3).fill(NEG);
+    hist = new Int32Array(H * 3).fill(-1);
+    const exitScore = new Float64Array(H);
+    const exitHist = new Int32Array(H);
+    let active: Int32Array = new Int32Array(Math.min(H, 1024));
+    let nActive = 0;
+    nextActive = new Int32Array(active.length);
+    nNext = 0;
+    activeStamp = new Int32Array(H).fill(-2);
+    // pending entries for the next frame
+    pendScore = new Float64Array(H).fill(NEG);
+    pendPrev = new Int32Array(H);
+    pendStamp = new Int32Array(H).fill(-2);
+    pendList = new Int32Array(1024);
+    nPend = 0;
+    // slots touched this frame
+    slotScore = new Float64Array(S).fill(NEG);
+    slotHist = new Int32Array(S);
+    slotStamp = new Int32Array(S).fill(-2);
+    touched = new Int32Array(256);
+    nTouched = 0;
+    // this frame's senone costs, computed for the senones of the active HMMs only
+    const frameCost = new Int32Array(nSen);
+    const costStamp = new Int32Array(nSen).fill(-1);
+    const bestActive = new Int32Array(nFrames);
+    // sphinx: the codebooks of the senones pocketsphinx scores in the frame (the normaliser's)
+    const cbActive = new Uint8Array(sphinx ? m.nCodebooks : 0);
+    const senoneCb = m.mdef.senoneCi;
+    const modelSenone = net.senones;
+    const senMark = new Int32Array(sphinx ? m.mdef.senoneCi.length : 0).fill(-1);
+    let actList: number[] = [];
+    heap = new Int32Array(256);
+    heapN = 0;
+    heapFrom = 0;
+    entryFloor = NEG;
+    // sphinx: the entries empty transitions make, apart from the word exits' (one hop, within the word beam)
+    nullScore = new Float64Array(sphinx ? S : 0);
+    nullHist = new Int32Array(sphinx ? S : 0);
+    nullStamp = new Int32Array(sphinx ? S : 0).fill(-2);
+    nullList = new Int32Array(sphinx ? 256 : 0);
+    nNull = 0;
+
+    // Before the first frame: the start slot, its empty transitions and entries (pocketsphinx: its beams
+    // below a best score of 0).
+    nTouched = 0;
+    touch(net.startSlot, 0, -1, -1);
+    if (sphinx) entryFloor = -beams.beam;
+    leaveSlots(-1, sphinx ? -beams.wbeam : NEG);
+    applyPending(-1);
+    [active, nextActive] = [nextActive, active];
+    nActive = nNext;
+    nNext = 0;
+
+    let bestFinal = NEG;
+    let bestFinalHist = -1;
+    let lastExit = -1;
+    for (let t = 0; t < nFrames; t++) {
+      let best = NEG;
+      // 0. the costs of the active HMMs' senones at frame t
+      let frameBest = 2 ** 30;
+      if (sphinx) {
+        actList = [];
+        for (let i = 0; i < nActive; i++) {
+          const b3 = active[i]! * 3;
+          for (let j = 0; j < 3; j++) {
+            const ms = modelSenone[sen[b3 + j]!]!;
+            if (senMark[ms] === t) continue;
+            senMark[ms] = t;
+            actList.push(ms);
+          }
+        }
+        actList.sort((a, b) => a - b);
+        cbActive.fill(0);
+        sphinxScoredSenones(actList, (ms) => (cbActive[senoneCb[ms]!] = 1));
+        scorer.activate(t, cbActive);
+      }
       for (let i = 0; i < nActive; i++) {
         const b3 = active[i]! * 3;
         for (let j = 0; j < 3; j++) {
-          const ms = modelSenone[sen[b3 + j]!]!;
-          if (senMark[ms] === t) continue;
-          senMark[ms] = t;
-          actList.push(ms);
+          const k = sen[b3 + j]!;
+          if (costStamp[k] === t) continue;
+          costStamp[k] = t;
+          const c = sphinx ? scorer.atActive(t, k) : scorer.at(t, k);
+          frameCost[k] = c;
+          if (c < frameBest) frameBest = c;
         }
       }
-      actList.sort((a, b) => a - b);
-      cbActive.fill(0);
-      sphinxScoredSenones(actList, (ms) => (cbActive[senoneCb[ms]!] = 1));
-      scorer.activate(t, cbActive);
-    }
-    for (let i = 0; i < nActive; i++) {
-      const b3 = active[i]! * 3;
-      for (let j = 0; j < 3; j++) {
-        const k = sen[b3 + j]!;
-        if (costStamp[k] === t) continue;
-        costStamp[k] = t;
-        const c = sphinx ? scorer.atActive(t, k) : scorer.at(t, k);
-        frameCost[k] = c;
-        if (c < frameBest) frameBest = c;
-      }
-    }
-    bestActive[t] = frameBest;
-    // 1. emit frame t and move inside every active HMM
-    for (let i = 0; i < nActive; i++) {
-      const h = active[i]!;
-      const b3 = h * 3;
-      const e0 = score[b3]! - frameCost[sen[b3]!]!;
-      const e1 = score[b3 + 1]! - frameCost[sen[b3 + 1]!]!;
-      const e2 = score[b3 + 2]! - frameCost[sen[b3 + 2]!]!;
-      const h0 = hist[b3]!;
-      const h1 = hist[b3 + 1]!;
-      const h2 = hist[b3 + 2]!;
-      const tr = tmatOf[h]! * 8;
-      if (sphinx) {
-        // hmm_vit_eval_3st_lr's order and ties
+      bestActive[t] = frameBest;
+      // 1. emit frame t and move inside every active HMM
+      for (let i = 0; i < nActive; i++) {
+        const h = active[i]!;
+        const b3 = h * 3;
+        const e0 = score[b3]! - frameCost[sen[b3]!]!;
+        const e1 = score[b3 + 1]! - frameCost[sen[b3 + 1]!]!;
+        const e2 = score[b3 + 2]! - frameCost[sen[b3 + 2]!]!;
+        const h0 = hist[b3]!;
+        const h1 = hist[b3 + 1]!;
+        const h2 = hist[b3 + 2]!;
+        const tr = tmatOf[h]! * 8;
+        if (sphinx) {
+          // hmm_vit_eval_3st_lr's order and ties
+          const x2 = e2 + trans[tr + 7]!;
+          const x1 = e1 + trans[tr + 6]!;
+          if (x2 > x1) {
+            exitScore[h] = x2;
+            exitHist[h] = h2;
+          } else {
+            exitScore[h] = x1;
+            exitHist[h] = h1;
+          }
+          const a22 = e2 + trans[tr + 5]!;
+          const a12 = e1 + trans[tr + 4]!;
+          const a02 = e0 + trans[tr + 2]!;
+          let n2: number;
+          if (a22 > a12) {
+            if (a02 > a22) {
+              n2 = a02;
+              hist[b3 + 2] = h0;
+            } else n2 = a22;
+          } else if (a02 > a12) {
+            n2 = a02;
+            hist[b3 + 2] = h0;
+          } else {
+            n2 = a12;
+            hist[b3 + 2] = h1;
+          }
+          const a11 = e1 + trans[tr + 3]!;
+          const a01 = e0 + trans[tr + 1]!;
+          let n1: number;
+          if (a11 > a01) n1 = a11;
+          else {
+            n1 = a01;
+            hist[b3 + 1] = h0;
+          }
+          const n0 = e0 + trans[tr]!;
+          score[b3] = n0;
+          score[b3 + 1] = n1;
+          score[b3 + 2] = n2;
+          let hb = exitScore[h]!;
+          if (n2 > hb) hb = n2;
+          if (n1 > hb) hb = n1;
+          if (n0 > hb) hb = n0;
+          if (hb > best) best = hb;
+          continue;
+        }
+        // exit (non-emitting state 3)
         const x2 = e2 + trans[tr + 7]!;
         const x1 = e1 + trans[tr + 6]!;
-        if (x2 > x1) {
+        if (x2 >= x1) {
           exitScore[h] = x2;
           exitHist[h] = h2;
         } else {
           exitScore[h] = x1;
           exitHist[h] = h1;
         }
-        const a22 = e2 + trans[tr + 5]!;
+        // state 2
+        let n2 = e2 + trans[tr + 5]!;
+        let g2 = h2;
         const a12 = e1 + trans[tr + 4]!;
-        const a02 = e0 + trans[tr + 2]!;
-        let n2: number;
-        if (a22 > a12) {
-          if (a02 > a22) {
-            n2 = a02;
-            hist[b3 + 2] = h0;
-          } else n2 = a22;
-        } else if (a02 > a12) {
-          n2 = a02;
-          hist[b3 + 2] = h0;
-        } else {
+        if (a12 > n2) {
           n2 = a12;
-          hist[b3 + 2] = h1;
+          g2 = h1;
         }
-        const a11 = e1 + trans[tr + 3]!;
+        const a02 = e0 + trans[tr + 2]!;
+        if (a02 > n2) {
+          n2 = a02;
+          g2 = h0;
+        }
+        // state 1
+        let n1 = e1 + trans[tr + 3]!;
+        let g1 = h1;
         const a01 = e0 + trans[tr + 1]!;
-        let n1: number;
-        if (a11 > a01) n1 = a11;
-        else {
+        if (a01 > n1) {
           n1 = a01;
-          hist[b3 + 1] = h0;
+          g1 = h0;
         }
         const n0 = e0 + trans[tr]!;
         score[b3] = n0;
         score[b3 + 1] = n1;
         score[b3 + 2] = n2;
-        let hb = exitScore[h]!;
+        hist[b3 + 1] = g1;
+        hist[b3 + 2] = g2;
+        let hb = n0 > n1 ? n0 : n1;
         if (n2 > hb) hb = n2;
-        if (n1 > hb) hb = n1;
-        if (n0 > hb) hb = n0;
+        if (exitScore[h]! > hb) hb = exitScore[h]!;
         if (hb > best) best = hb;
-        continue;
       }
-      // exit (non-emitting state 3)
-      const x2 = e2 + trans[tr + 7]!;
-      const x1 = e1 + trans[tr + 6]!;
-      if (x2 >= x1) {
-        exitScore[h] = x2;
-        exitHist[h] = h2;
-      } else {
-        exitScore[h] = x1;
-        exitHist[h] = h1;
-      }
-      // state 2
-      let n2 = e2 + trans[tr + 5]!;
-      let g2 = h2;
-      const a12 = e1 + trans[tr + 4]!;
-      if (a12 > n2) {
-        n2 = a12;
-        g2 = h1;
-      }
-      const a02 = e0 + trans[tr + 2]!;
-      if (a02 > n2) {
-        n2 = a02;
-        g2 = h0;
-      }
-      // state 1
-      let n1 = e1 + trans[tr + 3]!;
-      let g1 = h1;
-      const a01 = e0 + trans[tr + 1]!;
-      if (a01 > n1) {
-        n1 = a01;
-        g1 = h0;
-      }
-      const n0 = e0 + trans[tr]!;
-      score[b3] = n0;
-      score[b3 + 1] = n1;
-      score[b3 + 2] = n2;
-      hist[b3 + 1] = g1;
-      hist[b3 + 2] = g2;
-      let hb = n0 > n1 ? n0 : n1;
-      if (n2 > hb) hb = n2;
-      if (exitScore[h]! > hb) hb = exitScore[h]!;
-      if (hb > best) best = hb;
-    }
-    if (best === NEG) return null;
-    const thr = best - beams.beam;
-    const pthr = best - beams.pbeam;
-    const wthr = best - beams.wbeam;
-    entryFloor = thr;
-    // 2. exits: to the next phone of the word, or from a word's last phone to its slot
-    nTouched = 0;
-    for (let i = 0; i < nActive; i++) {
-      const h = active[i]!;
-      const x = exitScore[h]!;
-      const e0 = exitFirst[h]!;
-      const e1 = exitFirst[h + 1]!;
-      if (e1 > e0) {
-        if (x >= wthr) for (let e = e0; e < e1; e++) touch(exitList[e]!, x, exitHist[h]!, t);
-      } else if (x >= pthr) {
-        for (let q = nextFirst[h]!, q1 = nextFirst[h + 1]!; q < q1; q++)
-          propose(nextList[q]!, x - entryCost[nextList[q]!]!, exitHist[h]!, t);
-      }
-    }
-    // 3. slots: the best accepting one at the last frame, empty transitions, entries
-    leaveSlots(t, wthr);
-    if (nTouched > 0) {
-      // the latest frame with a word exit, and the best accepting slot in it
-      lastExit = t;
-      bestFinal = NEG;
-      bestFinalHist = -1;
-      for (let i = 0; i < nTouched; i++) {
-        const s = touched[i]!;
-        if (slotFinal[s] && slotScore[s]! > bestFinal) {
-          bestFinal = slotScore[s]!;
-          bestFinalHist = slotHist[s]!;
+      if (best === NEG) return null;
+      const thr = best - beams.beam;
+      const pthr = best - beams.pbeam;
+      const wthr = best - beams.wbeam;
+      entryFloor = thr;
+      // 2. exits: to the next phone of the word, or from a word's last phone to its slot
+      nTouched = 0;
+      for (let i = 0; i < nActive; i++) {
+        const h = active[i]!;
+        const x = exitScore[h]!;
+        const e0 = exitFirst[h]!;
+        const e1 = exitFirst[h + 1]!;
+        if (e1 > e0) {
+          if (x >= wthr) for (let e = e0; e < e1; e++) touch(exitList[e]!, x, exitHist[h]!, t);
+        } else if (x >= pthr) {
+          for (let q = nextFirst[h]!, q1 = nextFirst[h + 1]!; q < q1; q++)
+            propose(nextList[q]!, x - entryCost[nextList[q]!]!, exitHist[h]!, t);
         }
       }
-      for (let i = 0; i < nNull; i++) {
-        const s = nullList[i]!;
-        if (slotFinal[s] && nullScore[s]! > bestFinal) {
-          bestFinal = nullScore[s]!;
-          bestFinalHist = nullHist[s]!;
+      // 3. slots: the best accepting one at the last frame, empty transitions, entries
+      leaveSlots(t, wthr);
+      if (nTouched > 0) {
+        // the latest frame with a word exit, and the best accepting slot in it
+        lastExit = t;
+        bestFinal = NEG;
+        bestFinalHist = -1;
+        for (let i = 0; i < nTouched; i++) {
+          const s = touched[i]!;
+          if (slotFinal[s] && slotScore[s]! > bestFinal) {
+            bestFinal = slotScore[s]!;
+            bestFinalHist = slotHist[s]!;
+          }
+        }
+        for (let i = 0; i < nNull; i++) {
+          const s = nullList[i]!;
+          if (slotFinal[s] && nullScore[s]! > bestFinal) {
+            bestFinal = nullScore[s]!;
+            bestFinalHist = nullHist[s]!;
+          }
         }
       }
-    }
-    nNull = 0;
-    // 4. prune, then add the entered HMMs
-    nNext = 0;
-    for (let i = 0; i < nActive; i++) {
-      const h = active[i]!;
-      const b3 = h * 3;
-      if (score[b3]! >= thr || score[b3 + 1]! >= thr || score[b3 + 2]! >= thr) pushNext(h, t + 1);
-      else if (sphinx && (exitScore[h]! >= thr || pendStamp[h] === t)) {
-        // pocketsphinx keeps an HMM whose exit is within the beam, and one entered in this frame keeps
-        // its other states: it is cleared only when it leaves the active list
-        pushNext(h, t + 1);
-      } else {
-        score[b3] = score[b3 + 1] = score[b3 + 2] = NEG;
-        activeStamp[h] = -2;
+      nNull = 0;
+      // 4. prune, then add the entered HMMs
+      nNext = 0;
+      for (let i = 0; i < nActive; i++) {
+        const h = active[i]!;
+        const b3 = h * 3;
+        if (score[b3]! >= thr || score[b3 + 1]! >= thr || score[b3 + 2]! >= thr) pushNext(h, t + 1);
+        else if (sphinx && (exitScore[h]! >= thr || pendStamp[h] === t)) {
+          // pocketsphinx keeps an HMM whose exit is within the beam, and one entered in this frame keeps
+          // its other states: it is cleared only when it leaves the active list
+          pushNext(h, t + 1);
+        } else {
+          score[b3] = score[b3 + 1] = score[b3 + 2] = NEG;
+          activeStamp[h] = -2;
+        }
       }
+      applyPending(t);
+      [active, nextActive] = [nextActive, active];
+      nActive = nNext;
     }
-    applyPending(t);
-    [active, nextActive] = [nextActive, active];
-    nActive = nNext;
-  }
-  if (bestFinalHist < 0 && bestFinal === NEG) return null;
-  // Trace back the phone occurrences.
-  const phones: PathPhone[] = [];
-  let end = lastExit;
-  for (let r = bestFinalHist; r >= 0; r = rec.prev[r]!) {
-    const start = rec.start[r]!;
-    phones.push({ hmm: rec.hmm[r]!, start, end });
-    end = start - 1;
-  }
-  phones.reverse();
-  return {
-    phones,
-    score: bestFinal,
-    nFrames: lastExit + 1,
-    bestActive,
-    ...(sphinx ? { lastActive: Int32Array.from(actList) } : {}),
+    if (bestFinalHist < 0 && bestFinal === NEG) return null;
+    // Trace back the phone occurrences.
+    const phones: PathPhone[] = [];
+    let end = lastExit;
+    for (let r = bestFinalHist; r >= 0; r = rec.prev[r]!) {
+      const start = rec.start[r]!;
+      phones.push({ hmm: rec.hmm[r]!, start, end });
+      end = start - 1;
+    }
+    phones.reverse();
+    return {
+      phones,
+      score: bestFinal,
+      nFrames: lastExit + 1,
+      bestActive,
+      ...(sphinx ? { lastActive: Int32Array.from(actList) } : {}),
+    };
   };
+  return { search, release };
 }
+
+const { search, release: releaseSearch } = searcher();
