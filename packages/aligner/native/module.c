@@ -1,5 +1,6 @@
-// The engine's native module: the Gaussian kernel (gmm.c) and the front end's spectra (frontend.c), one
-// Node-API module built by build.mjs. Every function is synchronous and never calls back into JavaScript.
+// The engine's native module: the Gaussian kernel (gmm.c), the front end's spectra (frontend.c) and the
+// Viterbi search (search.c), one Node-API module built by build.mjs. Every function is synchronous and
+// never calls back into JavaScript.
 #include "napi-util.h"
 
 static int define(napi_env env, napi_value exports, const char *name, napi_callback fn) {
@@ -11,7 +12,8 @@ static int define(napi_env env, napi_value exports, const char *name, napi_callb
 NAPI_MODULE_INIT() {
   if (!define(env, exports, "createModel", gmmCreateModel) || !define(env, exports, "topN", gmmTopN) ||
       !define(env, exports, "vectorLanes", gmmVectorLanes) ||
-      !define(env, exports, "createFrontEnd", feCreate) || !define(env, exports, "melSpectra", feMelSpectra))
+      !define(env, exports, "createFrontEnd", feCreate) || !define(env, exports, "melSpectra", feMelSpectra) ||
+      !define(env, exports, "search", searchViterbi))
     return NULL;
   return exports;
 }

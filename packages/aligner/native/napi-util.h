@@ -60,5 +60,7 @@ napi_value gmmVectorLanes(napi_env env, napi_callback_info info);
 /* frontend.c */
 napi_value feCreate(napi_env env, napi_callback_info info);
 napi_value feMelSpectra(napi_env env, napi_callback_info info);
+/* search.c */
+napi_value searchViterbi(napi_env env, napi_callback_info info);
 
 #endif

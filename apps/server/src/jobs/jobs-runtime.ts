@@ -1,7 +1,7 @@
 // Builds the queue with its handlers for one process (the API server or `npm run worker`): the
 // embedded database queue, or BullMQ when a Redis URL is given (REDIS_URL).
 import type { FastifyBaseLogger } from 'fastify';
-import { EngineHost, gaussianKernelChoice } from '@tazamun/aligner/host';
+import { EngineHost, gaussianKernelChoice, searchChoice } from '@tazamun/aligner/host';
 import type { EngineFaultHook } from '@tazamun/aligner/host';
 import type { UserFiles } from '../storage/user-files.ts';
 import { AdaptJobHandler } from './adapt-job.ts';
@@ -38,13 +38,16 @@ export function createJobsRuntime(
 ): JobsRuntime {
   const engine = new EngineHost(engineFaultHook);
   if (config.concurrency > 0) {
-    // the operator's one line on the engine's biggest cost: the native Gaussian kernel or the fallback
+    // the operator's one line on the engine's biggest costs: the native Gaussian kernel and search, or
+    // the fallbacks
     const { kernel, why } = gaussianKernelChoice();
-    if (kernel === 'native') log.info({ gaussian_kernel: kernel }, 'engine: the native Gaussian kernel');
+    const { search } = searchChoice();
+    if (kernel === 'native' && search === 'native')
+      log.info({ gaussian_kernel: kernel, search }, 'engine: the native Gaussian kernel and search');
     else
       log.warn(
-        { gaussian_kernel: kernel, reason: why },
-        'engine: Gaussians scored without the native kernel (about 1.5 times the CPU a job); see ADR 0102',
+        { gaussian_kernel: kernel, search, reason: why ?? searchChoice().why },
+        'engine: the native module is not used for all of the engine (more CPU a job); see ADR 0102 and 0104',
       );
   }
   // wrapped for the operator: job log lines, the engine's error on the row, job metrics

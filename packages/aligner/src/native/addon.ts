@@ -53,6 +53,22 @@ export interface NativeAddon {
   ): object;
   /** Each frame's mel power spectrum (before noise removal and the logarithm), nfilt values a frame. */
   melSpectra(frontEnd: object, samples: Float32Array, nFrames: number, out: Float64Array): void;
+  /**
+   * search/viterbi.ts's search under its default rules over a network and SenoneCosts' tables, to the bit:
+   * null when no path ends within the beams, else the path's (hmm, start, end) triples, its score and the
+   * frames it covers; each frame's lowest active senone cost goes into bestActive.
+   */
+  search(
+    net: object,
+    costs: object,
+    nFrames: number,
+    beam: number,
+    pbeam: number,
+    wbeam: number,
+    trans: Float64Array,
+    logadd: Int32Array,
+    bestActive: Int32Array,
+  ): { phones: Int32Array; score: number; nFrames: number } | null;
 }
 
 const FILE = join('native', 'build', 'tazamun-native.node');

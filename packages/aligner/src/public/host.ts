@@ -15,5 +15,7 @@ export type {
 export { startThread } from '../host/start-thread.ts';
 export { NATIVE_GUARD_KEY, ThreadStopping, nativeCall, newThreadGuard, stopThread } from '../native-guard.ts';
 export type { ThreadGuard } from '../native-guard.ts';
-// which Gaussian kernel the engine's threads take (the native one, or onnxruntime and why), for the log
+// which Gaussian kernel and which search the engine's threads take (the native ones, or the fallbacks and
+// why), for the log
 export { gaussianKernelChoice } from '../acoustic/hmm/scoring/gaussians.ts';
+export { searchChoice } from '../acoustic/hmm/search/viterbi.ts';

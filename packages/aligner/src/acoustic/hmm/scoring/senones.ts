@@ -31,7 +31,7 @@ const LOGADD: Int32Array = (() => {
  * lies in [0, MAX_NEG_MIXW + MAX_NEG_ASCR] = [0, 255], and a log-sum of four of them at most 3 × 7 units
  * below its best term, so two terms that `at` adds never differ by more than 276.
  */
-const LOGADD_WIDE: Int32Array = (() => {
+export const LOGADD_WIDE: Int32Array = (() => {
   const out = new Int32Array(1024);
   out.set(LOGADD);
   return out;
@@ -211,6 +211,37 @@ export class SenoneCosts {
 
   get nFrames(): number {
     return this.topn.nFrames;
+  }
+
+  /**
+   * What at() reads, for the native search (native/search.c computes at() from them); null under
+   * pocketsphinx's rules or with per-frame normalised costs (32-bit), which only the JavaScript scores.
+   */
+  tables(): {
+    senones: Int32Array;
+    cb: Int32Array;
+    mixw: Uint8Array;
+    cw: Uint8Array;
+    dens: Uint8Array;
+    nStreams: number;
+    nDensities: number;
+    nCodebooks: number;
+    perFrame: number;
+    streamStride: number;
+  } | null {
+    if (this.sphinx || !(this.dens instanceof Uint8Array)) return null;
+    return {
+      senones: this.senones,
+      cb: this.cb,
+      mixw: this.mixw,
+      cw: this.cw,
+      dens: this.dens,
+      nStreams: this.nStreams,
+      nDensities: this.nDens,
+      nCodebooks: this.topn.nCodebooks,
+      perFrame: this.perFrame,
+      streamStride: this.streamStride,
+    };
   }
 
   /** Cost of senone index k at frame t (TOP_N = 4 terms per stream, unrolled). */

@@ -10,7 +10,9 @@ import { EngineError } from '../../../errors.ts';
 import { TMAT_FORBIDDEN } from '../model/acoustic-model.ts';
 import type { AcousticModel } from '../model/acoustic-model.ts';
 import type { Network } from './network.ts';
+import { LOGADD_WIDE } from '../scoring/senones.ts';
 import type { SenoneCosts } from '../scoring/senones.ts';
+import { nativeAddon, nativeAddonMissing } from '../../../native/addon.ts';
 
 export interface Beams {
   /** widths below the frame's best, in units (positive) */
@@ -134,6 +136,16 @@ function giveBackRecords(rec: Records): void {
 }
 
 /**
+ * Which search this thread runs under the default rules: the native module's (native/search.c, the same
+ * path to the bit at about a third of the CPU) where it is built, else this file's; TAZAMUN_SEARCH=js asks
+ * for this file's. Pocketsphinx's rules are searched here only.
+ */
+export function searchChoice(): { search: 'native' | 'js'; why: string | null } {
+  if (process.env.TAZAMUN_SEARCH === 'js') return { search: 'js', why: 'TAZAMUN_SEARCH=js' };
+  return nativeAddon() ? { search: 'native', why: null } : { search: 'js', why: nativeAddonMissing() };
+}
+
+/**
  * The best path through the network over `nFrames` frames; the network's senone k costs
  * `scorer.at(t, k)` at frame t, asked for only while an HMM using it is active. The path ends at the last
  * frame where a word ended, in an accepting slot there (an open-ended window often ends inside a long
@@ -147,6 +159,31 @@ export function viterbi(
   beams: Beams,
   rules: SearchRules = {},
 ): SearchResult | null {
+  if (m.mdef.nEmitState !== 3 || net.nEmit !== 3)
+    throw new EngineError(
+      'engine_fault',
+      `only 3-state phone models are supported (this one has ${m.mdef.nEmitState})`,
+    );
+  const tables = rules.sphinx ? null : scorer.tables();
+  if (tables && searchChoice().search === 'native') {
+    const bestActive = new Int32Array(nFrames);
+    const r = nativeAddon()!.search(
+      net,
+      tables,
+      nFrames,
+      beams.beam,
+      beams.pbeam,
+      beams.wbeam,
+      transScores(m),
+      LOGADD_WIDE,
+      bestActive,
+    );
+    if (!r) return null;
+    const phones: PathPhone[] = [];
+    for (let i = 0; i < r.phones.length; i += 3)
+      phones.push({ hmm: r.phones[i]!, start: r.phones[i + 1]!, end: r.phones[i + 2]! });
+    return { phones, score: r.score, nFrames: r.nFrames, bestActive };
+  }
   const rec = takeRecords();
   try {
     return search(rec, m, net, scorer, nFrames, beams, rules);
@@ -163,6 +200,34 @@ const NO_RECORDS = new Records(1);
 
 /** A transition's cost as a score (-Infinity where it is forbidden). */
 const tscore = (c: number): number => (c >= TMAT_FORBIDDEN ? NEG : -c);
+
+const transOf = new WeakMap<AcousticModel, Float64Array>();
+
+/**
+ * Per transition matrix of the model, its scores in the order the search reads them: 0->0, 0->1, 0->2,
+ * 1->1, 1->2, 2->2, then the exits 1->3 and 2->3. Made once per model and thread.
+ */
+function transScores(m: AcousticModel): Float64Array {
+  let trans = transOf.get(m);
+  if (trans) return trans;
+  const tp = m.tmat;
+  const nTo = m.nTmatTo;
+  const nTmat = tp.length / (3 * nTo);
+  trans = new Float64Array(nTmat * 8);
+  for (let x = 0; x < nTmat; x++) {
+    const o = x * 3 * nTo;
+    trans[x * 8] = tscore(tp[o]!);
+    trans[x * 8 + 1] = tscore(tp[o + 1]!);
+    trans[x * 8 + 2] = tscore(tp[o + 2]!);
+    trans[x * 8 + 3] = tscore(tp[o + nTo + 1]!);
+    trans[x * 8 + 4] = tscore(tp[o + nTo + 2]!);
+    trans[x * 8 + 5] = tscore(tp[o + 2 * nTo + 2]!);
+    trans[x * 8 + 6] = tscore(tp[o + nTo + 3]!);
+    trans[x * 8 + 7] = tscore(tp[o + 2 * nTo + 3]!);
+  }
+  transOf.set(m, trans);
+  return trans;
+}
 
 type Search = (
   records: Records,
@@ -386,17 +451,9 @@ function searcher(): { search: Search; release: () => void } {
   const search: Search = (records, m, net, scorer, nFrames, beams, rules) => {
     rec = records;
     sphinx = rules.sphinx === true;
-    const nEmit = m.mdef.nEmitState;
-    if (nEmit !== 3 || net.nEmit !== 3)
-      throw new EngineError(
-        'engine_fault',
-        `only 3-state phone models are supported (this one has ${nEmit})`,
-      );
     const nSen = net.senones.length;
     const H = net.nHmms;
     const S = net.nSlots;
-    const tp = m.tmat;
-    const nTo = m.nTmatTo;
     // per HMM: senones, transitions as scores (-cost; -Infinity when forbidden), entry cost, exits
     const sen = net.hmmSenones;
     const tmatOf = net.hmmTmat;
@@ -404,20 +461,7 @@ function searcher(): { search: Search; release: () => void } {
     const { exitFirst, exitList, nextFirst, nextList } = net;
     ({ enterFirst, enterList, nullFirst, nullSlot, nullCost } = net);
     const slotFinal = net.slotFinal;
-    // per transition matrix: 00 01 02 11 12 22, then 13 and 23 (the exits)
-    const nTmat = tp.length / (3 * nTo);
-    const trans = new Float64Array(nTmat * 8);
-    for (let x = 0; x < nTmat; x++) {
-      const o = x * 3 * nTo;
-      trans[x * 8] = tscore(tp[o]!); // 0->0
-      trans[x * 8 + 1] = tscore(tp[o + 1]!); // 0->1
-      trans[x * 8 + 2] = tscore(tp[o + 2]!); // 0->2
-      trans[x * 8 + 3] = tscore(tp[o + nTo + 1]!); // 1->1
-      trans[x * 8 + 4] = tscore(tp[o + nTo + 2]!); // 1->2
-      trans[x * 8 + 5] = tscore(tp[o + 2 * nTo + 2]!); // 2->2
-      trans[x * 8 + 6] = tscore(tp[o + nTo + 3]!); // 1->exit
-      trans[x * 8 + 7] = tscore(tp[o + 2 * nTo + 3]!); // 2->exit
-    }
+    const trans = transScores(m);
     score = new Float64Array(H * 3).fill(NEG);
     hist = new Int32Array(H * 3).fill(-1);
     const exitScore = new Float64Array(H);
