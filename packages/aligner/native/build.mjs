@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 /** The module's path; src/native/addon.ts looks for it under this name (native/build/tazamun-native.node). */
 export const ADDON = join(here, 'build', 'tazamun-native.node');
-const C_FILES = ['module.c', 'gmm.c', 'frontend.c', 'search.c'].map((f) => join(here, f));
+const C_FILES = ['module.c', 'gmm.c', 'frontend.c', 'search.c', 'adapt.c'].map((f) => join(here, f));
 const SOURCES = [...C_FILES, join(here, 'napi-util.h'), fileURLToPath(import.meta.url)];
 
 /** The folder holding node_api.h for the running node, or null. */

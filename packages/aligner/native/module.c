@@ -1,6 +1,6 @@
-// The engine's native module: the Gaussian kernel (gmm.c), the front end's spectra (frontend.c) and the
-// Viterbi search (search.c), one Node-API module built by build.mjs. Every function is synchronous and
-// never calls back into JavaScript.
+// The engine's native module: the Gaussian kernel (gmm.c), the front end's spectra (frontend.c), the
+// Viterbi search (search.c) and the speaker adaptation's statistics (adapt.c), one Node-API module built
+// by build.mjs. Every function is synchronous and never calls back into JavaScript.
 #include "napi-util.h"
 
 static int define(napi_env env, napi_value exports, const char *name, napi_callback fn) {
@@ -13,7 +13,8 @@ NAPI_MODULE_INIT() {
   if (!define(env, exports, "createModel", gmmCreateModel) || !define(env, exports, "topN", gmmTopN) ||
       !define(env, exports, "vectorLanes", gmmVectorLanes) ||
       !define(env, exports, "createFrontEnd", feCreate) || !define(env, exports, "melSpectra", feMelSpectra) ||
-      !define(env, exports, "search", searchViterbi))
+      !define(env, exports, "search", searchViterbi) ||
+      !define(env, exports, "fmllrAccumulate", adaptAccumulate))
     return NULL;
   return exports;
 }

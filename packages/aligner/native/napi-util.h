@@ -62,5 +62,7 @@ napi_value feCreate(napi_env env, napi_callback_info info);
 napi_value feMelSpectra(napi_env env, napi_callback_info info);
 /* search.c */
 napi_value searchViterbi(napi_env env, napi_callback_info info);
+/* adapt.c */
+napi_value adaptAccumulate(napi_env env, napi_callback_info info);
 
 #endif

@@ -69,6 +69,16 @@ export interface NativeAddon {
     logadd: Int32Array,
     bestActive: Int32Array,
   ): { phones: Int32Array; score: number; nFrames: number } | null;
+  /** adapt/fmllr.ts's accumulateFrame, to the bit: one frame's share of a stream's fMLLR statistics. */
+  fmllrAccumulate(
+    g: Float64Array,
+    k: Float64Array,
+    stream: Float32Array,
+    at: number,
+    d: number,
+    wg: Float64Array,
+    wk: Float64Array,
+  ): void;
 }
 
 const FILE = join('native', 'build', 'tazamun-native.node');

@@ -9,8 +9,10 @@ import { resolveHmmModel } from '../models.ts';
 import { JsGaussianKernel, densityOffset } from '../scoring/gaussians.ts';
 import { UNIT_NATS } from '../scoring/senones.ts';
 import type { Features } from '../frontend/features.ts';
+import { nativeAddon } from '../../../native/addon.ts';
 import {
   AdaptationStats,
+  accumulateFrame,
   applyTransform,
   auxiliary,
   determinant,
@@ -169,5 +171,43 @@ test('frames the model already fits keep a transform near the identity; few fram
     const { a } = small.tf.streams[f]!;
     for (let i = 0; i < d; i++)
       for (let j = 0; j < d; j++) if (i !== j) assert.equal(a[i * d + j], 0, 'off-diagonal left at zero');
+  });
+});
+
+test('the native accumulation gives the JavaScript reference its bits, frame after frame, and refuses arrays too short', () => {
+  const native = nativeAddon();
+  assert.ok(
+    native,
+    'the native module is built (npm test builds it: node packages/aligner/native/build.mjs)',
+  );
+  const { feats } = draw(400, 3);
+  let seed = 17;
+  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 0.5;
+  model.streamLengths.forEach((d, f) => {
+    const n = d + 1;
+    const [gJs, gC] = [new Float64Array(d * n * n), new Float64Array(d * n * n)];
+    const [kJs, kC] = [new Float64Array(d * n), new Float64Array(d * n)];
+    const wg = new Float64Array(d);
+    const wk = new Float64Array(d);
+    for (let t = 0; t < feats.nFrames; t++) {
+      for (let i = 0; i < d; i++) [wg[i], wk[i]] = [rand() * 3, rand() * 40];
+      accumulateFrame(gJs, kJs, feats.streams[f]!, t * d, d, wg, wk);
+      native.fmllrAccumulate(gC, kC, feats.streams[f]!, t * d, d, wg, wk);
+    }
+    assert.ok(gJs.some((v) => v !== 0));
+    assert.deepEqual(gC, gJs, `stream ${f}: G`);
+    assert.deepEqual(kC, kJs, `stream ${f}: k`);
+    const x = feats.streams[f]!;
+    const short: [string, () => void][] = [
+      ['a frame past the stream', () => native.fmllrAccumulate(gC, kC, x, x.length - d + 1, d, wg, wk)],
+      ['G too short', () => native.fmllrAccumulate(gC.subarray(1), kC, x, 0, d, wg, wk)],
+      ['k too short', () => native.fmllrAccumulate(gC, kC.subarray(1), x, 0, d, wg, wk)],
+      ['weights too short', () => native.fmllrAccumulate(gC, kC, x, 0, d, wg.subarray(1), wk)],
+      [
+        'not a Float32Array',
+        () => native.fmllrAccumulate(gC, kC, gC as unknown as Float32Array, 0, d, wg, wk),
+      ],
+    ];
+    for (const [what, call] of short) assert.throws(call, TypeError, what);
   });
 });

@@ -17,6 +17,7 @@ import type { Features } from '../frontend/features.ts';
 import type { GaussianTopN } from '../scoring/gaussians.ts';
 import { TOP_N, densityOffset } from '../scoring/gaussians.ts';
 import { UNIT_NATS } from '../scoring/senones.ts';
+import { nativeAddon } from '../../../native/addon.ts';
 
 /** Frames below which only the diagonal and the bias of each stream's matrix are estimated. */
 export const FULL_MIN = 1500;
@@ -71,7 +72,7 @@ export class AdaptationStats {
     const cb = m.mdef.senoneCi[senone]!;
     const nStreams = m.nStreams;
     const frameBase = t * nStreams * topn.nCodebooks * TOP_N;
-    const post = new Float64Array(TOP_N);
+    const post = POST;
     for (let f = 0; f < nStreams; f++) {
       const d = m.streamLengths[f]!;
       const o = frameBase + (f * topn.nCodebooks + cb) * TOP_N;
@@ -84,37 +85,73 @@ export class AdaptationStats {
       }
       let sum = 0;
       for (let j = 0; j < TOP_N; j++) sum += post[j] = Math.exp(post[j]! - best);
-      const x = feats.streams[f]!.subarray(t * d, t * d + d);
-      const n = d + 1;
-      const g = this.g[f]!;
-      const k = this.k[f]!;
+      if (wgScratch.length < d) {
+        wgScratch = new Float64Array(d);
+        wkScratch = new Float64Array(d);
+      }
+      const wg = wgScratch;
+      const wk = wkScratch;
       for (let i = 0; i < d; i++) {
         // this frame's weights for row i: Σ γ_j / σ²_ji and Σ γ_j μ_ji / σ²_ji
-        let wg = 0;
-        let wk = 0;
+        let g = 0;
+        let k = 0;
         for (let j = 0; j < TOP_N; j++) {
           const at = densityOffset(m, cb, f, topn.cw[o + j]!) + i;
           const gj = (gamma * post[j]!) / sum;
-          wg += gj * this.invVar[at]!;
-          wk += gj * this.meanOverVar[at]!;
+          g += gj * this.invVar[at]!;
+          k += gj * this.meanOverVar[at]!;
         }
-        const gi = i * n * n;
-        // upper triangle of ζζᵀ (ζ = [1, x]); the lower is filled when solving
-        g[gi] = g[gi]! + wg;
-        for (let c = 1; c < n; c++) g[gi + c] = g[gi + c]! + wg * x[c - 1]!;
-        for (let r = 1; r < n; r++) {
-          const xr = wg * x[r - 1]!;
-          const row = gi + r * n;
-          for (let c = r; c < n; c++) g[row + c] = g[row + c]! + xr * x[c - 1]!;
-        }
-        const ki = i * n;
-        k[ki] = k[ki]! + wk;
-        for (let c = 1; c < n; c++) k[ki + c] = k[ki + c]! + wk * x[c - 1]!;
+        wg[i] = g;
+        wk[i] = k;
       }
+      accumulate ??= nativeAddon()?.fmllrAccumulate ?? accumulateFrame;
+      accumulate(this.g[f]!, this.k[f]!, feats.streams[f]!, t * d, d, wg, wk);
     }
     this.frames += gamma;
   }
 }
+
+const POST = new Float64Array(TOP_N);
+let wgScratch = new Float64Array(64);
+let wkScratch = new Float64Array(64);
+
+/**
+ * One frame's share of a stream's statistics, the frame being stream[at .. at + d): for every row i,
+ * G_i += wg_i ζζᵀ (its upper triangle; the lower is filled when solving) and k_i += wk_i ζ, ζ = [1, x].
+ * The reference of the native module's fmllrAccumulate (native/adapt.c), which gives its bits.
+ */
+export function accumulateFrame(
+  g: Float64Array,
+  k: Float64Array,
+  stream: Float32Array,
+  at: number,
+  d: number,
+  wg: Float64Array,
+  wk: Float64Array,
+): void {
+  const n = d + 1;
+  for (let i = 0; i < d; i++) {
+    const w = wg[i]!;
+    const gi = i * n * n;
+    g[gi] = g[gi]! + w;
+    for (let c = 1; c < n; c++) g[gi + c] = g[gi + c]! + w * stream[at + c - 1]!;
+    for (let r = 1; r < n; r++) {
+      const xr = w * stream[at + r - 1]!;
+      const row = gi + r * n;
+      for (let c = r; c < n; c++) g[row + c] = g[row + c]! + xr * stream[at + c - 1]!;
+    }
+    const v = wk[i]!;
+    const ki = i * n;
+    k[ki] = k[ki]! + v;
+    for (let c = 1; c < n; c++) k[ki + c] = k[ki + c]! + v * stream[at + c - 1]!;
+  }
+}
+
+/**
+ * The accumulation this thread runs, chosen on first use: the native module's (the same bits) where it is
+ * built, else accumulateFrame.
+ */
+let accumulate: typeof accumulateFrame | null = null;
 
 /** The transforms that best fit the statistics (identity where a stream's system cannot be solved). */
 export function estimateTransform(stats: AdaptationStats): FeatureTransform {
