@@ -170,6 +170,103 @@ function rows(nRows: number, row: number[], value: number[]): { first: Int32Arra
   return { first, list };
 }
 
+/**
+ * A network in the making: the HMMs' fields, their in-word successors and exits as (HMM, value) pairs, and
+ * the slots, in plain arrays that die young with the build. Its helpers are methods, not closures made by
+ * each build: a build's own closures were new functions to the JIT every time, and the optimised build
+ * deoptimised on them ("wrong call target", ADR 0103).
+ */
+class Builder {
+  readonly senoneIndex = new Map<number, number>();
+  readonly senoneList: number[] = [];
+  /** per model phone: its first senone index in hmmSenones' terms, once the network uses it */
+  readonly senonesOfPhone = new Map<number, number>();
+  readonly phoneSen: number[] = [];
+  readonly hSen: number[] = [];
+  readonly hTmat: number[] = [];
+  readonly hArc: number[] = [];
+  readonly hPos: number[] = [];
+  readonly hCi: number[] = [];
+  readonly hCost: number[] = [];
+  readonly nextFrom: number[] = [];
+  readonly nextTo: number[] = [];
+  readonly exitFrom: number[] = [];
+  readonly exitTo: number[] = [];
+  H = 0;
+  // the slots' fields; their entries and empty transitions are added slot by slot, in index order
+  readonly sState: number[] = [];
+  readonly sLc: number[] = [];
+  readonly sRc: number[] = [];
+  readonly slotIndex = new Map<number, number>();
+  readonly nCi: number;
+  readonly nEmit: number;
+
+  constructor(readonly mdef: AcousticModel['mdef']) {
+    this.nCi = mdef.ciPhones.length;
+    this.nEmit = mdef.nEmitState;
+  }
+
+  slotOf(state: number, lc: number, rc: number): number {
+    const nCi = this.nCi;
+    const key = (state * (nCi + 1) + lc) * (nCi + 1) + (rc + 1);
+    let i = this.slotIndex.get(key);
+    if (i === undefined) {
+      i = this.sState.length;
+      this.slotIndex.set(key, i);
+      this.sState.push(state);
+      this.sLc.push(lc);
+      this.sRc.push(rc);
+    }
+    return i;
+  }
+
+  addExit(h: number, slot: number): void {
+    this.exitFrom.push(h);
+    this.exitTo.push(slot);
+  }
+
+  follow(h: number, next: number): void {
+    this.nextFrom.push(h);
+    this.nextTo.push(next);
+  }
+
+  newHmm(pid: number, arc: number, pos: number, entryCost: number, exit = -1): number {
+    if (this.H >= MAX_NETWORK_HMMS)
+      throw new EngineError(
+        'grammar_too_large',
+        `the transcript is far longer than the audio can hold (a search network of over ${MAX_NETWORK_HMMS} phones)`,
+      );
+    const { mdef, nEmit, phoneSen } = this;
+    // the phones of one network repeat (every instance of a word, every context that picks the same
+    // triphone): their senone indices are looked up once per network
+    let at = this.senonesOfPhone.get(pid);
+    if (at === undefined) {
+      at = phoneSen.length;
+      const model = phoneSenones(mdef, pid);
+      for (let k = 0; k < nEmit; k++) {
+        const s = model[k]!;
+        let i = this.senoneIndex.get(s);
+        if (i === undefined) {
+          i = this.senoneList.length;
+          this.senoneIndex.set(s, i);
+          this.senoneList.push(s);
+        }
+        phoneSen.push(i);
+      }
+      this.senonesOfPhone.set(pid, at);
+    }
+    for (let k = 0; k < nEmit; k++) this.hSen.push(phoneSen[at + k]!);
+    this.hTmat.push(mdef.phoneTmat[pid]!);
+    this.hArc.push(arc);
+    this.hPos.push(pos);
+    this.hCi.push(mdef.phoneBase[pid]!);
+    this.hCost.push(entryCost);
+    const h = this.H++;
+    if (exit >= 0) this.addExit(h, exit);
+    return h;
+  }
+}
+
 export function buildNetwork(
   m: AcousticModel,
   g: WordGraph,
@@ -180,7 +277,6 @@ export function buildNetwork(
   if (sil < 0) throw new EngineError('engine_fault', 'the acoustic model has no silence phone');
   const nEmit = mdef.nEmitState;
   const { words } = g;
-  const contextual = (w: number) => words[w]!.kind === 'word';
   const nullsFrom = Array.from({ length: g.states }, () => [] as GraphArc[]);
   const wordArcsFrom = Array.from({ length: g.states }, () => [] as number[]);
   // First phones of the words leaving each state (silence too: fillers, and the end).
@@ -195,7 +291,7 @@ export function buildNetwork(
       continue;
     }
     wordArcsFrom[a.from]!.push(i);
-    if (contextual(a.word)) {
+    if (words[a.word]!.kind === 'word') {
       firsts[a.from]!.add(words[a.word]!.phones[0]!);
       lasts[a.to]!.add(words[a.word]!.phones.at(-1)!);
     }
@@ -204,90 +300,16 @@ export function buildNetwork(
   const byRank = Array.from({ length: g.states }, (_, s) => s).sort((x, y) => rank[x]! - rank[y]!);
   for (const s of byRank) for (const a of nullsFrom[s]!) for (const p of lasts[s]!) lasts[a.to]!.add(p);
   // Right contexts seen from a state: its own successors' first phones and those one empty hop away.
-  const rightContexts = firsts.map((own, s) => {
-    const all = new Set(own);
+  // (a loop, not firsts.map: the optimised build deoptimised on the array map made, "wrong map")
+  const rightContexts: Set<number>[] = [];
+  for (let s = 0; s < g.states; s++) {
+    const all = new Set(firsts[s]!);
     for (const a of nullsFrom[s]!) for (const p of firsts[a.to]!) all.add(p);
-    return all;
-  });
+    rightContexts.push(all);
+  }
 
-  const senoneIndex = new Map<number, number>();
-  const senoneList: number[] = [];
-  /** per model phone: its first senone index in hmmSenones' terms, once the network uses it */
-  const senonesOfPhone = new Map<number, number>();
-  const phoneSen: number[] = [];
-  // the HMMs' fields, their in-word successors and their exits, as (HMM, value) pairs
-  const hSen: number[] = [];
-  const hTmat: number[] = [];
-  const hArc: number[] = [];
-  const hPos: number[] = [];
-  const hCi: number[] = [];
-  const hCost: number[] = [];
-  const nextFrom: number[] = [];
-  const nextTo: number[] = [];
-  const exitFrom: number[] = [];
-  const exitTo: number[] = [];
-  let H = 0;
-  // the slots' fields; their entries and empty transitions are added slot by slot, in index order
-  const sState: number[] = [];
-  const sLc: number[] = [];
-  const sRc: number[] = [];
-  const slotIndex = new Map<number, number>();
-  const nCi = mdef.ciPhones.length;
-  const slotOf = (state: number, lc: number, rc: number): number => {
-    const key = (state * (nCi + 1) + lc) * (nCi + 1) + (rc + 1);
-    let i = slotIndex.get(key);
-    if (i === undefined) {
-      i = sState.length;
-      slotIndex.set(key, i);
-      sState.push(state);
-      sLc.push(lc);
-      sRc.push(rc);
-    }
-    return i;
-  };
-  const addExit = (h: number, slot: number) => {
-    exitFrom.push(h);
-    exitTo.push(slot);
-  };
-  const follow = (h: number, next: number) => {
-    nextFrom.push(h);
-    nextTo.push(next);
-  };
-  const newHmm = (pid: number, arc: number, pos: number, entryCost: number, exit = -1): number => {
-    if (H >= MAX_NETWORK_HMMS)
-      throw new EngineError(
-        'grammar_too_large',
-        `the transcript is far longer than the audio can hold (a search network of over ${MAX_NETWORK_HMMS} phones)`,
-      );
-    // the phones of one network repeat (every instance of a word, every context that picks the same
-    // triphone): their senone indices are looked up once per network
-    let at = senonesOfPhone.get(pid);
-    if (at === undefined) {
-      at = phoneSen.length;
-      const model = phoneSenones(mdef, pid);
-      for (let k = 0; k < nEmit; k++) {
-        const s = model[k]!;
-        let i = senoneIndex.get(s);
-        if (i === undefined) {
-          i = senoneList.length;
-          senoneIndex.set(s, i);
-          senoneList.push(s);
-        }
-        phoneSen.push(i);
-      }
-      senonesOfPhone.set(pid, at);
-    }
-    for (let k = 0; k < nEmit; k++) hSen.push(phoneSen[at + k]!);
-    hTmat.push(mdef.phoneTmat[pid]!);
-    hArc.push(arc);
-    hPos.push(pos);
-    hCi.push(mdef.phoneBase[pid]!);
-    hCost.push(entryCost);
-    const h = H++;
-    if (exit >= 0) addExit(h, exit);
-    return h;
-  };
-
+  const b = new Builder(mdef);
+  const { sState, sLc, sRc, exitTo } = b;
   /** Per word arc: its entry HMMs by left context (ANY for context-free words). */
   const entries: Map<number, number[]>[] = new Array(g.arcs.length);
   for (let ai = 0; ai < g.arcs.length; ai++) {
@@ -298,12 +320,12 @@ export function buildNetwork(
     const cost = a.cost + g.wordPenalty;
     const byLc = new Map<number, number[]>();
     entries[ai] = byLc;
-    if (!contextual(a.word)) {
-      const exit = slotOf(a.to, sil, ANY);
+    if (words[a.word]!.kind !== 'word') {
+      const exit = b.slotOf(a.to, sil, ANY);
       let prev = -1;
       for (let k = 0; k < n; k++) {
-        const h = newHmm(ph[k]!, ai, k, k === 0 ? cost : 0, k === n - 1 ? exit : -1);
-        if (prev >= 0) follow(prev, h);
+        const h = b.newHmm(ph[k]!, ai, k, k === 0 ? cost : 0, k === n - 1 ? exit : -1);
+        if (prev >= 0) b.follow(prev, h);
         else byLc.set(ANY, [h]);
         prev = h;
       }
@@ -319,8 +341,8 @@ export function buildNetwork(
         for (const rc of rcs) {
           const pid = nearestPhone(mdef, ph[0]!, lc, rules.singlePhoneSil ? sil : rc, WPOS.single);
           const h = byPid.get(pid);
-          if (h === undefined) byPid.set(pid, newHmm(pid, ai, 0, cost, slotOf(a.to, ph[0]!, rc)));
-          else addExit(h, slotOf(a.to, ph[0]!, rc));
+          if (h === undefined) byPid.set(pid, b.newHmm(pid, ai, 0, cost, b.slotOf(a.to, ph[0]!, rc)));
+          else b.addExit(h, b.slotOf(a.to, ph[0]!, rc));
         }
         byLc.set(lc, [...byPid.values()]);
       }
@@ -333,14 +355,15 @@ export function buildNetwork(
     for (const rc of rcs) {
       const pid = nearestPhone(mdef, ph[n - 1]!, ph[n - 2]!, rc, WPOS.end);
       const h = lastByPid.get(pid);
-      if (h === undefined) lastByPid.set(pid, newHmm(pid, ai, n - 1, lastCost, slotOf(a.to, ph[n - 1]!, rc)));
-      else addExit(h, slotOf(a.to, ph[n - 1]!, rc));
+      if (h === undefined)
+        lastByPid.set(pid, b.newHmm(pid, ai, n - 1, lastCost, b.slotOf(a.to, ph[n - 1]!, rc)));
+      else b.addExit(h, b.slotOf(a.to, ph[n - 1]!, rc));
     }
     const lastHmms = [...lastByPid.values()];
     let tails: number[] = lastHmms;
     for (let k = n - 2; k >= 1; k--) {
-      const h = newHmm(nearestPhone(mdef, ph[k]!, ph[k - 1]!, ph[k + 1]!, WPOS.internal), ai, k, 0);
-      for (const x of tails) follow(h, x);
+      const h = b.newHmm(nearestPhone(mdef, ph[k]!, ph[k - 1]!, ph[k + 1]!, WPOS.internal), ai, k, 0);
+      for (const x of tails) b.follow(h, x);
       tails = [h];
     }
     const byPid = new Map<number, number>();
@@ -349,8 +372,8 @@ export function buildNetwork(
       const pid = nearestPhone(mdef, ph[0]!, rules.firstPhone ? lowestLc : lc, ph[1]!, WPOS.begin);
       let h = byPid.get(pid);
       if (h === undefined) {
-        h = newHmm(pid, ai, 0, firstCost);
-        for (const x of tails) follow(h, x);
+        h = b.newHmm(pid, ai, 0, firstCost);
+        for (const x of tails) b.follow(h, x);
         byPid.set(pid, h);
       }
       byLc.set(lc, [h]);
@@ -358,7 +381,7 @@ export function buildNetwork(
   }
 
   // Slots: the start, then every slot a word exits into, then those their empty transitions reach.
-  const startSlot = slotOf(g.start, sil, ANY);
+  const startSlot = b.slotOf(g.start, sil, ANY);
   const enterAt: number[] = [];
   const enterList: number[] = [];
   const nullAt: number[] = [];
@@ -373,7 +396,7 @@ export function buildNetwork(
     for (const ai of wordArcsFrom[state]!) {
       const a = g.arcs[ai]!;
       const byLc = entries[ai]!;
-      if (!contextual(a.word)) {
+      if (words[a.word]!.kind !== 'word') {
         if (rc === ANY || rc === sil) for (const h of byLc.get(ANY)!) enterList.push(h);
         continue;
       }
@@ -388,7 +411,7 @@ export function buildNetwork(
       // only where the right context can still be met, or to the end (an open-ended window's path may
       // stop before the word it was about to enter; pocketsphinx's ends take any right context too)
       if (rc !== ANY && !firsts[a.to]!.has(rc) && a.to !== g.final) continue;
-      const to = slotOf(a.to, lc, rc);
+      const to = b.slotOf(a.to, lc, rc);
       nullSlot.push(to);
       nullCost.push(a.cost);
     }
@@ -423,21 +446,22 @@ export function buildNetwork(
     nullFirst[r + 1] = z;
   }
   for (let i = 0; i < exitTo.length; i++) exitTo[i] = slotRank[exitTo[i]!]!;
-  const next = rows(H, nextFrom, nextTo);
-  const exits = rows(H, exitFrom, exitTo);
+  const H = b.H;
+  const next = rows(H, b.nextFrom, b.nextTo);
+  const exits = rows(H, b.exitFrom, exitTo);
 
-  const senones = Int32Array.from(senoneList);
+  const senones = Int32Array.from(b.senoneList);
   const codebooks = new Uint8Array(m.nCodebooks);
   for (const s of senones) codebooks[mdef.senoneCi[s]!] = 1;
   return {
     nHmms: H,
     nEmit,
-    hmmSenones: Int32Array.from(hSen),
-    hmmTmat: Int32Array.from(hTmat),
-    hmmArc: Int32Array.from(hArc),
-    hmmPos: Int32Array.from(hPos),
-    hmmCi: Int32Array.from(hCi),
-    hmmEntryCost: Float64Array.from(hCost),
+    hmmSenones: Int32Array.from(b.hSen),
+    hmmTmat: Int32Array.from(b.hTmat),
+    hmmArc: Int32Array.from(b.hArc),
+    hmmPos: Int32Array.from(b.hPos),
+    hmmCi: Int32Array.from(b.hCi),
+    hmmEntryCost: Float64Array.from(b.hCost),
     nextFirst: next.first,
     nextList: next.list,
     exitFirst: exits.first,
