@@ -41,12 +41,12 @@ export function createJobsRuntime(
     // the operator's one line on the engine's biggest costs: the native Gaussian kernel and search, or
     // the fallbacks
     const { kernel, why } = gaussianKernelChoice();
-    const { search } = searchChoice();
+    const { search, why: searchWhy } = searchChoice();
     if (kernel === 'native' && search === 'native')
       log.info({ gaussian_kernel: kernel, search }, 'engine: the native Gaussian kernel and search');
     else
       log.warn(
-        { gaussian_kernel: kernel, search, reason: why ?? searchChoice().why },
+        { gaussian_kernel: kernel, search, reason: why ?? searchWhy },
         'engine: the native module is not used for all of the engine (more CPU a job); see ADR 0102 and 0104',
       );
   }

@@ -137,7 +137,7 @@ function giveBackRecords(rec: Records): void {
 
 /**
  * Which search this thread runs under the default rules: the native module's (native/search.c, the same
- * path to the bit at about a third of the CPU) where it is built, else this file's; TAZAMUN_SEARCH=js asks
+ * path to the bit at about half the CPU) where it is built, else this file's; TAZAMUN_SEARCH=js asks
  * for this file's. Pocketsphinx's rules are searched here only.
  */
 export function searchChoice(): { search: 'native' | 'js'; why: string | null } {
