@@ -39,14 +39,19 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
   }, [options, value, onChange]);
   // What is typed; null while the field shows the chosen language.
   const [query, setQuery] = useState<string | null>(null);
+  // What the field showed when it was entered, kept while it has the focus and nothing is typed: the list
+  // arriving meanwhile would turn "ara" into "Arabic" under the selection focusing made, and the name typed
+  // next would be appended to it ("ArabicEnglish") instead of replacing it.
+  const [entered, setEntered] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const matches = useMemo(() => searchLanguages(options, query ?? ''), [options, query]);
-  const shown = query ?? (selected ? selected.label : value);
+  const shown = query ?? entered ?? (selected ? selected.label : value);
 
   const choose = (o: LanguageOption) => {
     onChange(o.code);
     setQuery(null);
+    setEntered(null);
     setOpen(false);
   };
   const commit = () => {
@@ -98,13 +103,19 @@ export function LanguagePicker({ label, value, onChange, error }: LanguagePicker
         spellCheck={false}
         dir="auto"
         value={shown}
-        onFocus={(e) => e.currentTarget.select()}
+        onFocus={(e) => {
+          setEntered(e.currentTarget.value);
+          e.currentTarget.select();
+        }}
         onChange={(e) => {
           setQuery(e.target.value);
           setActive(0);
           setOpen(true);
         }}
-        onBlur={commit}
+        onBlur={() => {
+          setEntered(null);
+          commit();
+        }}
         onKeyDown={onKeyDown}
         className="h-10 w-full rounded-lg border border-border bg-surface px-3 py-2 text-fg placeholder:text-muted/70 focus:border-accent focus:outline-none focus:ring-2 focus:ring-ring/30 aria-[invalid=true]:border-danger"
       />
