@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -38,6 +38,37 @@ test('align writes the platform JSON and a TextGrid', () => {
   assert.equal(tg.status, 0, tg.stderr);
   assert.match(tg.stdout, /ooTextFile/);
   assert.match(tg.stdout, /"she"|"She"/);
+});
+
+test('a result longer than a pipe holds reaches the end of the pipe (align … | cat)', () => {
+  // twelve sentences joined: about 36 s of speech, a JSON result of about 130 KB; a pipe takes 64 KB at a
+  // time, and the program used to exit with the rest still queued (the reader got 64 KB of broken JSON)
+  const names = readdirSync(join(evalDir(), 'timit-dev'))
+    .filter((f) => f.endsWith('.wav'))
+    .sort()
+    .slice(0, 12)
+    .map((f) => f.slice(0, -4));
+  const list = join(dir, 'joined.txt');
+  writeFileSync(list, names.map((n) => `file '${join(evalDir(), 'timit-dev', n)}.wav'`).join('\n'));
+  const wav = join(dir, 'joined.wav');
+  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', wav]);
+  const text = names
+    .map((n) => (JSON.parse(readFileSync(join(evalDir(), 'timit-dev', `${n}.json`), 'utf8')) as { text: string }).text)
+    .join('\n');
+  const txt = join(dir, 'joined-text.txt');
+  writeFileSync(txt, text);
+  const out = join(dir, 'piped.json');
+  const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const r = spawnSync(
+    'sh',
+    ['-c', `${quote(process.execPath)} ${quote(BIN)} align ${quote(wav)} ${quote(txt)} --lang en | cat > ${quote(out)}`],
+    { encoding: 'utf8', cwd: dir },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const piped = readFileSync(out, 'utf8');
+  assert.ok(Buffer.byteLength(piped) > 65_536, `${Buffer.byteLength(piped)} bytes: not more than a pipe holds`);
+  const res = JSON.parse(piped) as { words: unknown[] };
+  assert.equal(res.words.length, text.split(/\s+/u).length);
 });
 
 test('batch alignment from a manifest writes one JSON per item', () => {
