@@ -51,9 +51,27 @@ test('a result longer than a pipe holds reaches the end of the pipe (align … |
   const list = join(dir, 'joined.txt');
   writeFileSync(list, names.map((n) => `file '${join(evalDir(), 'timit-dev', n)}.wav'`).join('\n'));
   const wav = join(dir, 'joined.wav');
-  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', wav]);
+  execFileSync('ffmpeg', [
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-c',
+    'copy',
+    wav,
+  ]);
   const text = names
-    .map((n) => (JSON.parse(readFileSync(join(evalDir(), 'timit-dev', `${n}.json`), 'utf8')) as { text: string }).text)
+    .map(
+      (n) =>
+        (JSON.parse(readFileSync(join(evalDir(), 'timit-dev', `${n}.json`), 'utf8')) as { text: string })
+          .text,
+    )
     .join('\n');
   const txt = join(dir, 'joined-text.txt');
   writeFileSync(txt, text);
@@ -61,12 +79,18 @@ test('a result longer than a pipe holds reaches the end of the pipe (align … |
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   const r = spawnSync(
     'sh',
-    ['-c', `${quote(process.execPath)} ${quote(BIN)} align ${quote(wav)} ${quote(txt)} --lang en | cat > ${quote(out)}`],
+    [
+      '-c',
+      `${quote(process.execPath)} ${quote(BIN)} align ${quote(wav)} ${quote(txt)} --lang en | cat > ${quote(out)}`,
+    ],
     { encoding: 'utf8', cwd: dir },
   );
   assert.equal(r.status, 0, r.stderr);
   const piped = readFileSync(out, 'utf8');
-  assert.ok(Buffer.byteLength(piped) > 65_536, `${Buffer.byteLength(piped)} bytes: not more than a pipe holds`);
+  assert.ok(
+    Buffer.byteLength(piped) > 65_536,
+    `${Buffer.byteLength(piped)} bytes: not more than a pipe holds`,
+  );
   const res = JSON.parse(piped) as { words: unknown[] };
   assert.equal(res.words.length, text.split(/\s+/u).length);
 });
