@@ -506,15 +506,20 @@ export class HmmDecoder implements HmmSearch {
       index.set(name, i);
       return i;
     };
-    const arcs: GraphArc[] = g.arcs.map((a) => ({
-      from: a.from,
-      to: a.to,
-      word: a.word === null ? -1 : wordIndex(a.word),
-      cost: -(a.logWeight !== undefined
-        ? Math.floor(Math.max(-(2 ** 30), Math.round(a.logWeight / LN_BASE)) / 1024)
-        : logToUnits(Math.log(a.prob))),
-      unit: a.unit,
-    }));
+    // Every arc made here, by a loop into an array grown by push: the network build is compiled for one
+    // shape of arc and one kind of array (map() gave packed arrays for some grammars and holey ones for
+    // others, and each change of kind, or an arc without `unit`, deoptimised the build).
+    const arcs: GraphArc[] = [];
+    for (const a of g.arcs)
+      arcs.push({
+        from: a.from,
+        to: a.to,
+        word: a.word === null ? -1 : wordIndex(a.word),
+        cost: -(a.logWeight !== undefined
+          ? Math.floor(Math.max(-(2 ** 30), Math.round(a.logWeight / LN_BASE)) / 1024)
+          : logToUnits(Math.log(a.prob))),
+        unit: a.unit,
+      });
     // a pause between two words of the transcript costs less than silence elsewhere (inside a spelled
     // word, in the recognition loop), except when emulating pocketsphinx
     const edges = g.wordEdges && !emulatingPocketsphinx() ? new Set(g.wordEdges) : null;
@@ -523,7 +528,13 @@ export class HmmDecoder implements HmmSearch {
       words.push({ name: f.word, phones: [f.phone], kind: 'filler' });
       const pause = f.word === '<sil>' && edges !== null;
       for (let s = 0; s < g.states; s++)
-        arcs.push({ from: s, to: s, word: w, cost: pause && edges.has(s) ? this.pauseCost : f.cost });
+        arcs.push({
+          from: s,
+          to: s,
+          word: w,
+          cost: pause && edges.has(s) ? this.pauseCost : f.cost,
+          unit: undefined,
+        });
     }
     return {
       states: g.states,

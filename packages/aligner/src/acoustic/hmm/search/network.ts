@@ -273,9 +273,30 @@ export function buildNetwork(
   rules: ContextRules = DEFAULT_CONTEXTS,
 ): Network {
   const { mdef } = m;
-  const sil = mdef.sil;
-  if (sil < 0) throw new EngineError('engine_fault', 'the acoustic model has no silence phone');
-  const nEmit = mdef.nEmitState;
+  if (mdef.sil < 0) throw new EngineError('engine_fault', 'the acoustic model has no silence phone');
+  // In phases, each a function of its own: V8 compiles a long-running first build's hot loop on the stack
+  // (on-stack replacement) as the whole function, and the phases after that loop, not run yet, then had no
+  // type feedback; each reached one deoptimised the build (a long recording's first windows compiled it
+  // eleven times, 82 ms each).
+  const index = indexGraph(g, mdef.sil);
+  const b = new Builder(mdef);
+  const entries = wordHmms(b, g, index, rules);
+  const startSlot = b.slotOf(g.start, mdef.sil, ANY);
+  const links = slotLinks(b, g, index, entries);
+  return pack(m, g, b, index.rank, links, startSlot);
+}
+
+/** What the build reads of the graph: its transitions by state, and the phones met at each state. */
+interface GraphIndex {
+  nullsFrom: GraphArc[][];
+  wordArcsFrom: number[][];
+  firsts: Set<number>[];
+  lasts: Set<number>[];
+  rank: Int32Array;
+  rightContexts: Set<number>[];
+}
+
+function indexGraph(g: WordGraph, sil: number): GraphIndex {
   const { words } = g;
   const nullsFrom = Array.from({ length: g.states }, () => [] as GraphArc[]);
   const wordArcsFrom = Array.from({ length: g.states }, () => [] as number[]);
@@ -307,10 +328,15 @@ export function buildNetwork(
     for (const a of nullsFrom[s]!) for (const p of firsts[a.to]!) all.add(p);
     rightContexts.push(all);
   }
+  return { nullsFrom, wordArcsFrom, firsts, lasts, rank, rightContexts };
+}
 
-  const b = new Builder(mdef);
-  const { sState, sLc, sRc, exitTo } = b;
-  /** Per word arc: its entry HMMs by left context (ANY for context-free words). */
+/** Every word arc's HMMs; per word arc, its entry HMMs by left context (ANY for context-free words). */
+function wordHmms(b: Builder, g: WordGraph, index: GraphIndex, rules: ContextRules): Map<number, number[]>[] {
+  const { mdef } = b;
+  const sil = mdef.sil;
+  const { words } = g;
+  const { lasts, rightContexts } = index;
   const entries: Map<number, number[]>[] = new Array(g.arcs.length);
   for (let ai = 0; ai < g.arcs.length; ai++) {
     const a = g.arcs[ai]!;
@@ -379,9 +405,27 @@ export function buildNetwork(
       byLc.set(lc, [h]);
     }
   }
+  return entries;
+}
 
-  // Slots: the start, then every slot a word exits into, then those their empty transitions reach.
-  const startSlot = b.slotOf(g.start, sil, ANY);
+/** The slots' links: per slot, the word HMMs entered from it and its empty transitions to other slots. */
+interface SlotLinks {
+  enterAt: number[];
+  enterList: number[];
+  nullAt: number[];
+  nullSlot: number[];
+  nullCost: number[];
+}
+
+/**
+ * The links of the start slot, every slot a word exits into, and those their empty transitions reach
+ * (slots made here are linked in turn).
+ */
+function slotLinks(b: Builder, g: WordGraph, index: GraphIndex, entries: Map<number, number[]>[]): SlotLinks {
+  const sil = b.mdef.sil;
+  const { words } = g;
+  const { wordArcsFrom, nullsFrom, firsts } = index;
+  const { sState, sLc, sRc } = b;
   const enterAt: number[] = [];
   const enterList: number[] = [];
   const nullAt: number[] = [];
@@ -416,9 +460,25 @@ export function buildNetwork(
       nullCost.push(a.cost);
     }
   }
-  const S = sState.length;
   enterAt.push(enterList.length);
   nullAt.push(nullSlot.length);
+  return { enterAt, enterList, nullAt, nullSlot, nullCost };
+}
+
+/** The network in typed arrays, its slots in the topological order of their states' empty transitions. */
+function pack(
+  m: AcousticModel,
+  g: WordGraph,
+  b: Builder,
+  rank: Int32Array,
+  links: SlotLinks,
+  startSlot: number,
+): Network {
+  const { mdef } = m;
+  const nEmit = mdef.nEmitState;
+  const { sState, exitTo } = b;
+  const { enterAt, enterList, nullAt, nullSlot, nullCost } = links;
+  const S = sState.length;
   // Slots in the topological order of their states' empty transitions, then in creation order.
   const order = Array.from({ length: S }, (_, i) => i).sort(
     (x, y) => rank[sState[x]!]! - rank[sState[y]!]! || x - y,
