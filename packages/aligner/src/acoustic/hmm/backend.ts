@@ -640,40 +640,81 @@ function latticeSpan(unit: number, group: HmmSegment[], off: number): UnitSpan {
   return { unit, start: round(first.b + off), end: round(last.b + last.d + off), confidence: conf, phones };
 }
 
+/**
+ * Each word (and phone) of the first run at the mean of the runs' placements, rounded as one run's are.
+ * (Loops rather than a closure per word and field: the closures were compiled again and again, and a
+ * long recording's first windows spent most of their compiling here.)
+ */
 function averageRuns(runs: UnitSpan[][]): UnitSpan[] {
-  const base = runs[0]!;
-  return base.map((span) => {
-    const same = runs.map((r) => r.find((s) => s.unit === span.unit)).filter((s): s is UnitSpan => !!s);
-    const mean = (f: (s: UnitSpan) => number) => round(same.reduce((a, s) => a + f(s), 0) / same.length);
-    const phones = span.phones.map((p, pi) => {
-      const ps = same.map((s) => s.phones[pi]).filter((q): q is PhoneSpan => !!q && q.phone === p.phone);
-      const m = (f: (q: PhoneSpan) => number) => round(ps.reduce((a, q) => a + f(q), 0) / ps.length);
-      return {
-        phone: p.phone,
-        start: m((q) => q.start),
-        end: m((q) => q.end),
-        confidence: m((q) => q.confidence),
-      };
-    });
-    const gops = same.filter((s) => s.gop !== undefined);
-    const meanOf = (f: (s: UnitSpan) => number) => round(gops.reduce((a, s) => a + f(s), 0) / gops.length);
-    return {
-      unit: span.unit,
-      start: mean((s) => s.start),
-      end: mean((s) => s.end),
-      confidence: mean((s) => s.confidence),
-      phones,
-      ...(gops.length
-        ? {
-            gop: meanOf((s) => s.gop!),
-            frames: span.frames,
-            phoneGop: meanOf((s) => s.phoneGop ?? s.gop!),
-            worstGop: meanOf((s) => s.worstGop ?? s.gop!),
-            minFrames: Math.min(...gops.map((s) => s.minFrames ?? Infinity)),
-          }
-        : {}),
-      ...(span.spread ? { spread: span.spread } : {}),
-      ...(span.open ? { open: span.open } : {}),
-    };
+  // each run's first span of each unit
+  const byUnit = runs.map((r) => {
+    const m = new Map<number, UnitSpan>();
+    for (const s of r) if (!m.has(s.unit)) m.set(s.unit, s);
+    return m;
   });
+  const out: UnitSpan[] = [];
+  for (const span of runs[0]!) {
+    const same: UnitSpan[] = [];
+    for (const m of byUnit) {
+      const s = m.get(span.unit);
+      if (s) same.push(s);
+    }
+    const phones: PhoneSpan[] = [];
+    for (let pi = 0; pi < span.phones.length; pi++) {
+      const phone = span.phones[pi]!.phone;
+      let n = 0;
+      let start = 0;
+      let end = 0;
+      let confidence = 0;
+      for (const s of same) {
+        const q = s.phones[pi];
+        if (!q || q.phone !== phone) continue;
+        n++;
+        start += q.start;
+        end += q.end;
+        confidence += q.confidence;
+      }
+      phones.push({ phone, start: round(start / n), end: round(end / n), confidence: round(confidence / n) });
+    }
+    let start = 0;
+    let end = 0;
+    let confidence = 0;
+    for (const s of same) {
+      start += s.start;
+      end += s.end;
+      confidence += s.confidence;
+    }
+    const k = same.length;
+    const avg: UnitSpan = {
+      unit: span.unit,
+      start: round(start / k),
+      end: round(end / k),
+      confidence: round(confidence / k),
+      phones,
+    };
+    let g = 0;
+    let gop = 0;
+    let phoneGop = 0;
+    let worstGop = 0;
+    let minFrames = Infinity;
+    for (const s of same) {
+      if (s.gop === undefined) continue;
+      g++;
+      gop += s.gop;
+      phoneGop += s.phoneGop ?? s.gop;
+      worstGop += s.worstGop ?? s.gop;
+      minFrames = Math.min(minFrames, s.minFrames ?? Infinity);
+    }
+    if (g > 0) {
+      avg.gop = round(gop / g);
+      avg.frames = span.frames;
+      avg.phoneGop = round(phoneGop / g);
+      avg.worstGop = round(worstGop / g);
+      avg.minFrames = minFrames;
+    }
+    if (span.spread) avg.spread = span.spread;
+    if (span.open) avg.open = span.open;
+    out.push(avg);
+  }
+  return out;
 }

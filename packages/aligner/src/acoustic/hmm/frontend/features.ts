@@ -71,11 +71,14 @@ export function computeFeatures(cep: Float32Array, s: FrontEndSettings, streamLe
   const groups = s.svspec ?? [Array.from({ length: dim }, (_, i) => i)];
   if (groups.length !== streamLengths.length || groups.some((g, i) => g.length !== streamLengths[i]))
     throw new EngineError('engine_fault', 'the feature streams do not match the model (svspec)');
-  const streams = groups.map((g) => {
+  // (a loop, not a callback made by each call: the callback's hot loop was compiled again for every
+  // window of a long recording)
+  const streams: Float32Array[] = [];
+  for (const g of groups) {
     const out = new Float32Array(nFrames * g.length);
     for (let t = 0; t < nFrames; t++)
       for (let j = 0; j < g.length; j++) out[t * g.length + j] = full[t * dim + g[j]!]!;
-    return out;
-  });
+    streams.push(out);
+  }
   return { nFrames, streams, streamLengths };
 }

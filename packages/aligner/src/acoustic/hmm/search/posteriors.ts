@@ -60,14 +60,18 @@ export function boundaryPosteriors(
   }
   // Probabilities in the linear domain, each frame's scaled to sum to 1 (the scale kept per frame): no
   // logarithm in the recursions. Emissions are divided by the frame's best before exponentiation.
-  const width = (i: number) => hi[i]! - lo[i]! + 1;
-  const alpha = Array.from({ length: n }, (_, i) => new Float64Array(3 * width(i)));
-  const beta = Array.from({ length: n }, (_, i) => new Float64Array(3 * width(i)));
+  // (loops, not callbacks: a function made anew by each call is compiled anew by the JIT once hot, and the
+  // call sites that took the last call's deoptimised on the next one's, "wrong call target")
+  const alpha: Float64Array[] = [];
+  const beta: Float64Array[] = [];
+  for (let i = 0; i < n; i++) {
+    alpha.push(new Float64Array(3 * (hi[i]! - lo[i]! + 1)));
+    beta.push(new Float64Array(3 * (hi[i]! - lo[i]! + 1)));
+  }
   const frameBest = new Float64Array(nFrames).fill(-Infinity);
-  // (a loop, not a callback: a function made anew by each call is compiled anew by the JIT once hot)
   const emit: Float64Array[] = [];
   for (let i = 0; i < n; i++) {
-    const e = new Float64Array(3 * width(i));
+    const e = new Float64Array(3 * (hi[i]! - lo[i]! + 1));
     for (let t = lo[i]!; t <= hi[i]!; t++)
       for (let j = 0; j < 3; j++) {
         const v = -costs.at(t, sen[i]![j]!) * k;
@@ -83,7 +87,11 @@ export function boundaryPosteriors(
   // (pushed, as tp was: an array made by map() may come out with other elements than another call's, and the
   // recursions below were compiled for one)
   const x: Float64Array[] = [];
-  for (const t of tp) x.push(t.map((v) => Math.exp(v)));
+  for (const t of tp) {
+    const xt = new Float64Array(t.length);
+    for (let q = 0; q < t.length; q++) xt[q] = Math.exp(t[q]!);
+    x.push(xt);
+  }
   // forward, frame by frame over the phones whose band holds it; frameSum[t]: the frame's sum before scaling
   const frameSum = new Float64Array(nFrames).fill(1);
   let first = 0;
