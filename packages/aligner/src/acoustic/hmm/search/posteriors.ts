@@ -64,14 +64,13 @@ export function boundaryPosteriors(
   // call sites that took the last call's deoptimised on the next one's, "wrong call target")
   const alpha: Float64Array[] = [];
   const beta: Float64Array[] = [];
-  for (let i = 0; i < n; i++) {
-    alpha.push(new Float64Array(3 * (hi[i]! - lo[i]! + 1)));
-    beta.push(new Float64Array(3 * (hi[i]! - lo[i]! + 1)));
-  }
   const frameBest = new Float64Array(nFrames).fill(-Infinity);
   const emit: Float64Array[] = [];
   for (let i = 0; i < n; i++) {
-    const e = new Float64Array(3 * (hi[i]! - lo[i]! + 1));
+    const size = 3 * (hi[i]! - lo[i]! + 1);
+    alpha.push(new Float64Array(size));
+    beta.push(new Float64Array(size));
+    const e = new Float64Array(size);
     for (let t = lo[i]!; t <= hi[i]!; t++)
       for (let j = 0; j < 3; j++) {
         const v = -costs.at(t, sen[i]![j]!) * k;
