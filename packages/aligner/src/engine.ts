@@ -359,6 +359,7 @@ function piecePool(
           offset: p.offset,
           units: p.units,
           coarse: p.coarse,
+          adaptation: p.adaptation,
           precision,
           garbage,
           recognise: p.recognise ?? recognise,

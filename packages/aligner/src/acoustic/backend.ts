@@ -111,6 +111,45 @@ export interface WindowRequest {
    * scores): the engine then pools these instead of a recognition pass of its own.
    */
   onRecognition?: (r: Recognition) => void;
+  /**
+   * A first pass's window (long audio): what its path hears of the speaker goes to this track, which keeps
+   * the part its caller commits (SpeakerTrack.keep).
+   */
+  listen?: SpeakerTrack;
+  /**
+   * The speaker adaptation to search with, fitted to the first pass's path over this window (long audio),
+   * instead of one fitted to a first search of the window's own.
+   */
+  adaptation?: SpeakerAdaptation;
+  /** words the first pass placed in this window: an adapted search that places fewer is checked */
+  expected?: number;
+}
+
+/**
+ * A back-end's adaptation to a recording's speaker over a stretch of it (the HMM's feature transform):
+ * plain data, so that a piece's thread can be given it; the pipeline only passes it on.
+ */
+export interface SpeakerAdaptation {
+  /** the frames of speech it was fitted to */
+  readonly frames: number;
+  readonly id: string;
+}
+
+/**
+ * What a long recording's first pass heard of its speaker, by time in the file, for the pieces searched
+ * after it: each piece's adaptation is fitted to the first pass's path over that piece's stretch, so the
+ * piece needs no first search of its own to fit it.
+ */
+export interface SpeakerTrack {
+  /**
+   * Keeps what the last window searched with `listen` heard before `upTo` seconds of the file (its
+   * committed words) and drops the rest. Called before the back-end's release().
+   */
+  keep(upTo: number): void;
+  /** The adaptation for the file's stretch [from, to) in seconds; none when too little speech was heard. */
+  adaptationFor(from: number, to: number): SpeakerAdaptation | undefined;
+  /** Drops what was heard before `t` seconds (no piece will ask for it). */
+  forget(t: number): void;
 }
 
 export interface Recognition {
@@ -185,6 +224,8 @@ export interface AcousticBackend {
    * the back-end kept of them for another search over the same samples may go.
    */
   release?(): void;
+  /** A track of the speaker for a long recording's first pass (absent: the pieces adapt on their own). */
+  speakerTrack?(): SpeakerTrack | null;
   /** An independent recognition pass scored against the transcript (see docs/engines.md). */
   recognise(samples: Float32Array, units: Unit[]): Promise<Recognition>;
   /** The phone tier of a word from its placed spans, each phone with its label in the result's terms. */

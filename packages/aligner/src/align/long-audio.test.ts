@@ -155,6 +155,89 @@ test('two passes over joined sentences place the words near the hand labels, rep
   assert.equal(progress[progress.length - 1], 1);
 });
 
+test('each piece is searched once, adapted to its speaker as the first pass heard it there', async () => {
+  const { samples, words, backend, units } = await joined();
+  // every search the decoder runs: its level (0: the first pass, 1: a piece) and whether it was adapted
+  const decoder = backend.decoder;
+  const searches: { level: number; adapted: boolean }[] = [];
+  let adapted = false;
+  decoder.configure = function (this: typeof decoder, s) {
+    adapted = s.transform !== undefined;
+    return Object.getPrototypeOf(decoder).configure.call(this, s);
+  };
+  decoder.run = function (this: typeof decoder, ...args) {
+    searches.push({ level: args[2] ?? 1, adapted });
+    return Object.getPrototypeOf(decoder).run.apply(this, args);
+  };
+  let spans: UnitSpan[];
+  try {
+    spans = await alignLong(backend, new Samples(samples, true), units, {
+      precision: 'standard',
+      garbage: true,
+      singleMax: 4,
+      window: 6,
+      guard: 2,
+    });
+  } finally {
+    delete (decoder as Partial<typeof decoder>).configure;
+    delete (decoder as Partial<typeof decoder>).run;
+  }
+  const first = searches.filter((s) => s.level === 0);
+  const pieces = searches.filter((s) => s.level === 1);
+  assert.ok(
+    first.length >= 2 && first.every((s) => !s.adapted),
+    'the first pass reads the features as they are',
+  );
+  // the one piece (12 s of speech): before, a search to fit the transform to, then the adapted one
+  assert.ok(pieces.length >= 1 && pieces.every((s) => s.adapted), JSON.stringify(pieces));
+  assert.ok(spans.length >= units.length - 1, `${spans.length} of ${units.length} placed`);
+  let err = 0;
+  for (const s of spans)
+    err += Math.abs(s.start - words[s.unit]!.start) + Math.abs(s.end - words[s.unit]!.end);
+  assert.ok(err / (2 * spans.length) < 0.05, `mean boundary error ${err / (2 * spans.length)} s`);
+});
+
+test('the speaker track keeps the frames of the words its caller commits, by time in the file, until it forgets them', async () => {
+  const { samples, backend, units } = await joined();
+  const duration = samples.length / SAMPLE_RATE;
+  const heard = async (offset: number, upTo: number) => {
+    const track = backend.speakerTrack()!;
+    await backend.segmentWindow({
+      samples,
+      offset,
+      units,
+      precision: 'standard',
+      openEnd: false,
+      garbage: true,
+      listen: track,
+    });
+    track.keep(upTo);
+    backend.release();
+    return track;
+  };
+  const whole = await heard(0, duration);
+  const all = whole.adaptationFor(0, duration);
+  // 12 s of speech (fillers left out): more than the 8 s a window's adaptation needs
+  assert.ok(all && all.frames > 800 && all.frames < duration * 100, `${all?.frames} frames`);
+  assert.ok((all as { cmn?: Float64Array }).cmn, "the mean the first pass's window subtracted goes with it");
+  // a stretch gets the frames of its own seconds only
+  const early = whole.adaptationFor(0, duration / 2);
+  assert.equal(early, undefined, 'half the speech is too little to adapt to');
+  // the same window 100 s into the file: its frames are at 100 s and after
+  const later = await heard(100, 100 + duration);
+  assert.equal(later.adaptationFor(100, 100 + duration)?.frames, all.frames);
+  assert.equal(later.adaptationFor(0, duration), undefined);
+  // what the caller does not commit is not kept
+  const cut = await heard(0, duration / 2);
+  assert.equal(cut.adaptationFor(0, duration), undefined);
+  // and what is forgotten is gone
+  whole.forget(duration);
+  assert.equal(whole.adaptationFor(0, duration), undefined);
+  // a keep() with nothing heard since the last one keeps nothing
+  whole.keep(duration);
+  assert.equal(whole.adaptationFor(0, duration), undefined);
+});
+
 test('a recording kept in a file (PcmFile) is aligned as the same samples in memory', async () => {
   const { samples, backend, units } = await joined();
   const ints = Int16Array.from(samples, toS16);

@@ -6,7 +6,8 @@
 //    re-anchored on the audio, so there is no accumulated drift.
 // 2. Alignment: the file is cut in pauses between the words found into pieces of 15-40 s, and each piece
 //    gets the full closed search (all its words must be placed or skipped, phones included). A piece whose
-//    closed search fails keeps its first-pass word times.
+//    closed search fails keeps its first-pass word times. Its speaker adaptation is fitted to the first
+//    pass's path over its stretch (a back-end's SpeakerTrack), so it is searched once, not twice.
 // A back-end whose search is itself linear in the audio and bounded in memory (traits.wholeFile: MMS's
 // banded, checkpointed CTC Viterbi) gets the whole file as one window instead.
 import { DERAILED_RUN, placeable } from '../acoustic/backend.ts';
@@ -14,6 +15,8 @@ import type {
   AcousticBackend,
   Precision,
   Recognition,
+  SpeakerAdaptation,
+  SpeakerTrack,
   Unit,
   UnitSpan,
   WindowRequest,
@@ -49,6 +52,8 @@ export interface PieceWork {
   offset: number;
   units: Unit[];
   coarse: UnitSpan[];
+  /** the speaker adaptation the first pass's path gave the piece (absent: the piece adapts on its own) */
+  adaptation?: SpeakerAdaptation;
   /** false: no recognition of the piece's window (a repair's search: its recognition is not kept) */
   recognise?: false;
 }
@@ -146,11 +151,31 @@ async function twoPass(
   opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
   const searches = new StretchSearches(backend, samples, units, opts);
+  const total = samples.length / SAMPLE_RATE;
+  const adaptations = new PieceAdaptations(backend.speakerTrack?.() ?? null);
   let second: { spans: UnitSpan[]; plan: Piece[] };
-  if (opts.pieces) second = await twoPassParallel(backend, samples, units, opts, opts.pieces, searches);
+  if (opts.pieces)
+    second = await twoPassParallel(backend, samples, units, opts, opts.pieces, searches, adaptations);
   else {
-    const first = await segmentPass(backend, samples, units, opts, (d) => opts.onProgress?.(d * 0.3));
-    second = await piecePass(backend, samples, units, first, opts, (d) => opts.onProgress?.(0.3 + d * 0.7));
+    const first = await segmentPass(
+      backend,
+      samples,
+      units,
+      opts,
+      (d) => opts.onProgress?.(d * 0.3),
+      undefined,
+      (partial) => adaptations.fix(fixedPieces(partial, units.length, total), partial),
+      adaptations.track,
+    );
+    second = await piecePass(
+      backend,
+      samples,
+      units,
+      first,
+      opts,
+      (d) => opts.onProgress?.(0.3 + d * 0.7),
+      adaptations,
+    );
   }
   const merged = await mergeFailedEdges(searches, units, second.spans, second.plan);
   return repairRuns(searches, samples, units, merged);
@@ -602,9 +627,10 @@ async function twoPassParallel(
   opts: LongAudioOptions,
   runner: PieceRunner,
   searches: StretchSearches,
+  adaptations: PieceAdaptations,
 ): Promise<{ spans: UnitSpan[]; plan: Piece[] }> {
   const total = samples.length / SAMPLE_RATE;
-  const key = (p: Piece) => `${p.u0}:${p.u1}:${p.t0}:${p.t1}`;
+  const key = pieceKey;
   /** outcomes of the pieces started, by key */
   const started = new Map<string, Promise<PieceOutcome>>();
   /** pieces fixed and not started yet, in the order of the file (with the first-pass spans they take) */
@@ -615,6 +641,7 @@ async function twoPassParallel(
     offset: p.t0,
     units: units.slice(p.u0, p.u1),
     coarse: first.filter((s) => s.unit >= p.u0 && s.unit < p.u1).map((s) => ({ ...s, unit: s.unit - p.u0 })),
+    adaptation: adaptations.of(p, first),
   });
   let piecesDone = 0;
   let pieceCount = 0;
@@ -670,7 +697,9 @@ async function twoPassParallel(
   };
   searches.threadFreed = pump;
   const dispatch = (partial: readonly UnitSpan[]) => {
-    for (const p of fixedPieces(partial, units.length, total)) {
+    const fixed = fixedPieces(partial, units.length, total);
+    adaptations.fix(fixed, partial);
+    for (const p of fixed) {
       const k = key(p);
       if (started.has(k) || queued.has(k)) continue;
       queued.add(k);
@@ -686,6 +715,7 @@ async function twoPassParallel(
     (d) => opts.onProgress?.(d * 0.3),
     undefined,
     dispatch,
+    adaptations.track,
   );
   if (first.length === 0) {
     await Promise.allSettled(started.values());
@@ -742,6 +772,49 @@ async function twoPassParallel(
 }
 
 /**
+ * Each piece's speaker adaptation, fitted to the first pass's path over its stretch as soon as the first
+ * pass has fixed the piece; what the track heard before the pieces fixed so far is then forgotten (a
+ * piece of the final plan that no partial plan fixed, the last one, is fitted from what remains).
+ */
+class PieceAdaptations {
+  private readonly fitted = new Map<string, SpeakerAdaptation | undefined>();
+
+  constructor(readonly track: SpeakerTrack | null) {}
+
+  /** The pieces fixed by the first pass's spans so far. */
+  fix(pieces: readonly Piece[], first: readonly UnitSpan[]): void {
+    if (!this.track || pieces.length === 0) return;
+    for (const p of pieces) {
+      const k = pieceKey(p);
+      if (!this.fitted.has(k)) this.fitted.set(k, this.fit(p, first));
+    }
+    this.track.forget(pieces[pieces.length - 1]!.t1);
+  }
+
+  of(p: Piece, first: readonly UnitSpan[]): SpeakerAdaptation | undefined {
+    const k = pieceKey(p);
+    return this.fitted.has(k) ? this.fitted.get(k) : this.fit(p, first);
+  }
+
+  /**
+   * None where the first pass left words of the piece unplaced: its path there lost the speech for a while
+   * (en-mfa-testdata's hoarse speaker joined twice: a transform fitted to such a path placed five words
+   * 3-7 s late), and the piece's own first search fits it as before.
+   */
+  private fit(p: Piece, first: readonly UnitSpan[]): SpeakerAdaptation | undefined {
+    let placed = 0;
+    for (const s of first) if (s.unit >= p.u0 && s.unit < p.u1) placed++;
+    if (placed < (p.u1 - p.u0) * TRACKED_MIN_PLACED) return undefined;
+    return this.track?.adaptationFor(p.t0, p.t1);
+  }
+}
+
+/** Share of a piece's words its first pass must have placed for its path to fit the piece's adaptation. */
+const TRACKED_MIN_PLACED = 0.95;
+
+const pieceKey = (p: Piece): string => `${p.u0}:${p.u1}:${p.t0}:${p.t1}`;
+
+/**
  * The pieces of the plan that a first pass committed up to `partial` already fixes: those the whole first
  * pass cuts the same way, since their cut depends on no span beyond PIECE_MAX after their start. Not the
  * plan's last piece, which runs to the file's end whatever was committed (a first pass that held one word
@@ -765,6 +838,8 @@ export async function segmentPass(
   range: { from: number; to: number } = { from: 0, to: samples.length / SAMPLE_RATE },
   /** called with the spans committed so far, after every window */
   onCommit?: (committed: readonly UnitSpan[]) => void,
+  /** hears the speaker on the committed words' frames (the pieces' adaptation) */
+  track?: SpeakerTrack | null,
 ): Promise<UnitSpan[]> {
   const win = opts.window ?? 45;
   const guard = opts.guard ?? 12;
@@ -792,13 +867,17 @@ export async function segmentPass(
       units: units.slice(u, u + n),
       // the last window holds the rest of the text: a run of it left unplaced is a derailment there
       openEnd: !last,
+      listen: track ?? undefined,
     });
-    backend.release?.();
     if (last) {
+      track?.keep(total);
+      backend.release?.();
       for (const s of spans) out.push({ ...s, unit: s.unit + u });
       break;
     }
     if (spans.length === 0) {
+      track?.keep(t);
+      backend.release?.();
       // Nothing fits in this window (music, silence, speech not in the text): step over a third of it (a
       // window that only begins with such a stretch still places the speech after it the next time).
       t += win / 3;
@@ -829,14 +908,17 @@ export async function segmentPass(
       }
     }
     for (let k = 0; k <= cut; k++) out.push({ ...spans[k]!, unit: spans[k]!.unit + u });
+    const nextSpan = spans[cut + 1];
+    const cutEnd = spans[cut]!.end;
+    const newT = nextSpan ? (cutEnd + nextSpan.start) / 2 : cutEnd;
+    // the speaker as heard on the words committed (the next window starts at newT)
+    track?.keep(newT);
+    backend.release?.();
     if (onCommit) {
       // the pieces out on threads while this pass runs: their replies are read, and they are given more
       await eventLoopTurn();
       onCommit(out);
     }
-    const nextSpan = spans[cut + 1];
-    const cutEnd = spans[cut]!.end;
-    const newT = nextSpan ? (cutEnd + nextSpan.start) / 2 : cutEnd;
     u += spans[cut]!.unit + 1;
     t = Math.max(newT, t + 1);
   }
@@ -912,6 +994,8 @@ export async function alignPiece(
   units: Unit[],
   coarse: UnitSpan[],
   opts: LongAudioOptions,
+  /** the speaker adaptation the first pass's path gave this piece (SpeakerTrack) */
+  adaptation?: SpeakerAdaptation,
 ): Promise<UnitSpan[]> {
   const duration = samples.length / SAMPLE_RATE;
   if (duration > PIECE_LIMIT) {
@@ -931,6 +1015,8 @@ export async function alignPiece(
     units,
     openEnd: false,
     onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
+    adaptation,
+    expected: coarse.length,
   });
   backend.release?.();
   if (spans.length < coarse.length * 0.8) return coarse;
@@ -950,14 +1036,22 @@ export async function pieceOutcome(
 ): Promise<PieceOutcome> {
   const recognitions: Recognition[] = [];
   const warnings: string[] = [];
-  const spans = await alignPiece(backend, w.samples, w.offset, w.units, w.coarse, {
-    precision: s.precision,
-    garbage: s.garbage,
-    window: s.window,
-    guard: s.guard,
-    warn: (m) => warnings.push(m),
-    onRecognition: s.recognise ? (r) => recognitions.push(r) : undefined,
-  });
+  const spans = await alignPiece(
+    backend,
+    w.samples,
+    w.offset,
+    w.units,
+    w.coarse,
+    {
+      precision: s.precision,
+      garbage: s.garbage,
+      window: s.window,
+      guard: s.guard,
+      warn: (m) => warnings.push(m),
+      onRecognition: s.recognise ? (r) => recognitions.push(r) : undefined,
+    },
+    w.adaptation,
+  );
   return { spans, recognitions, warnings };
 }
 
@@ -989,6 +1083,7 @@ async function piecePass(
   first: UnitSpan[],
   opts: LongAudioOptions,
   progress: (done: number) => void,
+  adaptations: PieceAdaptations,
 ): Promise<{ spans: UnitSpan[]; plan: Piece[] }> {
   const total = samples.length / SAMPLE_RATE;
   if (first.length === 0) return { spans: [], plan: [] };
@@ -1000,7 +1095,15 @@ async function piecePass(
       .filter((s) => s.unit >= p.u0 && s.unit < p.u1)
       .map((s) => ({ ...s, unit: s.unit - p.u0 }));
     const piece = pieceSamples(samples, p);
-    const spans = await alignPiece(backend, piece, p.t0, units.slice(p.u0, p.u1), coarse, opts);
+    const spans = await alignPiece(
+      backend,
+      piece,
+      p.t0,
+      units.slice(p.u0, p.u1),
+      coarse,
+      opts,
+      adaptations.of(p, first),
+    );
     for (const s of spans) out.push({ ...s, unit: s.unit + p.u0 });
   }
   progress(1);

@@ -7,7 +7,7 @@
 // is in.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Precision, Unit, UnitSpan } from '../acoustic/backend.ts';
+import type { Precision, SpeakerAdaptation, Unit, UnitSpan } from '../acoustic/backend.ts';
 import type { PieceOutcome } from './long-audio.ts';
 import type { ModelFamily } from '../acoustic/hmm/models.ts';
 import { NATIVE_GUARD_KEY, newThreadGuard, stopThread } from '../native-guard.ts';
@@ -25,6 +25,8 @@ export interface PieceJob {
   units: Unit[];
   /** the first pass's spans of these units (absolute times), kept when the closed search does worse */
   coarse: UnitSpan[];
+  /** the speaker adaptation the first pass gave the piece (plain data) */
+  adaptation?: SpeakerAdaptation;
   precision: Precision;
   garbage: boolean;
   recognise: boolean;

@@ -7,12 +7,15 @@ import type {
   PhoneSpan,
   Precision,
   Recognition,
+  SpeakerTrack,
   Unit,
   UnitSpan,
   WindowRequest,
 } from '../backend.ts';
 import { DERAILED_RUN } from '../backend.ts';
 import { estimateTransform } from './adapt/fmllr.ts';
+import type { FeatureTransform } from './adapt/fmllr.ts';
+import { SpeakerBlocks } from './adapt/speaker-track.ts';
 import type { FrameStats } from './adapt/map.ts';
 import { adaptedModelSpec } from './adapt/model-dir.ts';
 import { useAdaptedDecoder } from './adapt/adapted-decoders.ts';
@@ -374,12 +377,25 @@ export class HmmBackend implements AcousticBackend {
     // (a window shorter than the speech adaptation needs collects nothing)
     const adaptable =
       !emulatingPocketsphinx() && req.samples.length >= (ADAPT_MIN_FRAMES / FRAME_RATE) * 16000;
-    const stats = adaptable ? this.decoder.adaptationStats?.() : undefined;
+    const stats = adaptable && !req.adaptation ? this.decoder.adaptationStats?.() : undefined;
     let chosen: DecodeSettings = base;
-    let spans = await this.searchWindow(req, base, stats);
+    let spans: UnitSpan[];
+    if (req.adaptation && !emulatingPocketsphinx()) {
+      // A piece of a long recording: the transform fitted to the first pass's path over it (SpeakerBlocks);
+      // searched without it too when it places fewer words than the first pass did, the better kept.
+      chosen = { ...base, transform: req.adaptation as FeatureTransform };
+      spans = await this.searchWindow(req, chosen);
+      if (spans.length < (req.expected ?? 0)) {
+        const plain = await this.searchWindow(req, base);
+        if (plain.length > spans.length) {
+          spans = plain;
+          chosen = base;
+        }
+      }
+    } else spans = await this.searchWindow(req, base, stats);
     // Speaker adaptation: with enough speech on the path, a feature transform fitted to it (adapt/fmllr.ts)
     // and the window searched again; kept when it places as many words.
-    if (stats && stats.frames >= ADAPT_MIN_FRAMES) {
+    if (!req.adaptation && stats && stats.frames >= ADAPT_MIN_FRAMES) {
       const adapted = { ...base, transform: estimateTransform(stats) };
       const again = await this.searchWindow(req, adapted);
       if (again.length >= spans.length) {
@@ -445,12 +461,33 @@ export class HmmBackend implements AcousticBackend {
     // Word-level segmentation at standard beams whatever the precision (the pieces then honour it): the
     // first pass at high's beams placed en-mfa-testdata's words worse (122.8 against 76.7 ms mean at high).
     // A derailed path climbs the same ladder as a window's search (widenWhileDerailed).
+    // A first pass's window of a long recording records each search's path for the speaker track (the
+    // recording of the search kept is the track's to keep in part).
+    const track = req.listen instanceof SpeakerBlocks && !emulatingPocketsphinx() ? req.listen : null;
+    const heard = new Map<UnitSpan[], FrameStats>();
     const search = async (beams: DecodeSettings) => {
       this.decoder.configure(beams);
-      return (await this.alignOnce(req, 0, 0)) ?? [];
+      const recording = track?.recorder(req.offset);
+      const spans = (await this.alignOnce(req, 0, 0, GARBAGE.phoneLoop, recording)) ?? [];
+      if (recording) heard.set(spans, recording);
+      return spans;
     };
     const first = settings('standard');
-    return (await widenWhileDerailed(req, { spans: await search(first), beams: first }, true, search)).spans;
+    const { spans } = await widenWhileDerailed(
+      req,
+      { spans: await search(first), beams: first },
+      true,
+      search,
+    );
+    const kept = heard.get(spans);
+    if (track && kept) track.heard(kept);
+    return spans;
+  }
+
+  speakerTrack(): SpeakerTrack | null {
+    const decoder = this.decoder;
+    if (!decoder.adaptationStats || emulatingPocketsphinx()) return null;
+    return new SpeakerBlocks(() => decoder.adaptationStats!(), FRAME_RATE, ADAPT_MIN_FRAMES);
   }
 
   private async alignOnce(

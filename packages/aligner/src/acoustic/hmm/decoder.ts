@@ -21,7 +21,7 @@ import { PronunciationDictionary, readFillers } from './model/dictionary.ts';
 import { FrontEnd } from './frontend/mfcc.ts';
 import { computeFeatures } from './frontend/features.ts';
 import type { Features } from './frontend/features.ts';
-import { AdaptationStats, applyTransform } from './adapt/fmllr.ts';
+import { AdaptationStats, applyTransform, renormalised } from './adapt/fmllr.ts';
 import type { FrameStats } from './adapt/map.ts';
 import type { FeatureTransform } from './adapt/fmllr.ts';
 import { gaussianKernel, topNPerFrame } from './scoring/gaussians.ts';
@@ -396,7 +396,7 @@ export class HmmDecoder implements HmmSearch {
       const cep = this.frontEnd.cepstra(logMel);
       feats = computeFeatures(cep, this.model.frontEnd, this.model.streamLengths);
     }
-    if (tf) feats = applyTransform(feats, tf);
+    if (tf) feats = applyTransform(feats, renormalised(tf, feats));
     // the window this one replaces gives up its buffers first (a long recording's windows take turns in
     // the same few arrays instead of leaving the allocator one new set per window)
     const dropped = this.scored.length >= SCORED_KEPT ? this.scored.pop()! : null;

@@ -8,6 +8,7 @@ import { loadAcousticModel } from '../model/acoustic-model.ts';
 import { resolveHmmModel } from '../models.ts';
 import { JsGaussianKernel, densityOffset } from '../scoring/gaussians.ts';
 import { UNIT_NATS } from '../scoring/senones.ts';
+import { computeFeatures } from '../frontend/features.ts';
 import type { Features } from '../frontend/features.ts';
 import { nativeAddon } from '../../../native/addon.ts';
 import {
@@ -18,6 +19,7 @@ import {
   determinant,
   estimateTransform,
   invert,
+  renormalised,
 } from './fmllr.ts';
 import type { FeatureTransform } from './fmllr.ts';
 
@@ -210,4 +212,47 @@ test('the native accumulation gives the JavaScript reference its bits, frame aft
     ];
     for (const [what, call] of short) assert.throws(call, TypeError, what);
   });
+});
+
+test('a transform fitted to one window reads a stretch of it, normalised by its own mean, as it read the window', () => {
+  // cepstra of a 3 s window whose second half is louder and brighter (its mean is not the window's; c0
+  // above zero throughout, so that every frame counts in the means)
+  const ncep = model.frontEnd.ncep;
+  const rand = seeded(7);
+  const nfr = 300;
+  const cep = new Float32Array(nfr * ncep);
+  for (let t = 0; t < nfr; t++)
+    for (let i = 0; i < ncep; i++)
+      cep[t * ncep + i] = (i === 0 ? 5 : 0) + (t >= 150 ? 3 + 0.2 * i : 0) + 2 * (rand() - 0.5);
+  const settings = { ...model.frontEnd, cmn: 'batch' as const, varnorm: false };
+  const window = computeFeatures(cep.slice(), settings, model.streamLengths);
+  // the stretch of frames 120..260 on its own: another mean subtracted
+  const stretch = computeFeatures(cep.slice(120 * ncep, 260 * ncep), settings, model.streamLengths);
+  assert.ok(window.cmn && stretch.cmn, 'batch CMN reports the mean it subtracted');
+  assert.ok(Math.abs(window.cmn.mean[0]! - stretch.cmn.mean[0]!) > 0.5, 'the two means differ');
+  const fitted = { ...distortion(11), cmn: window.cmn.mean };
+  const read = applyTransform(stretch, renormalised(fitted, stretch));
+  const asWindow = applyTransform(window, fitted);
+  // away from the stretch's edges (the differences repeat its edge frames) every value is the window's
+  let worst = 0;
+  for (let f = 0; f < model.nStreams; f++) {
+    const d = model.streamLengths[f]!;
+    for (let t = 4; t < 140 - 4; t++)
+      for (let i = 0; i < d; i++)
+        worst = Math.max(
+          worst,
+          Math.abs(read.streams[f]![t * d + i]! - asWindow.streams[f]![(t + 120) * d + i]!),
+        );
+  }
+  assert.ok(worst < 1e-4, `largest difference ${worst}`);
+  // without the correction the stretch is read off by the difference of the means
+  const plain = applyTransform(stretch, { ...fitted, cmn: undefined });
+  assert.ok(
+    Math.abs(
+      plain.streams[0]![10 * model.streamLengths[0]!]! - asWindow.streams[0]![130 * model.streamLengths[0]!]!,
+    ) > 0.1,
+  );
+  // a transform fitted to the stretch's own frames (no mean given) is applied as it is
+  const own = distortion(11);
+  assert.equal(renormalised(own, stretch), own);
 });

@@ -33,6 +33,8 @@ export interface FeatureTransform {
   frames: number;
   /** a stable identity (scored windows are cached by content and transform) */
   id: string;
+  /** the batch CMN mean of the frames it was fitted to, when they were another window's (SpeakerBlocks) */
+  cmn?: Float64Array;
 }
 
 /** Per model: 1/σ² and μ/σ² of every density dimension (computed once). */
@@ -108,6 +110,19 @@ export class AdaptationStats {
       accumulate(this.g[f]!, this.k[f]!, feats.streams[f]!, t * d, d, wg, wk);
     }
     this.frames += gamma;
+  }
+
+  /** Adds another set's statistics (of the same model), each weighted by `weight`. */
+  merge(other: AdaptationStats, weight = 1): void {
+    for (let f = 0; f < this.g.length; f++) {
+      const g = this.g[f]!;
+      const og = other.g[f]!;
+      for (let i = 0; i < g.length; i++) g[i] = g[i]! + weight * og[i]!;
+      const k = this.k[f]!;
+      const ok = other.k[f]!;
+      for (let i = 0; i < k.length; i++) k[i] = k[i]! + weight * ok[i]!;
+    }
+    this.frames += weight * other.frames;
   }
 }
 
@@ -259,6 +274,32 @@ export function applyTransform(feats: Features, tf: FeatureTransform): Features 
     streams.push(out);
   }
   return { ...feats, streams };
+}
+
+/**
+ * The transform as applied to frames that had their own window's CMN mean subtracted, when it was fitted
+ * to frames that had another mean subtracted (`tf.cmn`): y = A (x + δ) + b, δ the difference of the two
+ * means on the static cepstra, so that the frames are read as the fitted ones were. The same identity:
+ * a window's content fixes its mean.
+ */
+export function renormalised(tf: FeatureTransform, feats: Features): FeatureTransform {
+  if (!tf.cmn || !feats.cmn) return tf;
+  const { mean, statics } = feats.cmn;
+  const streams = tf.streams.map(({ a, b }, f) => {
+    const idx = statics[f]!;
+    const d = idx.length;
+    const shifted = Float64Array.from(b);
+    for (let i = 0; i < d; i++) {
+      let v = 0;
+      for (let j = 0; j < d; j++) {
+        const c = idx[j]!;
+        if (c >= 0) v += a[i * d + j]! * (mean[c]! - tf.cmn![c]!);
+      }
+      shifted[i] = shifted[i]! + v;
+    }
+    return { a, b: shifted };
+  });
+  return { ...tf, streams };
 }
 
 function dot(x: Float64Array, y: Float64Array): number {

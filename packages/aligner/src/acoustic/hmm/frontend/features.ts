@@ -10,13 +10,22 @@ export interface Features {
   /** per stream: nFrames x length values, frame-major */
   streams: Float32Array[];
   streamLengths: number[];
+  /**
+   * The mean batch CMN subtracted from the cepstra (absent with variance normalisation), and where each
+   * stream's values come from (cepstrum i of the static part, -1 for the differences): a speaker transform
+   * fitted to frames of another window is applied as if they had had that window's mean subtracted.
+   */
+  cmn?: { mean: Float64Array; statics: Int32Array[] };
 }
 
-/** Subtracts the mean of the frames whose c0 is not negative (the Sphinx rule: near-silent frames do not count). */
-export function batchCmn(cep: Float32Array, ncep: number, varnorm: boolean): void {
+/**
+ * Subtracts the mean of the frames whose c0 is not negative (the Sphinx rule: near-silent frames do not
+ * count); returns the mean subtracted.
+ */
+export function batchCmn(cep: Float32Array, ncep: number, varnorm: boolean): Float64Array {
   const nfr = cep.length / ncep;
-  if (nfr === 0) return;
   const mean = new Float64Array(ncep);
+  if (nfr === 0) return mean;
   let n = 0;
   for (let t = 0; t < nfr; t++) {
     if (cep[t * ncep]! < 0) continue;
@@ -41,6 +50,7 @@ export function batchCmn(cep: Float32Array, ncep: number, varnorm: boolean): voi
   }
   for (let t = 0; t < nfr; t++)
     for (let i = 0; i < ncep; i++) cep[t * ncep + i] = (cep[t * ncep + i]! - mean[i]!) * scale[i]!;
+  return mean;
 }
 
 /** The 39-dimensional c, d, dd vector of every frame (cepstra already normalised). */
@@ -64,7 +74,7 @@ export function computeFeatures(cep: Float32Array, s: FrontEndSettings, streamLe
   const ncep = s.ncep;
   if (s.feat !== '1s_c_d_dd')
     throw new EngineError('engine_fault', `feature type ${s.feat} is not supported (only 1s_c_d_dd)`);
-  if (s.cmn === 'batch') batchCmn(cep, ncep, s.varnorm);
+  const mean = s.cmn === 'batch' ? batchCmn(cep, ncep, s.varnorm) : null;
   const full = deltas(cep, ncep);
   const dim = ncep * 3;
   const nFrames = full.length / dim;
@@ -80,5 +90,7 @@ export function computeFeatures(cep: Float32Array, s: FrontEndSettings, streamLe
       for (let j = 0; j < g.length; j++) out[t * g.length + j] = full[t * dim + g[j]!]!;
     streams.push(out);
   }
-  return { nFrames, streams, streamLengths };
+  if (!mean || s.varnorm) return { nFrames, streams, streamLengths };
+  const statics = groups.map((g) => Int32Array.from(g, (i) => (i < ncep ? i : -1)));
+  return { nFrames, streams, streamLengths, cmn: { mean, statics } };
 }
