@@ -151,22 +151,12 @@ async function twoPass(
   opts: LongAudioOptions,
 ): Promise<UnitSpan[]> {
   const searches = new StretchSearches(backend, samples, units, opts);
-  const total = samples.length / SAMPLE_RATE;
   const adaptations = new PieceAdaptations(backend.speakerTrack?.() ?? null);
   let second: { spans: UnitSpan[]; plan: Piece[] };
   if (opts.pieces)
     second = await twoPassParallel(backend, samples, units, opts, opts.pieces, searches, adaptations);
   else {
-    const first = await segmentPass(
-      backend,
-      samples,
-      units,
-      opts,
-      (d) => opts.onProgress?.(d * 0.3),
-      undefined,
-      (partial) => adaptations.fix(fixedPieces(partial, units.length, total), partial),
-      adaptations.track,
-    );
+    const first = await firstPass(backend, samples, units, opts, adaptations);
     second = await piecePass(
       backend,
       samples,
@@ -179,6 +169,28 @@ async function twoPass(
   }
   const merged = await mergeFailedEdges(searches, units, second.spans, second.plan);
   return repairRuns(searches, samples, units, merged);
+}
+
+/**
+ * The first pass over the whole file, hearing its speaker for the pieces: after each window, the pieces it
+ * fixed take their adaptations, then `fixed` is told of them.
+ */
+function firstPass(
+  backend: AcousticBackend,
+  samples: Samples,
+  units: Unit[],
+  opts: LongAudioOptions,
+  adaptations: PieceAdaptations,
+  fixed?: (pieces: Piece[], partial: readonly UnitSpan[]) => void,
+): Promise<UnitSpan[]> {
+  const total = samples.length / SAMPLE_RATE;
+  const onCommit = (partial: readonly UnitSpan[]) => {
+    const pieces = fixedPieces(partial, units.length, total);
+    adaptations.fix(pieces, partial);
+    fixed?.(pieces, partial);
+  };
+  const progress = (d: number) => opts.onProgress?.(d * 0.3);
+  return segmentPass(backend, samples, units, opts, progress, undefined, onCommit, adaptations.track);
 }
 
 /** A piece's search that leaves at least this many words unplaced at an edge it shares with a neighbour ... */
@@ -696,9 +708,7 @@ async function twoPassParallel(
     }
   };
   searches.threadFreed = pump;
-  const dispatch = (partial: readonly UnitSpan[]) => {
-    const fixed = fixedPieces(partial, units.length, total);
-    adaptations.fix(fixed, partial);
+  const dispatch = (fixed: Piece[], partial: readonly UnitSpan[]) => {
     for (const p of fixed) {
       const k = key(p);
       if (started.has(k) || queued.has(k)) continue;
@@ -707,16 +717,7 @@ async function twoPassParallel(
     }
     pump();
   };
-  const first = await segmentPass(
-    backend,
-    samples,
-    units,
-    opts,
-    (d) => opts.onProgress?.(d * 0.3),
-    undefined,
-    dispatch,
-    adaptations.track,
-  );
+  const first = await firstPass(backend, samples, units, opts, adaptations, dispatch);
   if (first.length === 0) {
     await Promise.allSettled(started.values());
     return { spans: [], plan: [] };

@@ -1,4 +1,5 @@
-// The `hmm` back-end: CMU Sphinx PTM acoustic models run by soundswallower's finite-state-grammar search.
+// The `hmm` back-end: CMU Sphinx PTM acoustic models run by this package's decoder (decoder.ts: its own
+// features, scores and finite-state-grammar search; soundswallower's only as the parity test's reference).
 // Pronunciations come from the model's dictionary, else from eSpeak NG IPA mapped onto the model's phones.
 import type { PhoneTiming } from '@tazamun/contracts/alignment-result';
 import type {
