@@ -396,7 +396,7 @@ export class HmmBackend implements AcousticBackend {
     } else spans = await this.searchWindow(req, base, stats);
     // Speaker adaptation: with enough speech on the path, a feature transform fitted to it (adapt/fmllr.ts)
     // and the window searched again; kept when it places as many words.
-    if (!req.adaptation && stats && stats.frames >= ADAPT_MIN_FRAMES) {
+    if (stats && stats.frames >= ADAPT_MIN_FRAMES) {
       const adapted = { ...base, transform: estimateTransform(stats) };
       const again = await this.searchWindow(req, adapted);
       if (again.length >= spans.length) {

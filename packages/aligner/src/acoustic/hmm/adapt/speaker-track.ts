@@ -27,7 +27,6 @@ class PathRecording implements FrameStats {
   constructor(
     /** seconds of the window's first frame in the file */
     readonly offset: number,
-    readonly frameRate: number,
   ) {}
 
   add(feats: Features, topn: GaussianTopN, t: number, senone: number): void {
@@ -64,7 +63,7 @@ export class SpeakerBlocks implements SpeakerTrack {
 
   /** Statistics that record a search's path over a window starting `offset` seconds into the file. */
   recorder(offset: number): FrameStats {
-    return new PathRecording(offset, this.frameRate);
+    return new PathRecording(offset);
   }
 
   /** The recording of the search whose spans the window keeps (the others are dropped). */
@@ -78,7 +77,7 @@ export class SpeakerBlocks implements SpeakerTrack {
     if (!r?.feats || !r.topn) return;
     const mean = r.feats.cmn?.mean;
     for (let i = 0; i < r.frames.length; i++) {
-      const time = r.offset + r.frames[i]! / r.frameRate;
+      const time = r.offset + r.frames[i]! / this.frameRate;
       if (time >= upTo) continue;
       const b = Math.floor(time / BLOCK_SECONDS);
       let block = this.blocks.get(b);
@@ -92,7 +91,7 @@ export class SpeakerBlocks implements SpeakerTrack {
         this.blocks.set(b, block);
       }
       block.from = Math.min(block.from, time);
-      block.to = Math.max(block.to, time + 1 / r.frameRate);
+      block.to = Math.max(block.to, time + 1 / this.frameRate);
       block.stats.add(r.feats, r.topn, r.frames[i]!, r.senones[i]!);
       if (block.cmnSum && mean) for (let c = 0; c < mean.length; c++) block.cmnSum[c]! += mean[c]!;
       else block.cmnSum = null;
