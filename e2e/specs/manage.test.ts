@@ -46,7 +46,20 @@ test(
   'language picker, transcript keyboard, rename, retry and delete through the interface',
   { timeout: 400_000 },
   async () => {
-    admin(server, 'create', '--email', 'maha@example.org', '--password', PASSWORD, '--role', 'user');
+    admin(
+      server,
+      'create',
+      '--email',
+      'maha@example.org',
+      '--password',
+      PASSWORD,
+      '--role',
+      'user',
+      '--first-name',
+      'Maha',
+      '--last-name',
+      'Nasser',
+    );
     const b = await openBrowser({ language: 'en' });
     try {
       const { page } = b;

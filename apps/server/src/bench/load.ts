@@ -174,10 +174,34 @@ async function main(): Promise<void> {
           stdio: 'pipe',
         },
       );
-    cli('create', '--email', EMAIL, '--password', PASSWORD, '--role', 'user');
+    cli(
+      'create',
+      '--email',
+      EMAIL,
+      '--password',
+      PASSWORD,
+      '--role',
+      'user',
+      '--first-name',
+      'Load',
+      '--last-name',
+      'Bench',
+    );
     cli('set-quota', EMAIL, '100000');
     // the hostile probes guess this account's password in parallel (its lockout must hold)
-    cli('create', '--email', VICTIM, '--password', PASSWORD, '--role', 'user');
+    cli(
+      'create',
+      '--email',
+      VICTIM,
+      '--password',
+      PASSWORD,
+      '--role',
+      'user',
+      '--first-name',
+      'Probe',
+      '--last-name',
+      'Target',
+    );
     const started = await startServer(env);
     server = started.child;
     const { url } = started;

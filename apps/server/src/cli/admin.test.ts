@@ -142,6 +142,38 @@ test('admin CLI refuses bad input with exit codes 1 (refused) and 2 (usage)', as
   assert.match(usage.stderr, /usage: npm run admin/);
   assert.equal((await admin(dir, 'set-quota', 'a@example.org', 'lots')).code, 2);
   assert.equal((await admin(dir, 'create', '--email', 'a@example.org')).code, 2);
+  // a person's account is not named "Admin Tazamun" behind the operator's back
+  const unnamed = await admin(
+    dir,
+    'create',
+    '--email',
+    'b@example.org',
+    '--password',
+    'Tr1cky-Lantern-88',
+    '--role',
+    'user',
+    '--first-name',
+    'Nour',
+  );
+  assert.equal(unnamed.code, 2);
+  assert.match(unnamed.stderr, /create --role user needs --first-name and --last-name/);
+  const named = await admin(
+    dir,
+    'create',
+    '--email',
+    'b@example.org',
+    '--password',
+    'Tr1cky-Lantern-88',
+    '--role',
+    'user',
+    '--first-name',
+    'Nour',
+    '--last-name',
+    'Aziz',
+  );
+  assert.equal(named.code, 0, named.stderr);
+  const listed = await admin(dir, 'list');
+  assert.match(listed.stdout, /^b@example\.org\tapproved\tuser\t.*\tNour Aziz$/m);
 });
 
 test('admin CLI: a bad variable fails as at server boot, exit 78 with every bad variable listed', async (t) => {
@@ -169,6 +201,10 @@ test('admin CLI: its log stays off stdout unless LOG_LEVEL asks for it', async (
       'Tr1cky-Lantern-88',
       '--role',
       'user',
+      '--first-name',
+      'Nour',
+      '--last-name',
+      'Aziz',
     );
     assert.equal(created.code, 0, created.stderr);
   }

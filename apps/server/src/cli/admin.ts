@@ -23,7 +23,9 @@ import { isUnavailable } from '../reliability/unavailable.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   create --email E --password P [--first-name F] [--last-name L] [--role admin|user]
-                              create an approved account (admin unless --role user)
+                              create an approved account (admin unless --role user); a user
+                              account needs --first-name and --last-name (its mails greet it
+                              by name), an administrator's default to "Admin Tazamun"
   approve EMAIL               approve a waiting account (mails the user)
   reject EMAIL                reject an account and end its sessions
   list [--pending]            list accounts (only the waiting list with --pending)
@@ -65,6 +67,9 @@ async function run(argv: string[], deps: AppDeps): Promise<string> {
       if (!values.email || !values.password) throw new UsageError('create needs --email and --password');
       const role = values.role ?? 'admin';
       if (role !== 'admin' && role !== 'user') throw new UsageError('--role is admin or user');
+      // an administrator made at install time may go unnamed; a person's account may not
+      if (role === 'user' && (!values['first-name'] || !values['last-name']))
+        throw new UsageError('create --role user needs --first-name and --last-name');
       const user = await createAccount(deps, {
         email: values.email,
         password: values.password,
