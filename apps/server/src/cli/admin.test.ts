@@ -143,34 +143,23 @@ test('admin CLI refuses bad input with exit codes 1 (refused) and 2 (usage)', as
   assert.equal((await admin(dir, 'set-quota', 'a@example.org', 'lots')).code, 2);
   assert.equal((await admin(dir, 'create', '--email', 'a@example.org')).code, 2);
   // a person's account is not named "Admin Tazamun" behind the operator's back
-  const unnamed = await admin(
-    dir,
-    'create',
-    '--email',
-    'b@example.org',
-    '--password',
-    'Tr1cky-Lantern-88',
-    '--role',
-    'user',
-    '--first-name',
-    'Nour',
-  );
+  const user = (...names: string[]) =>
+    admin(
+      dir,
+      'create',
+      '--email',
+      'b@example.org',
+      '--password',
+      'Tr1cky-Lantern-88',
+      '--role',
+      'user',
+      ...names,
+    );
+  const unnamed = await user('--first-name', 'Nour');
   assert.equal(unnamed.code, 2);
   assert.match(unnamed.stderr, /create --role user needs --first-name and --last-name/);
-  const named = await admin(
-    dir,
-    'create',
-    '--email',
-    'b@example.org',
-    '--password',
-    'Tr1cky-Lantern-88',
-    '--role',
-    'user',
-    '--first-name',
-    'Nour',
-    '--last-name',
-    'Aziz',
-  );
+  assert.equal((await user('--last-name', 'Aziz')).code, 2);
+  const named = await user('--first-name', 'Nour', '--last-name', 'Aziz');
   assert.equal(named.code, 0, named.stderr);
   const listed = await admin(dir, 'list');
   assert.match(listed.stdout, /^b@example\.org\tapproved\tuser\t.*\tNour Aziz$/m);
