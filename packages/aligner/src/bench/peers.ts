@@ -5,7 +5,8 @@
 // with the whole dictionary and once with each file's words only, the cheaper and fairer baseline) and its
 // npm WASM build soundswallower (peers/pocketsphinx.mjs), and echogarden's dtw aligner
 // (peers/echogarden.mjs, from an installation named by --echogarden DIR). A peer not given says so in its
-// row. Flags: --sets (English sets, default timit-dev), --limit N, --rounds N (peers alternated, the order
+// row; a native build given whose file or model is missing is an error. The model Tazamun ran is printed
+// above the table (without Debian's 16 kHz model it is the npm one, which the native peer does not run). Flags: --sets (English sets, default timit-dev), --limit N, --rounds N (peers alternated, the order
 // reversed every round), --precision (Tazamun's, default standard).
 import { mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,8 @@ function measured(cmd: string[]): ProcessCost {
 
 interface PeerRun {
   peer: string;
+  /** the acoustic model it ran (Tazamun's rows: the model its results name) */
+  model?: string;
   cost: ProcessCost;
   /** seconds from process start until the model was ready (the child's own clock) */
   startup: number | null;
@@ -94,16 +97,20 @@ function runTazamun(set: string, utts: RefUtt[], precision: string, recognition 
     ...(recognition ? [] : ['--no-recognition']),
   ]);
   if (cost.status !== 0) throw new Error(`tazamun exited with ${cost.status}`);
-  const perFile = readdirSync(out)
+  const results = readdirSync(out)
     .filter((f) => f.endsWith('.json'))
     .map(
       (f) =>
-        (JSON.parse(readFileSync(join(out, f), 'utf8')) as { metrics: { processing_time: number } }).metrics
-          .processing_time,
+        JSON.parse(readFileSync(join(out, f), 'utf8')) as {
+          metrics: { processing_time: number };
+          engine: { model: string | null };
+        },
     );
+  const perFile = results.map((r) => r.metrics.processing_time);
   const startup = cliStartup();
   return {
     peer: `Tazamun (CLI batch, ${precision}${recognition ? '' : ', no recognition pass'})`,
+    model: [...new Set(results.map((r) => r.engine.model ?? '?'))].join(', '),
     cost,
     startup,
     perFile,
@@ -170,7 +177,13 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
           set,
         ),
     ];
-    if (psBin && existsSync(psBin) && existsSync(psModel))
+    // asked for and not runnable is an error, not a row left out: a table without it reads as a result
+    if (psBin && !existsSync(psBin)) throw new Error(`--pocketsphinx ${psBin}: no such file`);
+    if (psBin && !existsSync(psModel))
+      throw new Error(
+        `--pocketsphinx: its model ${psModel} is missing (Debian: apt-get install pocketsphinx-en-us; or give --pocketsphinx-model DIR)`,
+      );
+    if (psBin)
       peers.push(
         () =>
           runChild(
@@ -202,6 +215,8 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
     lines.push(
       `${set}: ${utts.length} files, ${audio.toFixed(1)} s of audio, ${rounds} round(s), load before ${loadavg()}`,
     );
+    // where the line naming Tazamun's model goes once its first run has said which it was
+    const modelAt = lines.length;
     lines.push('');
     lines.push(
       '| aligner | round | matched | mean ms | <=50 % | wall RTF (process) | CPU RTF (process) | warm RTF (files 2..n) | start-up s | peak RSS MB | CPU ÷ Tazamun |',
@@ -211,6 +226,9 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
       const order = round % 2 ? peers : [...peers].reverse();
       const runs = order.map((p) => p());
       const tz = runs.find((r) => r.peer === `Tazamun (CLI batch, ${precision})`)!;
+      // the model Tazamun ran, said once: the npm English model when Debian's 16 kHz one is not installed,
+      // which the native peer's row does not run
+      if (round === 1) lines.splice(modelAt, 0, `Tazamun's acoustic model: ${tz.model}`);
       for (const r of runs) {
         const warm = r.perFile.slice(1).reduce((a, b) => a + b, 0);
         const warmAudio = audio - (utts[0]?.duration ?? 0);
