@@ -6,7 +6,8 @@
 // npm WASM build soundswallower (peers/pocketsphinx.mjs), and echogarden's dtw aligner
 // (peers/echogarden.mjs, from an installation named by --echogarden DIR). A peer not given says so in its
 // row; a native build given whose file or model is missing is an error. The model Tazamun ran is printed
-// above the table (without Debian's 16 kHz model it is the npm one, which the native peer does not run). Flags: --sets (English sets, default timit-dev), --limit N, --rounds N (peers alternated, the order
+// above the table (without Debian's 16 kHz model it is the npm one, which the native peer does not run).
+// Flags: --sets (English sets, default timit-dev), --limit N, --rounds N (peers alternated, the order
 // reversed every round), --precision (Tazamun's, default standard).
 import { mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
