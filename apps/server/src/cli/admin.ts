@@ -25,7 +25,7 @@ const USAGE = `usage: npm run admin -- <command>
   create --email E --password P [--first-name F] [--last-name L] [--role admin|user]
                               create an approved account (admin unless --role user); a user
                               account needs --first-name and --last-name (its mails greet it
-                              by name), an administrator's default to "Admin Tazamun"
+                              by name); an administrator's names default to "Admin Tazamun"
   approve EMAIL               approve a waiting account (mails the user)
   reject EMAIL                reject an account and end its sessions
   list [--pending]            list accounts (only the waiting list with --pending)
