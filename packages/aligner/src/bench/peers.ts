@@ -161,6 +161,12 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
   const psBin = arg('pocketsphinx');
   const psModel = arg('pocketsphinx-model', '/usr/share/pocketsphinx/model/en-us/en-us')!;
   const psDict = arg('pocketsphinx-dict', '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict')!;
+  // asked for and not runnable is an error, not a row left out: a table without it reads as a result
+  if (psBin && !existsSync(psBin)) throw new Error(`--pocketsphinx ${psBin}: no such file`);
+  if (psBin && !existsSync(psModel))
+    throw new Error(
+      `--pocketsphinx: its model ${psModel} is missing (Debian: apt-get install pocketsphinx-en-us; or give --pocketsphinx-model DIR)`,
+    );
   const lines: string[] = [];
   for (const set of sets) {
     const utts = loadSet(set).slice(0, limit);
@@ -178,12 +184,6 @@ export async function peersMode(): Promise<{ title: string; lines: string[] }> {
           set,
         ),
     ];
-    // asked for and not runnable is an error, not a row left out: a table without it reads as a result
-    if (psBin && !existsSync(psBin)) throw new Error(`--pocketsphinx ${psBin}: no such file`);
-    if (psBin && !existsSync(psModel))
-      throw new Error(
-        `--pocketsphinx: its model ${psModel} is missing (Debian: apt-get install pocketsphinx-en-us; or give --pocketsphinx-model DIR)`,
-      );
     if (psBin)
       peers.push(
         () =>
