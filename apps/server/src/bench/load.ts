@@ -174,34 +174,24 @@ async function main(): Promise<void> {
           stdio: 'pipe',
         },
       );
-    cli(
-      'create',
-      '--email',
-      EMAIL,
-      '--password',
-      PASSWORD,
-      '--role',
-      'user',
-      '--first-name',
-      'Load',
-      '--last-name',
-      'Bench',
-    );
+    const createUser = (email: string, first: string, last: string) =>
+      cli(
+        'create',
+        '--email',
+        email,
+        '--password',
+        PASSWORD,
+        '--role',
+        'user',
+        '--first-name',
+        first,
+        '--last-name',
+        last,
+      );
+    createUser(EMAIL, 'Load', 'Bench');
     cli('set-quota', EMAIL, '100000');
     // the hostile probes guess this account's password in parallel (its lockout must hold)
-    cli(
-      'create',
-      '--email',
-      VICTIM,
-      '--password',
-      PASSWORD,
-      '--role',
-      'user',
-      '--first-name',
-      'Probe',
-      '--last-name',
-      'Target',
-    );
+    createUser(VICTIM, 'Probe', 'Target');
     const started = await startServer(env);
     server = started.child;
     const { url } = started;
