@@ -150,6 +150,36 @@ test('another recording’s transcript: verdict mismatch, WER 0.6 or more, the p
   );
 });
 
+test('a recording that goes on beyond its transcript: partial with the speech left out, not a mismatch', async () => {
+  const ref = reference();
+  const own = (await decodeAudio(`${UTT}.wav`)).samples;
+  const more = (await decodeAudio(join(EVAL, 'timit-dev', 'dr1-fvmh0_si1466.wav'))).samples;
+  // this sentence, 0.4 s of faint noise, then another sentence that the transcript does not hold
+  const pause = Float32Array.from({ length: 6400 }, (_, i) => ((i % 3) - 1) / 32768);
+  const both = new Float32Array(own.length + pause.length + more.length);
+  both.set(own);
+  both.set(pause, own.length);
+  both.set(more, own.length + pause.length);
+  const res = await align(both, ref.text, { lang: 'en' });
+  assert.equal(res.quality.verdict, 'partial');
+  const codes = res.quality.reasons.map((r) => r.code);
+  assert.ok(codes.includes('untranscribed_speech'), codes.join(', '));
+  assert.ok(!codes.includes('transcript_mismatch'), codes.join(', '));
+  // the second sentence's speech is counted (its words span 3.5 s), not only its loud frames
+  const left = res.metrics.untranscribed_speech_seconds;
+  assert.ok(left >= 3 && left <= 4.5, `untranscribed ${left} s`);
+  // about half of the words said are missing from the transcript, not all of them
+  assert.ok(res.metrics.wer! > 0.3 && res.metrics.wer! < 0.75, `wer ${res.metrics.wer}`);
+  // the transcript's own words are placed where they are
+  res.words.forEach((w, i) => {
+    const r = ref.words[i]!;
+    assert.ok(
+      Math.abs(w.start! - r.start) < 0.1 && Math.abs(w.end! - r.end) < 0.1,
+      `${w.word}: ${w.start}-${w.end}`,
+    );
+  });
+});
+
 test('digital silence completes with verdict no_speech, every word not found, WER 1', async () => {
   const res = await align(new Float32Array(32000), 'hello world', { lang: 'en' });
   AlignmentResult.parse(res);

@@ -622,7 +622,8 @@ function buildResult(r: ResultInput): AlignmentResult {
     words,
     fits,
     speech,
-    untranscribedSeconds: untranscribed,
+    untranscribedSeconds: untranscribed.seconds,
+    untranscribedInnerSeconds: untranscribed.innerSeconds,
     duration: stats.duration,
     clippingRatio: stats.clippingRatio,
     language: { chosen: r.lang3, ...lang },
@@ -653,7 +654,7 @@ function buildResult(r: ResultInput): AlignmentResult {
       // the recognition pass's own label error rate (phones on hmm, letters on mms), kept as a diagnostic
       phone_error_rate: r.recog?.cer ?? null,
       speech_seconds: speech.speechSeconds,
-      untranscribed_speech_seconds: untranscribed,
+      untranscribed_speech_seconds: untranscribed.seconds,
       words_total: words.length,
       words_aligned: aligned.length,
       audio_duration: stats.duration,

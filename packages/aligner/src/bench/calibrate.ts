@@ -312,8 +312,15 @@ export function replay(cases: CaseRecord[], fit: Fit): CaseRecord[] {
       fits: words.map((w) =>
         w.status === 'aligned' && w.evidence && w.cls ? wordFits(w.evidence, classOf(w)!, gopMax) : false,
       ),
-      speech: { frames: new Uint8Array(0), speechSeconds: c.speechSeconds, steady: c.steady },
+      speech: {
+        frames: new Uint8Array(0),
+        regions: new Uint8Array(0),
+        speechSeconds: c.speechSeconds,
+        steady: c.steady,
+      },
       untranscribedSeconds: c.untranscribed,
+      // an older dump: all of it taken as between the words, as the verdict then did
+      untranscribedInnerSeconds: c.untranscribedInner ?? c.untranscribed,
       duration: c.duration,
       clippingRatio: c.clippingRatio,
       language: c.language,

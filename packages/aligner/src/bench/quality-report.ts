@@ -19,7 +19,7 @@ export function confusion(cases: CaseRecord[]): string[] {
   ];
   const sets = [...new Set(cases.map((c) => c.set))];
   for (const set of [...sets, 'all']) {
-    for (const kind of ['correct', 'swapped', 'tone', 'silence'] as const) {
+    for (const kind of ['correct', 'swapped', 'extra', 'tone', 'silence'] as const) {
       const cs = cases.filter((c) => (set === 'all' || c.set === set) && c.kind === kind);
       if (!cs.length) continue;
       const cnt = VERDICTS.map((v) => cs.filter((c) => c.verdict === v).length);
@@ -36,7 +36,7 @@ export function werTable(cases: CaseRecord[]): string[] {
   ];
   const sets = [...new Set(cases.map((c) => c.set))];
   for (const set of sets) {
-    for (const kind of ['correct', 'swapped', 'tone', 'silence'] as const) {
+    for (const kind of ['correct', 'swapped', 'extra', 'tone', 'silence'] as const) {
       const cs = cases.filter((c) => c.set === set && c.kind === kind);
       if (!cs.length) continue;
       const w = cs.map((c) => c.wer ?? NaN);

@@ -1,5 +1,7 @@
 // `npm run bench -- --mode quality`: every utterance of the dev sets aligned with its own transcript and
-// with another utterance's (swapped), plus a pure tone and digital silence made with ffmpeg, all with the
+// with another utterance's (swapped), with its own transcript on its audio followed by another
+// utterance's (extra: speech the transcript leaves out), plus a pure tone and digital silence made with
+// ffmpeg, all with the
 // platform's defaults (standard precision, garbage path, recognition). Reports the verdict confusion
 // matrix, WER/CER for correct and wrong transcripts, and the calibration of word confidence (reliability
 // table, ECE) against the reference: a word is a hit when both its edges lie within 50 ms.
@@ -12,7 +14,10 @@ import type { AlignmentResult, Verdict } from '@tazamun/contracts/alignment-resu
 import { align } from '../engine.ts';
 import type { AlignOptions } from '../engine.ts';
 import type { CalibrationClass, WordEvidence } from '../metrics/calibration.ts';
-import { ffmpegPath } from '../audio/decode.ts';
+import { decodeAudio16, ffmpegPath } from '../audio/decode.ts';
+import type { Pcm } from '../audio/pcm.ts';
+import { measureAudio } from '../audio/measure.ts';
+import { analyseSpeech, untranscribedSpeech } from '../metrics/speech.ts';
 import { isIpa, loadSet } from './common.ts';
 import type { RefUtt } from './common.ts';
 
@@ -27,12 +32,12 @@ export const QUALITY_SETS = [
   'synth-ipa',
 ];
 
-export type Expected = 'good' | 'mismatch' | 'no_speech';
+export type Expected = 'good' | 'partial' | 'mismatch' | 'no_speech';
 
 export interface CaseRecord {
   set: string;
   uid: string;
-  kind: 'correct' | 'swapped' | 'tone' | 'silence';
+  kind: 'correct' | 'swapped' | 'extra' | 'tone' | 'silence';
   expected: Expected;
   verdict: Verdict;
   reasons: string[];
@@ -43,6 +48,8 @@ export interface CaseRecord {
   meanConfidence: number;
   speechSeconds: number;
   untranscribed: number;
+  /** the part of it between the first and the last placed word (absent in dumps before 2026-12-06) */
+  untranscribedInner?: number;
   duration: number;
   clippingRatio: number;
   steady: boolean;
@@ -126,6 +133,35 @@ export function makeNonSpeech(dir: string): { tone: string; silence: string } {
   };
 }
 
+const EXPECTED: Record<CaseRecord['kind'], Expected> = {
+  correct: 'good',
+  swapped: 'mismatch',
+  // the transcript holds only the first of two utterances: not good (the WER estimate counts the
+  // second one's words as missing, so a long second utterance makes it a mismatch)
+  extra: 'partial',
+  tone: 'no_speech',
+  silence: 'no_speech',
+};
+
+/** One utterance's audio, 0.4 s of faint noise, then another's: speech the first's transcript lacks. */
+async function followedBy(a: string, b: string): Promise<Int16Array> {
+  const x = (await decodeAudio16(a)).samples;
+  const y = (await decodeAudio16(b)).samples;
+  const out = new Int16Array(x.length + GAP + y.length);
+  out.set(x);
+  for (let i = 0; i < GAP; i++) out[x.length + i] = (i % 3) - 1;
+  out.set(y, x.length + GAP);
+  return out;
+}
+const GAP = 6400;
+
+/** The result's untranscribed speech between its first and last placed word, measured as the engine does. */
+async function innerUntranscribed(audio: string | Pcm, res: AlignmentResult): Promise<number> {
+  const samples = typeof audio === 'string' ? (await decodeAudio16(audio)).samples : audio;
+  const stats = measureAudio(samples);
+  return untranscribedSpeech(analyseSpeech(stats.frameDb, stats.frameTiltDb), res.words).innerSeconds;
+}
+
 function optionsFor(u: RefUtt): AlignOptions {
   return { lang: u.lang, inputKind: isIpa(u) ? 'ipa' : 'orthography', engine: 'hmm' };
 }
@@ -133,7 +169,7 @@ function optionsFor(u: RefUtt): AlignOptions {
 async function runCase(
   set: string,
   u: RefUtt,
-  audio: string,
+  audio: string | Pcm,
   text: string,
   kind: CaseRecord['kind'],
   calibration: 'fitted' | 'none',
@@ -145,13 +181,14 @@ async function runCase(
     onWordEvidence: (e) => (evidence = e),
   });
   const byWord = new Map(evidence.map((e) => [e.wordIndex, e]));
-  const refMatch =
-    kind === 'correct'
-      ? matchWords(
-          res.words.map((w) => norm(w.word)),
-          u.words.map((w) => norm(w.w)),
-        )
-      : null;
+  // an extra case's transcript is its first utterance's own, over that utterance's audio
+  const own = kind === 'correct' || kind === 'extra';
+  const refMatch = own
+    ? matchWords(
+        res.words.map((w) => norm(w.word)),
+        u.words.map((w) => norm(w.w)),
+      )
+    : null;
   const words: WordRecord[] = res.words.map((w, i) => {
     const ev = byWord.get(w.index);
     let hit: boolean | null = null;
@@ -162,7 +199,7 @@ async function runCase(
       hit = Math.abs(w.start - r.start) <= 0.05 && Math.abs(w.end - r.end) <= 0.05;
       err = [Math.round((w.start - r.start) * 1000) / 1000, Math.round((w.end - r.end) * 1000) / 1000];
     } else if (refMatch && j !== null && j !== undefined) hit = false;
-    if (kind !== 'correct') hit = w.status === 'aligned' ? false : null;
+    if (!own) hit = w.status === 'aligned' ? false : null;
     return {
       word: w.word,
       start: w.start,
@@ -200,7 +237,7 @@ async function runCase(
     set,
     uid: u.uid,
     kind,
-    expected: kind === 'correct' ? 'good' : kind === 'swapped' ? 'mismatch' : 'no_speech',
+    expected: EXPECTED[kind],
     verdict: res.quality.verdict,
     reasons: res.quality.reasons.map((r) => r.code),
     wer: res.metrics.wer,
@@ -210,6 +247,7 @@ async function runCase(
     meanConfidence: res.metrics.mean_confidence,
     speechSeconds: res.metrics.speech_seconds,
     untranscribed: res.metrics.untranscribed_speech_seconds,
+    untranscribedInner: await innerUntranscribed(audio, res),
     duration: res.audio.duration,
     clippingRatio: res.audio.clipping_ratio,
     steady: res.quality.reasons.some((r) => r.code === 'no_speech' && r.message.includes('steady')),
@@ -241,8 +279,11 @@ export async function collectQuality(
         const other = utts[k % utts.length]!;
         cases.push(await runCase(set, u, u.audio, u.text, 'correct', opts.calibration));
         // (not for the generated sets, which are there for the calibration of correct transcripts)
-        if (other.uid !== u.uid && !set.startsWith('synth-'))
+        if (other.uid !== u.uid && !set.startsWith('synth-')) {
           cases.push(await runCase(set, u, u.audio, other.text, 'swapped', opts.calibration));
+          const both = await followedBy(u.audio, other.audio);
+          cases.push(await runCase(set, u, both, u.text, 'extra', opts.calibration));
+        }
         // The tone and the silence with this set's first three transcripts.
         if (i < 3) {
           cases.push(await runCase(set, u, nonSpeech.tone, u.text, 'tone', opts.calibration));

@@ -14,8 +14,9 @@ export const QUALITY = {
   /** less speech than this (seconds) in the whole file: no speech */
   noSpeechSeconds: 0.2,
   /**
-   * Estimated WER from which the transcript does not fit the speech, and from which the result is
-   * partial. Measured (bench --mode quality): correct transcripts 136/151 good and 4/151 mismatch,
+   * Estimated error rate from which the transcript does not fit the speech (its own words that do not
+   * fit, and the words of the speech left out between them, over its words), and estimated WER from
+   * which the result is partial. Measured (bench --mode quality): correct transcripts 136/151 good and 4/151 mismatch,
    * another recording's transcript 98/135 mismatch (timit-dev 64/64) (docs/benchmarks.md).
    */
   mismatchWer: 0.4,
@@ -45,6 +46,8 @@ export interface QualityInput {
   fits?: boolean[];
   speech: SpeechAnalysis;
   untranscribedSeconds: number;
+  /** the part of it between the first and the last placed word (metrics/speech.ts) */
+  untranscribedInnerSeconds: number;
   duration: number;
   clippingRatio: number;
   language: { chosen: string; detected: string | null; disagrees: boolean };
@@ -60,7 +63,7 @@ export interface QualityOutput {
 }
 
 export const WER_METHOD =
-  'estimate: (words not found + placed words whose audio does not fit them + words of untranscribed speech) / transcript words, clamped to 1; cer counts the letters of the same words (docs/formats.md)';
+  'estimate: (words not found + placed words whose audio does not fit them + words of untranscribed speech) / (transcript words + words of untranscribed speech); cer counts the letters of the same words (docs/formats.md)';
 
 const letters = (s: string): number => (s.match(/\p{L}|\p{N}/gu) ?? []).length;
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -81,10 +84,16 @@ export function assessQuality(input: QualityInput): QualityOutput {
   const wrongLetters = words.reduce((a, w, i) => a + (wrong[i] ? letters(w.word) : 0), 0);
   const lettersPerWord = n ? totalLetters / n : 5;
   const errors = wrong.filter(Boolean).length;
-  const wer = n ? r3(Math.min(1, (errors + inserted) / n)) : null;
+  // over the words said: the transcript's, and those of the speech it left out
+  const wer = n ? r3(Math.min(1, (errors + inserted) / (n + inserted))) : null;
+  const insertedLetters = inserted * lettersPerWord;
   const cer = totalLetters
-    ? r3(Math.min(1, (wrongLetters + inserted * lettersPerWord) / totalLetters))
+    ? r3(Math.min(1, (wrongLetters + insertedLetters) / (totalLetters + insertedLetters)))
     : null;
+  // A wrong transcript is told from an incomplete one by its own words, whether they fit the speech,
+  // and by the speech left out between them; speech before its first word or after its last is a
+  // recording that goes on beyond its transcript (partial), not a transcript of something else.
+  const misfit = n > 0 && (errors + input.untranscribedInnerSeconds / wordSeconds) / n >= QUALITY.mismatchWer;
 
   const noSpeech = speech.speechSeconds < QUALITY.noSpeechSeconds;
   if (noSpeech)
@@ -96,7 +105,7 @@ export function assessQuality(input: QualityInput): QualityOutput {
       value: speech.speechSeconds,
     });
   const notFound = words.filter((w) => w.status === 'not_found').length;
-  if (!noSpeech && wer !== null && wer >= QUALITY.mismatchWer)
+  if (!noSpeech && misfit && wer !== null)
     reasons.push({
       code: 'transcript_mismatch',
       message: `the transcript does not fit the speech (estimated WER ${wer.toFixed(2)})`,
@@ -168,7 +177,7 @@ export function assessQuality(input: QualityInput): QualityOutput {
 
   let verdict: Verdict;
   if (noSpeech) verdict = 'no_speech';
-  else if ((wer !== null && wer >= QUALITY.mismatchWer) || tooLong) verdict = 'mismatch';
+  else if (misfit || tooLong) verdict = 'mismatch';
   else if (
     (wer !== null && wer >= QUALITY.partialWer) ||
     untranscribed ||
