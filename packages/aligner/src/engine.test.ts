@@ -1,7 +1,7 @@
 // Real speech from the eval set (TIMIT sample): the test fails loudly when the set is absent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { align, selectBackend } from './engine.ts';
@@ -178,6 +178,94 @@ test('a recording that goes on beyond its transcript: partial with the speech le
       `${w.word}: ${w.start}-${w.end}`,
     );
   });
+});
+
+test('speech before the transcript (another sentence first): its words are placed where they are said', async () => {
+  const dir = join(EVAL, 'timit-dev');
+  const ref = JSON.parse(readFileSync(join(dir, 'dr1-fvmh0_sx116.json'), 'utf8')) as ReturnType<
+    typeof reference
+  >;
+  const before = (await decodeAudio(join(dir, 'dr3-falk0_sx186.wav'))).samples;
+  const own = (await decodeAudio(join(dir, 'dr1-fvmh0_sx116.wav'))).samples;
+  const pause = Float32Array.from({ length: 6400 }, (_, i) => ((i % 3) - 1) / 32768);
+  const both = new Float32Array(before.length + pause.length + own.length);
+  both.set(before);
+  both.set(pause, before.length);
+  both.set(own, before.length + pause.length);
+  const offset = (before.length + pause.length) / 16000;
+  const res = await align(both, ref.text, { lang: 'en' });
+  // (before: "the", "in" and "your" went into "Would a tomboy often play outdoors?", "clasp" and "screw"
+  // were not found, verdict mismatch)
+  res.words.forEach((w, i) => {
+    const r = ref.words[i]!;
+    assert.equal(w.status, 'aligned', w.word);
+    assert.ok(
+      Math.abs(w.start! - offset - r.start) < 0.1 && Math.abs(w.end! - offset - r.end) < 0.1,
+      `${w.word}: ${w.start}-${w.end}, reference ${r.start + offset}-${r.end + offset}`,
+    );
+  });
+  assert.equal(res.quality.verdict, 'partial');
+  assert.ok(res.quality.reasons.some((r) => r.code === 'untranscribed_speech'));
+});
+
+test('a long recording whose text starts after 20 s of other speech: the words are placed where they are said', async () => {
+  // emu-ae's sentences, not in the text, then 30 of timit-dev's with their text (the long path: over 75 s)
+  const emu = join(EVAL, 'emu-ae');
+  const introFiles = readdirSync(emu)
+    .filter((f) => f.endsWith('.wav'))
+    .sort();
+  const parts: Float32Array[] = [];
+  let at = 0;
+  for (const f of introFiles) {
+    if (at >= 20 * 16000) break;
+    const x = (await decodeAudio(join(emu, f))).samples;
+    parts.push(x);
+    at += x.length;
+  }
+  const intro = at / 16000;
+  const dir = join(EVAL, 'timit-dev');
+  const utts = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .slice(0, 30);
+  const ref: { start: number; end: number }[] = [];
+  const texts: string[] = [];
+  for (const f of utts) {
+    const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as ReturnType<typeof reference>;
+    const x = (await decodeAudio(join(dir, f.replace(/\.json$/, '.wav')))).samples;
+    for (const w of r.words) ref.push({ start: w.start + at / 16000, end: w.end + at / 16000 });
+    texts.push(r.text);
+    parts.push(x);
+    at += x.length;
+  }
+  const all = new Float32Array(at);
+  let o = 0;
+  for (const p of parts) {
+    all.set(p, o);
+    o += p.length;
+  }
+  assert.ok(at / 16000 > 80, `${at / 16000} s`);
+  const res = await align(all, texts.join('\n'), { lang: 'en' });
+  // (before: 20 s of speech before the text drew its first words in, the first pass derailed and most
+  // of the words were placed seconds away or not at all; verdict mismatch)
+  assert.notEqual(res.quality.verdict, 'mismatch');
+  assert.ok(
+    res.words[0]!.start! > intro,
+    `first word at ${res.words[0]!.start}, the text starts after ${intro} s`,
+  );
+  // the words and the reference match one for one where the tokens do; count those within 100 ms
+  let near = 0;
+  let n = 0;
+  for (const r of ref) {
+    n++;
+    if (
+      res.words.some(
+        (w) => w.start !== null && Math.abs(w.start - r.start) < 0.1 && Math.abs(w.end! - r.end) < 0.1,
+      )
+    )
+      near++;
+  }
+  assert.ok(near / n >= 0.9, `${near} of ${n} reference words with a placed word within 100 ms`);
 });
 
 test('digital silence completes with verdict no_speech, every word not found, WER 1', async () => {

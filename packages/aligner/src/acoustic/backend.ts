@@ -93,6 +93,11 @@ export interface WindowRequest {
   precision: Precision;
   /** the window may end before the last unit (long audio) */
   openEnd: boolean;
+  /**
+   * The window may begin with speech its text does not hold: the first window of a long recording, whose
+   * text may start after an introduction. A loop before the first unit takes it.
+   */
+  openStart?: boolean;
   /** units may be absent from the audio and extra speech may be present */
   garbage: boolean;
   /**

@@ -66,6 +66,19 @@ test('garbageEnds adds a loop before the first unit and after the last', () => {
   assert.deepEqual(arcs(g), ['0-A:1->1', '0-G_S:0.01->0', '1-B:1->2', '1-G_S:0.01->1', '2-G_S:0.01->2']);
 });
 
+test('the loops at the ends take their own log weight, the loops between words keep theirs', () => {
+  const g = buildGrammar([{ alternatives: ['A'] }, { alternatives: ['B'] }], {
+    garbage: ['G_S'],
+    garbageWeight: 0,
+    garbageLogWeight: -40,
+    endsLogWeight: -25,
+    garbageEnds: true,
+    openEnd: false,
+  });
+  const loops = g.arcs.filter((a) => a.word === 'G_S').map((a) => `${a.from}:${a.logWeight}`);
+  assert.deepEqual(loops.sort(), ['0:-25', '1:-40', '2:-25']);
+});
+
 test('an open end accepts every prefix of the text, through one empty arc each', () => {
   const g = buildGrammar([{ alternatives: ['A'] }, { alternatives: ['B'] }, { alternatives: ['C'] }], {
     ...none,

@@ -59,6 +59,13 @@ export interface GrammarOptions {
    * the first and last words.
    */
   garbageEnds?: boolean;
+  /** natural-log weight of each phone of the loops at the ends (garbageEnds); default garbageLogWeight */
+  endsLogWeight?: number;
+  /**
+   * A loop before the first unit alone, each phone at this natural-log weight: a window that may begin
+   * with speech its text does not hold (the first window of a long recording: an introduction).
+   */
+  headLogWeight?: number;
   /** natural-log weight of each garbage phone after an open end (the rest of the window) */
   tailLogWeight?: number;
 }
@@ -112,10 +119,16 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
   });
   if (opts.garbage.length && (opts.garbageWeight > 0 || opts.garbageLogWeight !== undefined)) {
     // Between words; at either end only with garbageEnds (see there).
-    for (const b of opts.garbageEnds ? boundary : boundary.slice(1, -1))
+    const ends = new Set([boundary[0]!, boundary[boundary.length - 1]!]);
+    for (const b of opts.garbageEnds ? boundary : boundary.slice(1, -1)) {
+      const logWeight = ends.has(b) ? (opts.endsLogWeight ?? opts.garbageLogWeight) : opts.garbageLogWeight;
       for (const g of opts.garbage)
-        arcs.push({ from: b, to: b, word: g, prob: opts.garbageWeight, logWeight: opts.garbageLogWeight });
+        arcs.push({ from: b, to: b, word: g, prob: opts.garbageWeight, logWeight });
+    }
   }
+  if (opts.garbage.length && opts.headLogWeight !== undefined && !opts.garbageEnds)
+    for (const g of opts.garbage)
+      arcs.push({ from: boundary[0]!, to: boundary[0]!, word: g, prob: 0, logWeight: opts.headLogWeight });
   let final = boundary[boundary.length - 1]!;
   if (opts.openEnd) {
     final = states++;

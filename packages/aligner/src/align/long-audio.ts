@@ -868,6 +868,8 @@ export async function segmentPass(
       units: units.slice(u, u + n),
       // the last window holds the rest of the text: a run of it left unplaced is a derailment there
       openEnd: !last,
+      // until the text's first word is placed, the recording may hold speech before it (an introduction)
+      openStart: u === 0,
       listen: track ?? undefined,
     });
     if (last) {

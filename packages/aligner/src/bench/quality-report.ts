@@ -19,7 +19,7 @@ export function confusion(cases: CaseRecord[]): string[] {
   ];
   const sets = [...new Set(cases.map((c) => c.set))];
   for (const set of [...sets, 'all']) {
-    for (const kind of ['correct', 'swapped', 'extra', 'tone', 'silence'] as const) {
+    for (const kind of ['correct', 'swapped', 'extra', 'extra-before', 'tone', 'silence'] as const) {
       const cs = cases.filter((c) => (set === 'all' || c.set === set) && c.kind === kind);
       if (!cs.length) continue;
       const cnt = VERDICTS.map((v) => cs.filter((c) => c.verdict === v).length);
@@ -36,7 +36,7 @@ export function werTable(cases: CaseRecord[]): string[] {
   ];
   const sets = [...new Set(cases.map((c) => c.set))];
   for (const set of sets) {
-    for (const kind of ['correct', 'swapped', 'extra', 'tone', 'silence'] as const) {
+    for (const kind of ['correct', 'swapped', 'extra', 'extra-before', 'tone', 'silence'] as const) {
       const cs = cases.filter((c) => c.set === set && c.kind === kind);
       if (!cs.length) continue;
       const w = cs.map((c) => c.wer ?? NaN);
@@ -87,7 +87,20 @@ export const CALIBRATION_GROUPS: [string, string[]][] = [
 ];
 
 export function qualityReport(cases: CaseRecord[]): string[] {
-  const out = ['### Verdicts', '', ...confusion(cases), '', '### WER / CER', '', ...werTable(cases), ''];
+  const out = [
+    '### Verdicts',
+    '',
+    ...confusion(cases),
+    '',
+    '### WER / CER',
+    '',
+    ...werTable(cases),
+    '',
+    '### Where the words go when speech the transcript leaves out comes after or before it',
+    '',
+    ...placementTable(cases),
+    '',
+  ];
   for (const [name, sets] of CALIBRATION_GROUPS) {
     const pairs = calibrationPairs(cases, sets);
     if (!pairs.length) continue;
@@ -106,6 +119,32 @@ export function qualityReport(cases: CaseRecord[]): string[] {
     .filter((w) => w.status === 'aligned' && w.confidence === 0).length;
   out.push(`placed words of correct transcripts with confidence 0: ${zero}`);
   return out;
+}
+
+/**
+ * The transcript's own words against their reference, alone and with another utterance after or before
+ * them: mean edge error (each capped at 1 s), the share within 50 ms, edges off by more than 0.5 s, and
+ * the words not found.
+ */
+export function placementTable(cases: CaseRecord[]): string[] {
+  const lines = [
+    '| set | case | edges | mean ms (capped at 1 s) | <=50 % | > 0.5 s | not found |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const sets = [...new Set(cases.map((c) => c.set))];
+  for (const set of sets) {
+    for (const kind of ['correct', 'extra', 'extra-before'] as const) {
+      const cs = cases.filter((c) => c.set === set && c.kind === kind);
+      if (!cs.length) continue;
+      const edges = cs.flatMap((c) => c.words.flatMap((w) => (w.err ? w.err.map(Math.abs) : [])));
+      const notFound = cs.reduce((a, c) => a + c.words.filter((w) => w.status === 'not_found').length, 0);
+      const capped = edges.map((e) => Math.min(e, 1));
+      lines.push(
+        `| ${set} | ${kind} | ${edges.length} | ${f(1000 * mean(capped), 1)} | ${f((100 * edges.filter((e) => e <= 0.05).length) / edges.length, 1)} | ${edges.filter((e) => e > 0.5).length} | ${notFound} |`,
+      );
+    }
+  }
+  return lines;
 }
 
 /**

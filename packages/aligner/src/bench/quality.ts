@@ -1,7 +1,7 @@
 // `npm run bench -- --mode quality`: every utterance of the dev sets aligned with its own transcript and
-// with another utterance's (swapped), with its own transcript on its audio followed by another
-// utterance's (extra: speech the transcript leaves out), plus a pure tone and digital silence made with
-// ffmpeg, all with the
+// with another utterance's (swapped), with its own transcript on its audio followed or preceded by
+// another utterance's (extra, extra-before: speech the transcript leaves out), plus a pure tone and
+// digital silence made with ffmpeg, all with the
 // platform's defaults (standard precision, garbage path, recognition). Reports the verdict confusion
 // matrix, WER/CER for correct and wrong transcripts, and the calibration of word confidence (reliability
 // table, ECE) against the reference: a word is a hit when both its edges lie within 50 ms.
@@ -37,7 +37,7 @@ export type Expected = 'good' | 'partial' | 'mismatch' | 'no_speech';
 export interface CaseRecord {
   set: string;
   uid: string;
-  kind: 'correct' | 'swapped' | 'extra' | 'tone' | 'silence';
+  kind: 'correct' | 'swapped' | 'extra' | 'extra-before' | 'tone' | 'silence';
   expected: Expected;
   verdict: Verdict;
   reasons: string[];
@@ -139,12 +139,13 @@ const EXPECTED: Record<CaseRecord['kind'], Expected> = {
   // the transcript holds only the first of two utterances: not good (the WER estimate counts the
   // second one's words as missing, so a long second utterance makes it a mismatch)
   extra: 'partial',
+  'extra-before': 'partial',
   tone: 'no_speech',
   silence: 'no_speech',
 };
 
-/** One utterance's audio, 0.4 s of faint noise, then another's: speech the first's transcript lacks. */
-async function followedBy(a: string, b: string): Promise<Int16Array> {
+/** One utterance's audio, 0.4 s of faint noise, then another's. */
+async function joined(a: string, b: string): Promise<Int16Array> {
   const x = (await decodeAudio16(a)).samples;
   const y = (await decodeAudio16(b)).samples;
   const out = new Int16Array(x.length + GAP + y.length);
@@ -173,6 +174,8 @@ async function runCase(
   text: string,
   kind: CaseRecord['kind'],
   calibration: 'fitted' | 'none',
+  /** where the utterance starts in `audio` (s): its reference times are moved by this much */
+  offset = 0,
 ): Promise<CaseRecord> {
   let evidence: Parameters<NonNullable<AlignOptions['onWordEvidence']>>[0] = [];
   const res: AlignmentResult = await align(audio, text, {
@@ -181,8 +184,8 @@ async function runCase(
     onWordEvidence: (e) => (evidence = e),
   });
   const byWord = new Map(evidence.map((e) => [e.wordIndex, e]));
-  // an extra case's transcript is its first utterance's own, over that utterance's audio
-  const own = kind === 'correct' || kind === 'extra';
+  // an extra case's transcript is the utterance's own, over that utterance's audio
+  const own = kind === 'correct' || kind === 'extra' || kind === 'extra-before';
   const refMatch = own
     ? matchWords(
         res.words.map((w) => norm(w.word)),
@@ -195,7 +198,7 @@ async function runCase(
     let err: [number, number] | null = null;
     const j = refMatch?.[i];
     if (j !== null && j !== undefined && w.start !== null && w.end !== null) {
-      const r = u.words[j]!;
+      const r = { start: u.words[j]!.start + offset, end: u.words[j]!.end + offset };
       hit = Math.abs(w.start - r.start) <= 0.05 && Math.abs(w.end - r.end) <= 0.05;
       err = [Math.round((w.start - r.start) * 1000) / 1000, Math.round((w.end - r.end) * 1000) / 1000];
     } else if (refMatch && j !== null && j !== undefined) hit = false;
@@ -281,8 +284,11 @@ export async function collectQuality(
         // (not for the generated sets, which are there for the calibration of correct transcripts)
         if (other.uid !== u.uid && !set.startsWith('synth-')) {
           cases.push(await runCase(set, u, u.audio, other.text, 'swapped', opts.calibration));
-          const both = await followedBy(u.audio, other.audio);
-          cases.push(await runCase(set, u, both, u.text, 'extra', opts.calibration));
+          const after = await joined(u.audio, other.audio);
+          cases.push(await runCase(set, u, after, u.text, 'extra', opts.calibration));
+          const before = await joined(other.audio, u.audio);
+          const offset = (before.length - (await decodeAudio16(u.audio)).samples.length) / 16000;
+          cases.push(await runCase(set, u, before, u.text, 'extra-before', opts.calibration, offset));
         }
         // The tone and the silence with this set's first three transcripts.
         if (i < 3) {
