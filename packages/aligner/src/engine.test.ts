@@ -208,6 +208,27 @@ test('speech before the transcript (another sentence first): its words are place
   assert.ok(res.quality.reasons.some((r) => r.code === 'untranscribed_speech'));
 });
 
+test('read speech whose text starts with its third line: the words are placed where they are said', async () => {
+  // the Austen demo (24.7 s of LibriVox reading), aligned with all of its text and with its text less
+  // the first two lines (10 s of the reading before the text)
+  const demo = join(EVAL, '..', 'demo-media', 'en-librivox-austen');
+  assert.ok(existsSync(join(demo, 'audio.wav')), `test data missing: ${demo}`);
+  const lines = readFileSync(join(demo, 'text.txt'), 'utf8').trim().split('\n');
+  const whole = await align(join(demo, 'audio.wav'), lines.join('\n'), { lang: 'en' });
+  const late = await align(join(demo, 'audio.wav'), lines.slice(2).join('\n'), { lang: 'en' });
+  const skipped = whole.words.length - late.words.length;
+  assert.ok(whole.words[skipped]!.start! > 9, `the third line starts at ${whole.words[skipped]!.start}`);
+  // (before: 14 of the 41 words were drawn into the first two lines' speech, verdict mismatch)
+  late.words.forEach((w, i) => {
+    const ref = whole.words[skipped + i]!;
+    assert.ok(
+      w.start !== null && Math.abs(w.start - ref.start!) < 0.1,
+      `${w.word}: ${w.start}, with the whole text ${ref.start}`,
+    );
+  });
+  assert.equal(late.quality.verdict, 'partial');
+});
+
 test('a long recording whose text starts after 20 s of other speech: the words are placed where they are said', async () => {
   // emu-ae's sentences, not in the text, then 30 of timit-dev's with their text (the long path: over 75 s)
   const emu = join(EVAL, 'emu-ae');

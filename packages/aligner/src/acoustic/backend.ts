@@ -98,6 +98,12 @@ export interface WindowRequest {
    * text may start after an introduction. A loop before the first unit takes it.
    */
   openStart?: boolean;
+  /**
+   * The window is the whole recording, searched once (a recording short enough for one closed search):
+   * speech before its text's first word or after its last is speech the text leaves out, which the
+   * back-end may search for (the HMM's loops at the text's ends, ADR 0107). Not a piece of a long one.
+   */
+  wholeRecording?: boolean;
   /** units may be absent from the audio and extra speech may be present */
   garbage: boolean;
   /**

@@ -112,6 +112,7 @@ export async function alignLong(
       offset: 0,
       units,
       openEnd: false,
+      wholeRecording: true,
       onProgress,
       onRecognition: opts.onRecognition ? (r) => firstTry.push(r) : undefined,
     });

@@ -491,15 +491,29 @@ export class HmmBackend implements AcousticBackend {
         // they were and fit a little worse (83 of 83). One word alone is not judged by its fit: another
         // word's audio fits it better now and then. A search that loses words gave real speech to the
         // loop: the one before stays.
-        // A piece of a long recording is placed by the first pass's open windows: its own searches stay
-        // as they were (the cheaper search on its suspect words cost 6-10 % more CPU on 40 TIMIT
-        // sentences joined nine times, 1,005 s, and moved no word).
-        const piece = req.expected !== undefined;
+        // Only for a whole recording searched once: the pieces and other closed searches of a long one are
+        // placed by the first pass's open windows, and their searches stay as they were (the cheaper
+        // search on the pieces' suspect words cost 6-10 % more CPU on 40 TIMIT sentences joined nine
+        // times, 1,005 s, and moved no word; on en-mfa-testdata joined twice a stretch searched again
+        // took the wide beams).
+        const piece = req.wholeRecording !== true;
         if (suspectUnits(spans).size > 0) {
           const first = spans;
-          const ends = piece
+          let ends = piece
             ? null
             : await this.alignOnce(req, shift, 1, true, undefined, GARBAGE.endsLogWeight);
+          // A path through a stretch of speech the loop takes whole (10 s of read speech before the
+          // text) falls out of the standard beams, and the search places a word or two: at the wide
+          // beams it places the text after that stretch (the Austen demo less its first two lines: 41 of
+          // 41 words where they are said, against 14 of them in the speech before at the standard beams).
+          // Only for a search that lost more than half of the words the first one placed: the wide beams
+          // cost several standard searches (ADR 0107).
+          if (ends && ends.length * 2 < first.length) {
+            this.decoder.configure({ ...WIDE_BEAMS, transform: beams.transform });
+            const wide = await this.alignOnce(req, shift, 1, true, undefined, GARBAGE.endsLogWeight);
+            this.decoder.configure(beams);
+            if (wide && wide.length > ends.length) ends = wide;
+          }
           if (!ends || ends.length < placeable(req.units)) {
             const again = await this.alignOnce(req, shift, 1, true);
             if (again && again.length >= spans.length) {

@@ -194,10 +194,13 @@ test('a loud burst between two recordings: both models place the words after it 
     for (const [name, spans] of [
       ["the first pass's open window", await backend.segmentWindow({ ...req, openEnd: true })],
       ['a closed search', await backend.alignWindow({ ...req, openEnd: false })],
+      // as the whole of a short recording: also searched with the cheaper loops at the text's ends, which
+      // alone took "alright thanks" (ADR 0107)
+      ['a whole recording', await backend.alignWindow({ ...req, openEnd: false, wholeRecording: true })],
     ] as const) {
       const where = `${spec.id}, ${name}`;
       assert.ok(spans.length >= units.length - 2, `${where}: ${spans.length} of ${units.length} placed`);
-      assert.ok(!derailed(units, spans, name !== 'a closed search'), `${where}: derailed`);
+      assert.ok(!derailed(units, spans, name === "the first pass's open window"), `${where}: derailed`);
       // every sentence word placed is on its hand label
       let err = 0;
       let n = 0;
