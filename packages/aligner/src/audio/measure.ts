@@ -30,7 +30,7 @@ export function frameTilts(samples: Pcm): Float32Array {
 }
 
 /** Both per-frame measures in one pass over the samples. */
-function frameMeasures(samples: Pcm): { levels: Float32Array; tilts: Float32Array } {
+export function frameMeasures(samples: Pcm): { levels: Float32Array; tilts: Float32Array } {
   const scale = samples instanceof Int16Array ? 1 / 32768 : 1;
   const nf = Math.floor(samples.length / FRAME);
   const levels = new Float32Array(nf);

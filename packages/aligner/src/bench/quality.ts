@@ -136,23 +136,22 @@ export function makeNonSpeech(dir: string): { tone: string; silence: string } {
 const EXPECTED: Record<CaseRecord['kind'], Expected> = {
   correct: 'good',
   swapped: 'mismatch',
-  // the transcript holds only the first of two utterances: not good (the WER estimate counts the
-  // second one's words as missing, so a long second utterance makes it a mismatch)
+  // the transcript holds only one of two utterances, every word of it right: speech it leaves out
   extra: 'partial',
   'extra-before': 'partial',
   tone: 'no_speech',
   silence: 'no_speech',
 };
 
-/** One utterance's audio, 0.4 s of faint noise, then another's. */
-async function joined(a: string, b: string): Promise<Int16Array> {
+/** One utterance's audio, 0.4 s of faint noise, then another's; `second`: where that one starts (s). */
+async function joined(a: string, b: string): Promise<{ samples: Int16Array; second: number }> {
   const x = (await decodeAudio16(a)).samples;
   const y = (await decodeAudio16(b)).samples;
   const out = new Int16Array(x.length + GAP + y.length);
   out.set(x);
   for (let i = 0; i < GAP; i++) out[x.length + i] = (i % 3) - 1;
   out.set(y, x.length + GAP);
-  return out;
+  return { samples: out, second: (x.length + GAP) / 16000 };
 }
 const GAP = 6400;
 
@@ -285,10 +284,11 @@ export async function collectQuality(
         if (other.uid !== u.uid && !set.startsWith('synth-')) {
           cases.push(await runCase(set, u, u.audio, other.text, 'swapped', opts.calibration));
           const after = await joined(u.audio, other.audio);
-          cases.push(await runCase(set, u, after, u.text, 'extra', opts.calibration));
+          cases.push(await runCase(set, u, after.samples, u.text, 'extra', opts.calibration));
           const before = await joined(other.audio, u.audio);
-          const offset = (before.length - (await decodeAudio16(u.audio)).samples.length) / 16000;
-          cases.push(await runCase(set, u, before, u.text, 'extra-before', opts.calibration, offset));
+          cases.push(
+            await runCase(set, u, before.samples, u.text, 'extra-before', opts.calibration, before.second),
+          );
         }
         // The tone and the silence with this set's first three transcripts.
         if (i < 3) {

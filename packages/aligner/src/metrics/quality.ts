@@ -16,8 +16,8 @@ export const QUALITY = {
   /**
    * Estimated error rate from which the transcript does not fit the speech (its own words that do not
    * fit, and the words of the speech left out between them, over its words), and estimated WER from
-   * which the result is partial. Measured (bench --mode quality): correct transcripts 136/151 good and 4/151 mismatch,
-   * another recording's transcript 98/135 mismatch (timit-dev 64/64) (docs/benchmarks.md).
+   * which the result is partial. Measured (bench --mode quality): correct transcripts 136/151 good and
+   * 4/151 mismatch, another recording's transcript 98/135 mismatch (timit-dev 64/64) (docs/benchmarks.md).
    */
   mismatchWer: 0.4,
   partialWer: 0.25,

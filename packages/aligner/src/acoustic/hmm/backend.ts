@@ -34,7 +34,7 @@ import type { PhoneSet } from './phone-map.ts';
 import { PHONE_LOOP_METHOD, recognisePhones } from './recognise.ts';
 import { scoreRecognition } from '../../metrics/recognition.ts';
 import { analyseSpeech, untranscribedSpeech } from '../../metrics/speech.ts';
-import { frameLevels, frameTilts } from '../../audio/measure.ts';
+import { frameMeasures } from '../../audio/measure.ts';
 import { resolveIpaLanguage, resolveLanguage } from '../../text/languages.ts';
 
 /** The decoder for a language family's model (kept warm per model; a fresh one after an engine fault). */
@@ -211,7 +211,7 @@ export const GARBAGE = {
    * further loop search (searchWindow). Speech the transcript leaves out before its first word (an
    * introduction, another sentence) drew the first words into it at the between-words weight: timit-dev's
    * sentences each after another one placed their words 324 ms off on average, the Arabic synthetic
-   * set's 645 ms; with this search 33 and 174 ms (ADR 0107). -40/-30/-20/-15 were measured too.
+   * set's 645 ms; with this search 24.7 and 117 ms (ADR 0107). -40/-30/-20/-15 were measured too.
    */
   endsLogWeight: -25,
   /**
@@ -263,7 +263,8 @@ export function suspectUnits(spans: UnitSpan[]): Set<number> {
 
 /** Seconds of the window's speech before its first placed word and after its last. */
 export function speechOutside(req: WindowRequest, spans: UnitSpan[]): number {
-  const speech = analyseSpeech(frameLevels(req.samples), frameTilts(req.samples));
+  const { levels, tilts } = frameMeasures(req.samples);
+  const speech = analyseSpeech(levels, tilts);
   const placed = spans.map((s) => ({ start: s.start - req.offset, end: s.end - req.offset }));
   const u = untranscribedSpeech(speech, placed);
   return u.seconds - u.innerSeconds;
@@ -496,12 +497,12 @@ export class HmmBackend implements AcousticBackend {
         // search on the pieces' suspect words cost 6-10 % more CPU on 40 TIMIT sentences joined nine
         // times, 1,005 s, and moved no word; on en-mfa-testdata joined twice a stretch searched again
         // took the wide beams).
-        const piece = req.wholeRecording !== true;
+        const whole = req.wholeRecording === true;
         if (suspectUnits(spans).size > 0) {
           const first = spans;
-          let ends = piece
-            ? null
-            : await this.alignOnce(req, shift, 1, true, undefined, GARBAGE.endsLogWeight);
+          let ends = whole
+            ? await this.alignOnce(req, shift, 1, true, undefined, GARBAGE.endsLogWeight)
+            : null;
           // A path through a stretch of speech the loop takes whole (10 s of read speech before the
           // text) falls out of the standard beams, and the search places a word or two: at the wide
           // beams it places the text after that stretch (the Austen demo less its first two lines: 41 of
@@ -525,7 +526,7 @@ export class HmmBackend implements AcousticBackend {
             loop = true;
             spans = ends;
           }
-        } else if (!piece && spans.length >= 2 && speechOutside(req, spans) >= OUTSIDE_SPEECH) {
+        } else if (whole && spans.length >= 2 && speechOutside(req, spans) >= OUTSIDE_SPEECH) {
           const ends = await this.alignOnce(req, shift, 1, true, undefined, GARBAGE.endsLogWeight);
           if (ends && ends.length >= spans.length && meanConfidence(ends) > meanConfidence(spans)) {
             loop = true;
