@@ -624,6 +624,7 @@ function buildResult(r: ResultInput): AlignmentResult {
     speech,
     untranscribedSeconds: untranscribed.seconds,
     untranscribedInnerSeconds: untranscribed.innerSeconds,
+    untranscribedLongestSeconds: untranscribed.longestSeconds,
     duration: stats.duration,
     clippingRatio: stats.clippingRatio,
     language: { chosen: r.lang3, ...lang },

@@ -321,6 +321,7 @@ export function replay(cases: CaseRecord[], fit: Fit): CaseRecord[] {
       untranscribedSeconds: c.untranscribed,
       // an older dump: all of it taken as between the words, as the verdict then did
       untranscribedInnerSeconds: c.untranscribedInner ?? c.untranscribed,
+      untranscribedLongestSeconds: c.untranscribedLongest,
       duration: c.duration,
       clippingRatio: c.clippingRatio,
       language: c.language,

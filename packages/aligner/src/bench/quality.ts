@@ -17,7 +17,7 @@ import type { CalibrationClass, WordEvidence } from '../metrics/calibration.ts';
 import { decodeAudio16, ffmpegPath } from '../audio/decode.ts';
 import type { Pcm } from '../audio/pcm.ts';
 import { measureAudio } from '../audio/measure.ts';
-import { analyseSpeech, untranscribedSpeech } from '../metrics/speech.ts';
+import { analyseSpeech, type Untranscribed, untranscribedSpeech } from '../metrics/speech.ts';
 import { isIpa, loadSet } from './common.ts';
 import type { RefUtt } from './common.ts';
 
@@ -50,6 +50,8 @@ export interface CaseRecord {
   untranscribed: number;
   /** the part of it between the first and the last placed word (absent in dumps before 2026-12-06) */
   untranscribedInner?: number;
+  /** its longest stretch (absent in dumps before 2026-12-07) */
+  untranscribedLongest?: number;
   duration: number;
   clippingRatio: number;
   steady: boolean;
@@ -155,11 +157,11 @@ async function joined(a: string, b: string): Promise<{ samples: Int16Array; seco
 }
 const GAP = 6400;
 
-/** The result's untranscribed speech between its first and last placed word, measured as the engine does. */
-async function innerUntranscribed(audio: string | Pcm, res: AlignmentResult): Promise<number> {
+/** The result's untranscribed speech measured as the engine does (the part between its words, the longest stretch). */
+async function untranscribedOf(audio: string | Pcm, res: AlignmentResult): Promise<Untranscribed> {
   const samples = typeof audio === 'string' ? (await decodeAudio16(audio)).samples : audio;
   const stats = measureAudio(samples);
-  return untranscribedSpeech(analyseSpeech(stats.frameDb, stats.frameTiltDb), res.words).innerSeconds;
+  return untranscribedSpeech(analyseSpeech(stats.frameDb, stats.frameTiltDb), res.words);
 }
 
 function optionsFor(u: RefUtt): AlignOptions {
@@ -235,6 +237,7 @@ async function runCase(
       err,
     };
   });
+  const untranscribed = await untranscribedOf(audio, res);
   return {
     set,
     uid: u.uid,
@@ -249,7 +252,8 @@ async function runCase(
     meanConfidence: res.metrics.mean_confidence,
     speechSeconds: res.metrics.speech_seconds,
     untranscribed: res.metrics.untranscribed_speech_seconds,
-    untranscribedInner: await innerUntranscribed(audio, res),
+    untranscribedInner: untranscribed.innerSeconds,
+    untranscribedLongest: untranscribed.longestSeconds,
     duration: res.audio.duration,
     clippingRatio: res.audio.clipping_ratio,
     steady: res.quality.reasons.some((r) => r.code === 'no_speech' && r.message.includes('steady')),

@@ -49,6 +49,40 @@ test('speech after the last word: a recording that goes on beyond its transcript
   assert.equal(q.wer, 0.5);
 });
 
+test('a long recording whose text starts after 6 s of other speech is partial, though that is a small share of its speech', () => {
+  // 600 words over 210 s of speech: 6 s left out before the first word is 3 % of the speech
+  const long = (over: Partial<QualityInput>) => {
+    const base = input({});
+    const words = Array.from({ length: 600 }, (_, i) => ({
+      ...base.words[0]!,
+      index: i,
+      start: 7 + 0.35 * i,
+      end: 7.3 + 0.35 * i,
+    }));
+    return input({
+      words,
+      fits: words.map(() => true),
+      speech: { ...base.speech, speechSeconds: 216 },
+      duration: 220,
+      ...over,
+    });
+  };
+  const intro = assessQuality(
+    long({ untranscribedSeconds: 6, untranscribedInnerSeconds: 0, untranscribedLongestSeconds: 6 }),
+  );
+  assert.equal(intro.quality.verdict, 'partial');
+  assert.deepEqual(
+    intro.quality.reasons.map((r) => r.code),
+    ['untranscribed_speech'],
+  );
+  assert.ok(intro.wer! < 0.05, `${intro.wer}`);
+  // the same 6 s in stretches of under a second each (breaths, a cough, hesitations): good
+  const scattered = assessQuality(
+    long({ untranscribedSeconds: 6, untranscribedInnerSeconds: 6, untranscribedLongestSeconds: 0.8 }),
+  );
+  assert.equal(scattered.quality.verdict, 'good');
+});
+
 test('the same speech left out between the words: the transcript does not say what is said', () => {
   const q = assessQuality(input({ untranscribedSeconds: 3, untranscribedInnerSeconds: 3 }));
   assert.equal(q.quality.verdict, 'mismatch');

@@ -24,6 +24,13 @@ export const QUALITY = {
   /** untranscribed speech (seconds, and share of the speech) from which the result is partial */
   untranscribedSeconds: 2,
   untranscribedShare: 0.2,
+  /**
+   * ... or this much of it in one place (between two neighbouring words, before the first or after the
+   * last), whatever its share: on a long recording a fifth of the speech is minutes (an introduction of
+   * 23 s before 233 s of text was 10 % of the speech, and the result was good without a word about it).
+   * No correct transcript of the quality bench leaves more than 0.3 s in one place.
+   */
+  untranscribedRun: 5,
   /** letters per second of audio above which no one could say the text in the audio */
   maxLettersPerSecond: 35,
   /** seconds of speech per transcript word above which most of the speech is not in the text */
@@ -48,6 +55,8 @@ export interface QualityInput {
   untranscribedSeconds: number;
   /** the part of it between the first and the last placed word (metrics/speech.ts) */
   untranscribedInnerSeconds: number;
+  /** the most of it in one place (metrics/speech.ts; absent: not measured) */
+  untranscribedLongestSeconds?: number;
   duration: number;
   clippingRatio: number;
   language: { chosen: string; detected: string | null; disagrees: boolean };
@@ -129,7 +138,8 @@ export function assessQuality(input: QualityInput): QualityOutput {
     });
   const untranscribed =
     input.untranscribedSeconds >= QUALITY.untranscribedSeconds &&
-    input.untranscribedSeconds >= QUALITY.untranscribedShare * speech.speechSeconds;
+    (input.untranscribedSeconds >= QUALITY.untranscribedShare * speech.speechSeconds ||
+      (input.untranscribedLongestSeconds ?? 0) >= QUALITY.untranscribedRun);
   if (!noSpeech && untranscribed)
     reasons.push({
       code: 'untranscribed_speech',

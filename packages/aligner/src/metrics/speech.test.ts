@@ -105,6 +105,7 @@ test('untranscribed speech counts the whole of the speech no word took, whatever
   // the last ten syllables: 2.14 s, less the 0.1 s margin after the last word; all after the last word
   assert.ok(Math.abs(missed.seconds - 2.04) <= 0.12, `untranscribed ${missed.seconds} s`);
   assert.equal(missed.innerSeconds, 0);
+  assert.equal(missed.longestSeconds, missed.seconds, 'one stretch');
   // the same words with syllables 4 to 13 left out between them: the speech left out is inner
   const gapped = [0, 2, 14, 16, 18].map((k) => ({
     start: 0.5 + 0.22 * k + 0.02,
@@ -113,9 +114,21 @@ test('untranscribed speech counts the whole of the speech no word took, whatever
   const between = untranscribedSpeech(a, gapped);
   assert.ok(Math.abs(between.seconds - 2) <= 0.15, `untranscribed ${between.seconds} s`);
   assert.equal(between.innerSeconds, between.seconds);
+  // two stretches left out: the longest is one of them, not their sum
+  const two = untranscribedSpeech(
+    a,
+    [0, 6, 12, 18]
+      .map((k) => ({
+        start: 0.5 + 0.22 * k + 0.02,
+        end: 0.5 + 0.22 * k + 0.2,
+      }))
+      .filter((_, i) => i !== 1),
+  );
+  assert.ok(two.longestSeconds > 0 && two.longestSeconds < two.seconds, JSON.stringify(two));
   assert.deepEqual(untranscribedSpeech(a, [{ start: 0.5, end: 0.5 + 0.22 * 20 }]), {
     seconds: 0,
     innerSeconds: 0,
+    longestSeconds: 0,
   });
   // a word not found covers nothing, and there is no first or last placed word to be between
   const none = untranscribedSpeech(a, [{ start: null, end: null }]);

@@ -133,6 +133,11 @@ export interface Untranscribed {
    * that goes on beyond its transcript.
    */
   innerSeconds: number;
+  /**
+   * the most of it in one place, between two neighbouring placed words or before the first or after the
+   * last: sentences left out (an introduction, a paragraph), however long the recording
+   */
+  longestSeconds: number;
 }
 
 /** The speech that no aligned word took (metrics/quality.ts turns it into missing words). */
@@ -156,10 +161,15 @@ export function untranscribedSpeech(
   let inner = 0;
   let run = 0;
   let runInner = 0;
+  // the runs between two neighbouring placed words (or before the first, after the last), summed
+  let between = 0;
+  let longest = 0;
   const flush = () => {
     if (run * FRAME >= MIN_UNTRANSCRIBED_RUN) {
       total += run;
       inner += runInner;
+      between += run;
+      longest = Math.max(longest, between);
     }
     run = 0;
     runInner = 0;
@@ -168,10 +178,17 @@ export function untranscribedSpeech(
     if (speech.regions[f] && !covered[f]) {
       run++;
       if (f >= first && f < last) runInner++;
-    } else flush();
+    } else {
+      flush();
+      if (covered[f]) between = 0;
+    }
   }
   flush();
-  return { seconds: round3(total * FRAME), innerSeconds: round3(inner * FRAME) };
+  return {
+    seconds: round3(total * FRAME),
+    innerSeconds: round3(inner * FRAME),
+    longestSeconds: round3(longest * FRAME),
+  };
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
