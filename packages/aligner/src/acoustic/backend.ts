@@ -37,6 +37,14 @@ export function placeable(u: Unit): boolean {
  * pass commits nothing past such a run.
  */
 export const DERAILED_RUN = 4;
+/**
+ * The first pass of a long recording may leave out at most this many of its text's first words (a loop
+ * before the text took them with the introduction before it): the first piece looks for them just before
+ * the first word placed (long-audio's textStart).
+ */
+export const LEADING_SKIPPED_MAX = 8;
+/** Seconds allowed for each such word when looking for them before the first word placed. */
+export const SKIPPED_WORD_SECONDS = 0.4;
 
 /** A user's own pronunciation: consulted before the model's dictionary and eSpeak. */
 export interface LexiconEntry {
@@ -98,6 +106,12 @@ export interface WindowRequest {
    * text may start after an introduction. A loop before the first unit takes it.
    */
   openStart?: boolean;
+  /**
+   * The windows before this one (from the recording's start) held no word of its text: the recording opens
+   * with a stretch its text leaves out, and the loop before the first unit is searched for whatever the
+   * path in the text's order looks like (with openStart).
+   */
+  afterIntro?: boolean;
   /**
    * The window is the whole recording, searched once (a recording short enough for one closed search):
    * speech before its text's first word or after its last is speech the text leaves out, which the

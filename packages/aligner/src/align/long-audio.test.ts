@@ -11,7 +11,7 @@ import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { UnitSpan } from '../acoustic/backend.ts';
-import { alignLong, fixedPieces, planPieces, segmentPass } from './long-audio.ts';
+import { alignLong, fixedPieces, planPieces, segmentPass, textStart } from './long-audio.ts';
 import type { PieceRunner } from './long-audio.ts';
 import { PIECES_HELD, WindowPool } from './window-pool.ts';
 import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
@@ -273,6 +273,43 @@ test('the first pass reads a stretch of the file with its words, and places them
     err += Math.abs(s.start - words[s.unit + u0]!.start) + Math.abs(s.end - words[s.unit + u0]!.end);
   }
   assert.ok(err / (2 * spans.length) < 0.06, `mean boundary error ${err / (2 * spans.length)} s`);
+});
+
+test('the first piece starts after speech the first pass placed no word of the text in, in the pause before the text', async () => {
+  // emu-ae's sentence (not in the text), 0.6 s of faint noise, then a timit-dev sentence whose words the text holds
+  const intro = (await decodeAudio(join(evalDir(), 'emu-ae', 'msajc003.wav'))).samples;
+  const own = (await decodeAudio(join(EVAL, `${UTTS[0]}.wav`))).samples;
+  const gap = new Float32Array(9600).map((_, i) => ((i % 3) - 1) / 32768);
+  const all = new Float32Array(intro.length + gap.length + own.length);
+  all.set(intro);
+  all.set(gap, intro.length);
+  all.set(own, intro.length + gap.length);
+  const samples = new Samples(all, true);
+  const textAt = (intro.length + gap.length) / SAMPLE_RATE;
+  const words = JSON.parse(readFileSync(join(EVAL, `${UTTS[0]}.json`), 'utf8')).words as { start: number }[];
+  const firstWord = textAt + words[0]!.start;
+  const { units } = await englishUnits(
+    await loadDecoder('en'),
+    'she had your dark suit in greasy wash water all year',
+  );
+  const first = [span(0, firstWord, firstWord + 0.3), span(1, firstWord + 0.3, firstWord + 0.6)];
+  const start = textStart(samples, units, first);
+  assert.ok(
+    start > intro.length / SAMPLE_RATE && start < firstWord,
+    `${start}: the intro ends at ${intro.length / SAMPLE_RATE}, the text starts at ${firstWord}`,
+  );
+  assert.ok(firstWord - start <= 1, 'at most a second before the first word');
+  const plan = planPieces(first, units.length, samples.length / SAMPLE_RATE, start);
+  assert.equal(plan[0]!.t0, start);
+  // the text's first word left out by the first pass: looked for before the first word placed, after the
+  // introduction still; nine words left out: from 0 (they may lie anywhere in the speech before)
+  const later = textStart(samples, units, first.slice(1));
+  assert.ok(later > intro.length / SAMPLE_RATE && later <= start, `${later}`);
+  assert.equal(textStart(samples, units, [span(9, firstWord + 3, firstWord + 3.3)]), 0);
+  // the same sentence with no other speech before it: from 0
+  const alone = new Samples(Float32Array.from([...gap, ...own]), true);
+  const at = gap.length / SAMPLE_RATE + words[0]!.start;
+  assert.equal(textStart(alone, units, [span(0, at, at + 0.3)]), 0);
 });
 
 test('a cut is not made where the first pass skipped words, while a clean cut is on offer', () => {

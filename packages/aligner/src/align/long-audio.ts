@@ -10,7 +10,7 @@
 //    pass's path over its stretch (a back-end's SpeakerTrack), so it is searched once, not twice.
 // A back-end whose search is itself linear in the audio and bounded in memory (traits.wholeFile: MMS's
 // banded, checkpointed CTC Viterbi) gets the whole file as one window instead.
-import { DERAILED_RUN, placeable } from '../acoustic/backend.ts';
+import { DERAILED_RUN, LEADING_SKIPPED_MAX, SKIPPED_WORD_SECONDS, placeable } from '../acoustic/backend.ts';
 import type {
   AcousticBackend,
   Precision,
@@ -23,6 +23,8 @@ import type {
 } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
 import type { Samples } from '../audio/pcm.ts';
+import { frameMeasures } from '../audio/measure.ts';
+import { analyseSpeech } from '../metrics/speech.ts';
 
 export interface LongAudioOptions {
   precision: Precision;
@@ -185,8 +187,11 @@ function firstPass(
   fixed?: (pieces: Piece[], partial: readonly UnitSpan[]) => void,
 ): Promise<UnitSpan[]> {
   const total = samples.length / SAMPLE_RATE;
+  // the first commit places the text's first word, and with it where the first piece starts
+  let start: number | undefined;
   const onCommit = (partial: readonly UnitSpan[]) => {
-    const pieces = fixedPieces(partial, units.length, total);
+    start ??= textStart(samples, units, partial);
+    const pieces = fixedPieces(partial, units.length, total, start);
     adaptations.fix(pieces, partial);
     fixed?.(pieces, partial);
   };
@@ -725,7 +730,7 @@ async function twoPassParallel(
   }
   // the whole plan: pieces not started yet are queued again from it (the same pieces, and any the
   // partial plans could not fix: the last ones)
-  plan = planPieces(first, units.length, total);
+  plan = planPieces(first, units.length, total, textStart(samples, units, first));
   plan.forEach((p, i) => planIndex.set(key(p), i));
   plan.forEach((_, i) => judge(i));
   pieceCount = plan.length;
@@ -822,10 +827,15 @@ const pieceKey = (p: Piece): string => `${p.u0}:${p.u1}:${p.t0}:${p.t1}`;
  * plan's last piece, which runs to the file's end whatever was committed (a first pass that held one word
  * over a minute once handed a thread the rest of the file as one piece, searched for nothing).
  */
-export function fixedPieces(partial: readonly UnitSpan[], unitCount: number, total: number): Piece[] {
+export function fixedPieces(
+  partial: readonly UnitSpan[],
+  unitCount: number,
+  total: number,
+  start = 0,
+): Piece[] {
   if (partial.length < 2) return [];
   const reached = partial[partial.length - 1]!.end;
-  const plan = planPieces([...partial], unitCount, total).slice(0, -1);
+  const plan = planPieces([...partial], unitCount, total, start).slice(0, -1);
   const open = plan.findIndex((p) => reached <= p.t0 + PIECE_MAX + 1);
   return open < 0 ? plan : plan.slice(0, open);
 }
@@ -842,6 +852,8 @@ export async function segmentPass(
   onCommit?: (committed: readonly UnitSpan[]) => void,
   /** hears the speaker on the committed words' frames (the pieces' adaptation) */
   track?: SpeakerTrack | null,
+  /** the text's first windows may begin with speech it leaves out (WindowRequest.openStart) */
+  openStarts = true,
 ): Promise<UnitSpan[]> {
   const win = opts.window ?? 45;
   const guard = opts.guard ?? 12;
@@ -853,6 +865,8 @@ export async function segmentPass(
   const out: UnitSpan[] = [];
   let t = range.from;
   let u = 0;
+  // windows from the start held no word of the text
+  let intro = false;
   while (u < units.length && t < total) {
     progress((t - range.from) / (total - range.from));
     const remaining = total - t;
@@ -870,7 +884,8 @@ export async function segmentPass(
       // the last window holds the rest of the text: a run of it left unplaced is a derailment there
       openEnd: !last,
       // until the text's first word is placed, the recording may hold speech before it (an introduction)
-      openStart: u === 0,
+      openStart: openStarts && u === 0,
+      afterIntro: openStarts && u === 0 && intro,
       listen: track ?? undefined,
     });
     if (last) {
@@ -880,6 +895,7 @@ export async function segmentPass(
       break;
     }
     if (spans.length === 0) {
+      if (u === 0) intro = true;
       track?.keep(t);
       backend.release?.();
       // Nothing fits in this window (music, silence, speech not in the text): step over a third of it (a
@@ -926,8 +942,49 @@ export async function segmentPass(
     u += spans[cut]!.unit + 1;
     t = Math.max(newT, t + 1);
   }
+  // Every window was taken for speech before the text, the text's own speech with it (speech the model
+  // fits poorly throughout): read again without that judgement.
+  if (out.length === 0 && intro && openStarts)
+    return segmentPass(backend, samples, units, opts, progress, range, onCommit, track, false);
   progress(1);
   return out;
+}
+
+/** Seconds of speech before the text's first placed word from which the first piece starts after it ... */
+const HEAD_SPEECH = 2;
+/**
+ * ... at most this long before that word (the first pass places it within tens of ms, nearly always), and
+ * SKIPPED_WORD_SECONDS more for each of the text's first words the first pass left out.
+ */
+const HEAD_MARGIN = 1;
+const FRAME_S = 0.01;
+
+/**
+ * Where the first piece starts: 0, or, when the first pass placed the text's first word after stretches of
+ * speech (an introduction the transcript leaves out, found by the first window's searches), in the pause
+ * before that word's stretch. A piece from 0 searched closed drew the text's first words back into the
+ * introduction (22.8 s of other sentences before timit-dev's 80: the first 14 words placed in it).
+ */
+export function textStart(samples: Samples, units: readonly Unit[], first: readonly UnitSpan[]): number {
+  const s = first[0];
+  if (!s || s.start < HEAD_SPEECH) return 0;
+  // the text's first words the first pass left out (the loop before the text took them): they lie in the
+  // stretch of speech the first word placed starts in, or just before it
+  const skipped = units.slice(0, s.unit).filter(placeable).length;
+  if (skipped > LEADING_SKIPPED_MAX) return 0;
+  const to = Math.min(samples.length, Math.round((s.start + 1) * SAMPLE_RATE));
+  const { levels, tilts } = frameMeasures(samples.window(0, to));
+  const { regions } = analyseSpeech(levels, tilts);
+  // the stretch the word starts in, the pause before it, and the speech before that pause
+  let a = Math.min(regions.length, Math.floor(s.start / FRAME_S));
+  while (a > 0 && regions[a - 1]) a--;
+  let b = a;
+  while (b > 0 && !regions[b - 1]) b--;
+  let speech = 0;
+  for (let f = 0; f < b; f++) speech += regions[f]!;
+  if (speech * FRAME_S < HEAD_SPEECH) return 0;
+  const earliest = s.start - HEAD_MARGIN - skipped * SKIPPED_WORD_SECONDS;
+  return Math.round(Math.max(((a + b) / 2) * FRAME_S, earliest) * 10000) / 10000;
 }
 
 export interface Piece {
@@ -940,10 +997,16 @@ export interface Piece {
 }
 
 /** Cuts the file into pieces at pauses between first-pass spans. */
-export function planPieces(first: UnitSpan[], unitCount: number, total: number): Piece[] {
+export function planPieces(
+  first: UnitSpan[],
+  unitCount: number,
+  total: number,
+  /** where the first piece starts (textStart) */
+  start = 0,
+): Piece[] {
   const pieces: Piece[] = [];
   let u0 = 0;
-  let t0 = 0;
+  let t0 = start;
   let k = 0;
   while (k < first.length - 1) {
     // Candidate cuts: after span j, for spans ending between PIECE_MIN and PIECE_MAX from the piece start.
@@ -1092,7 +1155,7 @@ async function piecePass(
   const total = samples.length / SAMPLE_RATE;
   if (first.length === 0) return { spans: [], plan: [] };
   const out: UnitSpan[] = [];
-  const plan = planPieces(first, units.length, total);
+  const plan = planPieces(first, units.length, total, textStart(samples, units, first));
   for (const p of plan) {
     progress(p.t0 / total);
     const coarse = first

@@ -13,7 +13,8 @@ import type {
   UnitSpan,
   WindowRequest,
 } from '../backend.ts';
-import { DERAILED_RUN } from '../backend.ts';
+import { DERAILED_RUN, LEADING_SKIPPED_MAX, SKIPPED_WORD_SECONDS, placeable } from '../backend.ts';
+import { SAMPLE_RATE } from '../../audio/decode.ts';
 import { estimateTransform } from './adapt/fmllr.ts';
 import type { FeatureTransform } from './adapt/fmllr.ts';
 import { SpeakerBlocks } from './adapt/speaker-track.ts';
@@ -215,17 +216,45 @@ export const GARBAGE = {
    */
   endsLogWeight: -25,
   /**
-   * Natural-log weight of each phone of the loop before the text in the first window of a long recording
-   * whose path derailed (segmentWindow; ADR 0107). Cheaper than the ends' loop: an introduction of 20 s
-   * is some 200 phones. At -15, 31 s of speech before timit-dev's sentences were taken and 53 s only in
-   * part; at -8 the loop took every word of the Arabic synthetic set joined twice when it was searched
-   * for every file, which is why the search is made only for a derailed first window.
+   * Natural-log weight of each phone of the loop before the text in the first windows of a long recording
+   * (segmentWindow's headSearch; ADR 0107, 0108): for text the model has its own words for (most units from
+   * its dictionary), and for text spelled with phones it stands in for (Arabic, IPA, other languages). The
+   * loop must take a window of speech the text leaves out whole (an introduction of a minute or more), and
+   * leave the text's own words to the text. Measured on timit-dev's sentences after 16-97 s of other speech
+   * (both English models) and the Arabic synthetic set's after 16-65 s: English is placed at -8 to -12 and
+   * not at -14 (97 s before it: the loop no longer takes a window of it whole); Arabic at -12 to -14 and
+   * not at -10 (16 s: the loop took the text's own words too, and the whole window with them).
    */
-  headLogWeight: -8,
+  headLogWeight: { own: -10, other: -13 },
 };
 
 /** Words a head-loop search of a first window must place to be kept (segmentWindow). */
 const HEAD_MIN_WORDS = 5;
+/**
+ * A head-loop search that left the text's first words out is made again from this many seconds before the
+ * first word it placed, and this many more per word left out (headSearch).
+ */
+const HEAD_SEARCH_MARGIN = 2;
+
+/** The head loop's weight for a window's text (GARBAGE.headLogWeight): mostly the model's own words, or not. */
+function headWeight(units: readonly Unit[]): number {
+  let own = 0;
+  let all = 0;
+  for (const u of units)
+    if (placeable(u)) {
+      all++;
+      if (u.source === 'model_dictionary') own++;
+    }
+  return own * 2 >= all ? GARBAGE.headLogWeight.own : GARBAGE.headLogWeight.other;
+}
+
+/** The text's placeable units before the first one placed. */
+function leadingUnplaced(units: readonly Unit[], spans: readonly UnitSpan[]): number {
+  const first = spans[0]?.unit ?? units.length;
+  let n = 0;
+  for (let u = 0; u < first; u++) if (placeable(units[u]!)) n++;
+  return n;
+}
 
 /**
  * Seconds of a window's speech before its first placed word and after its last (metrics/speech.ts) from
@@ -271,8 +300,7 @@ export function speechOutside(req: WindowRequest, spans: UnitSpan[]): number {
 }
 
 /** The units a search can place: those with a pronunciation or a lattice. */
-const placeable = (units: Unit[]): number =>
-  units.filter((u) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0).length;
+const placeableCount = (units: Unit[]): number => units.filter(placeable).length;
 
 const meanConfidence = (spans: UnitSpan[]): number =>
   spans.reduce((a, s) => a + s.confidence, 0) / Math.max(1, spans.length);
@@ -515,7 +543,7 @@ export class HmmBackend implements AcousticBackend {
             this.decoder.configure(beams);
             if (wide && wide.length > ends.length) ends = wide;
           }
-          if (!ends || ends.length < placeable(req.units)) {
+          if (!ends || ends.length < placeableCount(req.units)) {
             const again = await this.alignOnce(req, shift, 1, true);
             if (again && again.length >= spans.length) {
               loop = true;
@@ -564,27 +592,77 @@ export class HmmBackend implements AcousticBackend {
     };
     const first = settings('standard');
     let { spans } = await widenWhileDerailed(req, { spans: await search(first), beams: first }, true, search);
-    // The text's first window still derailed: speech before the text (an introduction) may have drawn its
-    // first words in. Searched again with a loop before the first word; kept when that path does not
-    // derail and fits its words better.
-    if (req.openStart && req.garbage && derailed(req.units, spans, req.openEnd)) {
-      this.decoder.configure(first);
-      const recording = track?.recorder(req.offset);
-      const head =
-        (await this.alignOnce(req, 0, 0, GARBAGE.phoneLoop, recording, undefined, GARBAGE.headLogWeight)) ??
-        [];
-      if (
-        head.length >= HEAD_MIN_WORDS &&
-        !derailed(req.units, head, req.openEnd) &&
-        meanConfidence(head) > meanConfidence(spans)
-      ) {
-        if (recording) heard.set(head, recording);
-        spans = head;
-      }
+    // The text's first window still derailed, or the windows before it held no word of the text: speech
+    // before the text (an introduction) may have drawn its first words in. Searched again with a loop
+    // before the first word (headSearch). After an introduction its path is kept whatever it places (the
+    // loop taking the whole window says the text is not in it yet); else when it places enough words from
+    // the text's first few, does not derail after them, and fits its words better.
+    if (req.openStart && req.garbage && (req.afterIntro || derailed(req.units, spans, req.openEnd))) {
+      const head = await this.headSearch(req, first, track, heard);
+      if (head && head.spans.length === 0 && req.openEnd) spans = [];
+      else if (
+        head &&
+        (req.afterIntro ||
+          (head.spans.length >= HEAD_MIN_WORDS &&
+            head.skipped <= LEADING_SKIPPED_MAX &&
+            !head.derailed &&
+            meanConfidence(head.spans) > meanConfidence(spans)))
+      )
+        spans = head.spans;
     }
     const kept = heard.get(spans);
     if (track && kept) track.heard(kept);
     return spans;
+  }
+
+  /**
+   * The search with a loop before the text's first unit (GARBAGE.headLogWeight). When the loop also took
+   * the text's first words (the path starts with a later one), the window is searched again from a little
+   * before the first word placed: a loop that cheap takes real words at the edge of the speech it takes.
+   * Null when no path was found.
+   */
+  private async headSearch(
+    req: WindowRequest,
+    beams: DecodeSettings,
+    track: SpeakerBlocks | null,
+    heard: Map<UnitSpan[], FrameStats>,
+  ): Promise<{ spans: UnitSpan[]; skipped: number; derailed: boolean } | null> {
+    this.decoder.configure(beams);
+    const once = async (r: WindowRequest) => {
+      const recording = track?.recorder(r.offset);
+      const spans = await this.alignOnce(
+        r,
+        0,
+        0,
+        GARBAGE.phoneLoop,
+        recording,
+        undefined,
+        headWeight(req.units),
+      );
+      if (spans && recording) heard.set(spans, recording);
+      return spans;
+    };
+    let spans = await once(req);
+    if (!spans) return null;
+    let skipped = leadingUnplaced(req.units, spans);
+    if (spans.length > 0 && skipped > 0) {
+      const from = spans[0]!.start - req.offset - HEAD_SEARCH_MARGIN - skipped * SKIPPED_WORD_SECONDS;
+      if (from >= HEAD_SEARCH_MARGIN) {
+        const cut = Math.round(from * SAMPLE_RATE);
+        const again = await once({
+          ...req,
+          samples: req.samples.subarray(cut),
+          offset: req.offset + cut / SAMPLE_RATE,
+        });
+        if (again && again.length > 0) {
+          spans = again;
+          skipped = leadingUnplaced(req.units, spans);
+        }
+      }
+    }
+    const first = spans[0]?.unit ?? 0;
+    const after = spans.map((s) => ({ ...s, unit: s.unit - first }));
+    return { spans, skipped, derailed: derailed(req.units.slice(first), after, req.openEnd) };
   }
 
   speakerTrack(): SpeakerTrack | null {
