@@ -234,7 +234,12 @@ test('read speech whose text starts with its third line: the words are placed wh
  * `seconds`, then `count` of a set's utterances with their text (the long path: over 75 s): the
  * recording, where its text starts, and the reference times of the text's words.
  */
-async function introThenText(seconds: number, set = 'timit-dev', count = 30) {
+async function introThenText(
+  seconds: number,
+  set = 'timit-dev',
+  count = 30,
+  field: 'text' | 'text_plain' = 'text',
+) {
   const parts: Float32Array[] = [];
   let at = 0;
   for (const set of ['emu-ae', 'fr-librivox-mfa', 'en-mfa-testdata']) {
@@ -257,10 +262,12 @@ async function introThenText(seconds: number, set = 'timit-dev', count = 30) {
   const ref: { start: number; end: number }[] = [];
   const texts: string[] = [];
   for (const f of utts) {
-    const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as ReturnType<typeof reference>;
+    const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as ReturnType<typeof reference> & {
+      text_plain?: string;
+    };
     const x = (await decodeAudio(join(dir, f.replace(/\.json$/, '.wav')))).samples;
     for (const w of r.words) ref.push({ start: w.start + at / 16000, end: w.end + at / 16000 });
-    texts.push(r.text);
+    texts.push((field === 'text_plain' ? r.text_plain : undefined) ?? r.text);
     parts.push(x);
     at += x.length;
   }
@@ -286,14 +293,16 @@ function nearShare(res: AlignmentResult, ref: { start: number; end: number }[]):
   return `${near} of ${ref.length}`;
 }
 
-for (const [seconds, set, lang] of [
-  [20, 'timit-dev', 'en'],
-  [60, 'timit-dev', 'en'],
-  // Arabic on the English model: a loop as cheap as English text's took the Arabic text too (ADR 0108)
-  [15, 'ar-synthetic', 'ar'],
+for (const [seconds, set, lang, field] of [
+  [20, 'timit-dev', 'en', 'text'],
+  [60, 'timit-dev', 'en', 'text'],
+  // Arabic on the English model: a loop as cheap as English text's took the Arabic text too, and without
+  // diacritics the loop that finds where the text is took its first 30 words (ADR 0108)
+  [15, 'ar-synthetic', 'ar', 'text'],
+  [20, 'ar-synthetic', 'ar', 'text_plain'],
 ] as const)
-  test(`a long recording whose text (${set}) starts after ${seconds} s of other speech: the words are placed where they are said, partial`, async () => {
-    const { samples, intro, text, ref } = await introThenText(seconds, set);
+  test(`a long recording whose text (${set}, ${field}) starts after ${seconds} s of other speech: the words are placed where they are said, partial`, async () => {
+    const { samples, intro, text, ref } = await introThenText(seconds, set, 30, field);
     assert.ok(samples.length / 16000 > 80, `${samples.length / 16000} s`);
     const res = await align(samples, text, { lang });
     // (before ADR 0107: 20 s of speech before the text drew its first words in, the first pass derailed
@@ -304,7 +313,10 @@ for (const [seconds, set, lang] of [
       `first word at ${res.words[0]!.start}, the text starts after ${intro} s`,
     );
     const near = nearShare(res, ref);
-    assert.ok(Number(near.split(' ')[0]) >= 0.9 * ref.length, `${near} reference words within 100 ms`);
+    // (without diacritics the words are placed less closely with no introduction at all: 86 % of the
+    // edges within 50 ms against 88-91 % for the others)
+    const share = field === 'text_plain' ? 0.8 : 0.9;
+    assert.ok(Number(near.split(' ')[0]) >= share * ref.length, `${near} reference words within 100 ms`);
     // the speech before the text is said to be left out
     assert.equal(res.quality.verdict, 'partial');
     const reason = res.quality.reasons.find((r) => r.code === 'untranscribed_speech');

@@ -217,15 +217,19 @@ export const GARBAGE = {
   endsLogWeight: -25,
   /**
    * Natural-log weight of each phone of the loop before the text in the first windows of a long recording
-   * (segmentWindow's headSearch; ADR 0107, 0108): for text the model has its own words for (most units from
-   * its dictionary), and for text spelled with phones it stands in for (Arabic, IPA, other languages). The
-   * loop must take a window of speech the text leaves out whole (an introduction of a minute or more), and
-   * leave the text's own words to the text. Measured on timit-dev's sentences after 16-97 s of other speech
-   * (both English models) and the Arabic synthetic set's after 16-65 s: English is placed at -8 to -12 and
-   * not at -14 (97 s before it: the loop no longer takes a window of it whole); Arabic at -12 to -14 and
-   * not at -10 (16 s: the loop took the text's own words too, and the whole window with them).
+   * (segmentWindow's headSearch; ADR 0107, 0108). The loop must take a window of speech the text leaves out
+   * whole (an introduction of a minute or more), and leave the text's own words to the text.
+   * - `own`: text most of whose words are in the model's dictionary. Measured on timit-dev's sentences
+   *   after 16-97 s of other speech (both English models): placed at -8 to -12, not at -14 (97 s before
+   *   it: the loop no longer takes a window of it whole).
+   * - `other`: text spelled with phones the model stands in for (Arabic, IPA, other languages), which fits
+   *   it worse. The Arabic synthetic set after 16-65 s: placed at -12 to -14, not at -10 (16 s: the loop
+   *   took the text's own words too, and the whole window with them). At -13 the loop still took the
+   *   introduction and 30 words of the text after 21 s, or after 22 s without diacritics; so -13 only
+   *   says whether a window holds none of the text, and
+   * - `otherPlace` places the text in one that does (every Arabic case above, vowelled or not).
    */
-  headLogWeight: { own: -10, other: -13 },
+  headLogWeight: { own: -10, other: -13, otherPlace: -20 },
 };
 
 /** Words a head-loop search of a first window must place to be kept (segmentWindow). */
@@ -236,8 +240,11 @@ const HEAD_MIN_WORDS = 5;
  */
 const HEAD_SEARCH_MARGIN = 2;
 
-/** The head loop's weight for a window's text (GARBAGE.headLogWeight): mostly the model's own words, or not. */
-function headWeight(units: readonly Unit[]): number {
+/**
+ * The head loop's weights for a window's text (GARBAGE.headLogWeight): the one that says whether the window
+ * holds none of it, and the one that places it; mostly the model's own words, or not.
+ */
+function headWeights(units: readonly Unit[]): { take: number; place: number } {
   let own = 0;
   let all = 0;
   for (const u of units)
@@ -245,7 +252,8 @@ function headWeight(units: readonly Unit[]): number {
       all++;
       if (u.source === 'model_dictionary') own++;
     }
-  return own * 2 >= all ? GARBAGE.headLogWeight.own : GARBAGE.headLogWeight.other;
+  const w = GARBAGE.headLogWeight;
+  return own * 2 >= all ? { take: w.own, place: w.own } : { take: w.other, place: w.otherPlace };
 }
 
 /** The text's placeable units before the first one placed. */
@@ -594,11 +602,17 @@ export class HmmBackend implements AcousticBackend {
     let { spans } = await widenWhileDerailed(req, { spans: await search(first), beams: first }, true, search);
     // The text's first window still derailed, or the windows before it held no word of the text: speech
     // before the text (an introduction) may have drawn its first words in. Searched again with a loop
-    // before the first word (headSearch). After an introduction its path is kept whatever it places (the
-    // loop taking the whole window says the text is not in it yet); else when it places enough words from
-    // the text's first few, does not derail after them, and fits its words better.
+    // before the first word (headSearch): the loop taking the whole window says the text is not in it
+    // yet; else the text is placed (at a dearer loop for text the model fits worse, headWeights). After
+    // an introduction that path is kept whatever it places; else when it places enough words from the
+    // text's first few, does not derail after them, and fits its words better.
     if (req.openStart && req.garbage && (req.afterIntro || derailed(req.units, spans, req.openEnd))) {
-      const head = await this.headSearch(req, first, track, heard);
+      const w = headWeights(req.units);
+      const taken = await this.headSearch(req, first, track, heard, w.take);
+      const head =
+        !taken || (taken.spans.length === 0 && req.openEnd) || w.place === w.take
+          ? taken
+          : await this.headSearch(req, first, track, heard, w.place);
       if (head && head.spans.length === 0 && req.openEnd) spans = [];
       else if (
         head &&
@@ -626,19 +640,12 @@ export class HmmBackend implements AcousticBackend {
     beams: DecodeSettings,
     track: SpeakerBlocks | null,
     heard: Map<UnitSpan[], FrameStats>,
+    weight: number,
   ): Promise<{ spans: UnitSpan[]; skipped: number; derailed: boolean } | null> {
     this.decoder.configure(beams);
     const once = async (r: WindowRequest) => {
       const recording = track?.recorder(r.offset);
-      const spans = await this.alignOnce(
-        r,
-        0,
-        0,
-        GARBAGE.phoneLoop,
-        recording,
-        undefined,
-        headWeight(req.units),
-      );
+      const spans = await this.alignOnce(r, 0, 0, GARBAGE.phoneLoop, recording, undefined, weight);
       if (spans && recording) heard.set(spans, recording);
       return spans;
     };
