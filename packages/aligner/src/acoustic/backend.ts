@@ -31,6 +31,14 @@ export function placeable(u: Unit): boolean {
   return u.prons.length > 0 || (u.lattice?.length ?? 0) > 0;
 }
 
+/** The text's placeable units before the first one the spans place (all of them when there is none). */
+export function leadingUnplaced(units: readonly Unit[], spans: readonly { unit: number }[]): number {
+  const first = spans[0]?.unit ?? units.length;
+  let n = 0;
+  for (let u = 0; u < first; u++) if (placeable(units[u]!)) n++;
+  return n;
+}
+
 /**
  * Consecutive words with a pronunciation that a search skipped before its path counts as derailed there
  * (it drifted away from the speech): the back-ends search such a window again, and the long-audio first

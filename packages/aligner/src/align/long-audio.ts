@@ -10,7 +10,13 @@
 //    pass's path over its stretch (a back-end's SpeakerTrack), so it is searched once, not twice.
 // A back-end whose search is itself linear in the audio and bounded in memory (traits.wholeFile: MMS's
 // banded, checkpointed CTC Viterbi) gets the whole file as one window instead.
-import { DERAILED_RUN, LEADING_SKIPPED_MAX, SKIPPED_WORD_SECONDS, placeable } from '../acoustic/backend.ts';
+import {
+  DERAILED_RUN,
+  LEADING_SKIPPED_MAX,
+  SKIPPED_WORD_SECONDS,
+  leadingUnplaced,
+  placeable,
+} from '../acoustic/backend.ts';
 import type {
   AcousticBackend,
   Precision,
@@ -970,7 +976,7 @@ export function textStart(samples: Samples, units: readonly Unit[], first: reado
   if (!s || s.start < HEAD_SPEECH) return 0;
   // the text's first words the first pass left out (the loop before the text took them): they lie in the
   // stretch of speech the first word placed starts in, or just before it
-  const skipped = units.slice(0, s.unit).filter(placeable).length;
+  const skipped = leadingUnplaced(units, first);
   if (skipped > LEADING_SKIPPED_MAX) return 0;
   const to = Math.min(samples.length, Math.round((s.start + 1) * SAMPLE_RATE));
   const { levels, tilts } = frameMeasures(samples.window(0, to));

@@ -13,7 +13,13 @@ import type {
   UnitSpan,
   WindowRequest,
 } from '../backend.ts';
-import { DERAILED_RUN, LEADING_SKIPPED_MAX, SKIPPED_WORD_SECONDS, placeable } from '../backend.ts';
+import {
+  DERAILED_RUN,
+  LEADING_SKIPPED_MAX,
+  SKIPPED_WORD_SECONDS,
+  leadingUnplaced,
+  placeable,
+} from '../backend.ts';
 import { SAMPLE_RATE } from '../../audio/decode.ts';
 import { estimateTransform } from './adapt/fmllr.ts';
 import type { FeatureTransform } from './adapt/fmllr.ts';
@@ -254,14 +260,6 @@ function headWeights(units: readonly Unit[]): { take: number; place: number } {
     }
   const w = GARBAGE.headLogWeight;
   return own * 2 >= all ? { take: w.own, place: w.own } : { take: w.other, place: w.otherPlace };
-}
-
-/** The text's placeable units before the first one placed. */
-function leadingUnplaced(units: readonly Unit[], spans: readonly UnitSpan[]): number {
-  const first = spans[0]?.unit ?? units.length;
-  let n = 0;
-  for (let u = 0; u < first; u++) if (placeable(units[u]!)) n++;
-  return n;
 }
 
 /**
