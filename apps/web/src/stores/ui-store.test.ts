@@ -24,6 +24,20 @@ describe('ui store', () => {
     expect(useUiStore.getState().notifications).toEqual([]);
   });
 
+  it("shows one pop-up per subject: a job's completion replaces its queued pop-up, the list keeps both", () => {
+    const s = useUiStore.getState();
+    s.clearNotifications();
+    const queued = s.notify({ type: 'info', title: 'queued', subject: 'job-1' });
+    const other = s.notify({ type: 'info', title: 'other', subject: 'job-2' });
+    const plain = s.notify({ type: 'info', title: 'plain' });
+    const done = s.notify({ type: 'success', title: 'completed', subject: 'job-1' });
+    expect(useUiStore.getState().popupIds).toEqual([other, plain, done]);
+    expect(useUiStore.getState().notifications.map((n) => n.id)).toEqual([done, plain, other, queued]);
+    s.notify({ type: 'info', title: 'plain again' });
+    expect(useUiStore.getState().popupIds).toHaveLength(4);
+    s.clearNotifications();
+  });
+
   it('has one modal slot: opening a modal replaces the open one, opening the menu closes it', () => {
     const s = useUiStore.getState();
     s.openModal({ title: 'A', content: 'a' });

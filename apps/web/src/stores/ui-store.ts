@@ -27,6 +27,9 @@ export interface AppNotification {
   type: ToastType;
   title: string;
   message?: string;
+  /** what the notification is about (a job's id): a newer pop-up on the same subject replaces the one
+   * still showing, so one job's "queued" then "completed" take one place in the corner, not two */
+  subject?: string;
   read: boolean;
   timestamp: number;
 }
@@ -55,7 +58,7 @@ interface UiState {
   followSystemTheme: () => void;
   showToast: (type: ToastType, message: string, duration?: number) => number;
   dismissToast: (id: number) => void;
-  notify: (notification: { type: ToastType; title: string; message?: string }) => number;
+  notify: (notification: { type: ToastType; title: string; message?: string; subject?: string }) => number;
   hidePopup: (id: number) => void;
   markRead: (id: number) => void;
   markAllRead: () => void;
@@ -108,13 +111,20 @@ export const useUiStore = create<UiState>((set, get) => ({
   },
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 
-  notify: ({ type, title, message }) => {
+  notify: ({ type, title, message, subject }) => {
     const id = nextId++;
-    const item: AppNotification = { id, type, title, message, read: false, timestamp: Date.now() };
-    set((s) => ({
-      notifications: [item, ...s.notifications].slice(0, NOTIFICATION_CAP),
-      popupIds: s.notificationsOpen ? s.popupIds : [...s.popupIds, id],
-    }));
+    const item: AppNotification = { id, type, title, message, subject, read: false, timestamp: Date.now() };
+    set((s) => {
+      const superseded = new Set(
+        subject === undefined
+          ? []
+          : s.notifications.filter((n) => n.subject === subject).map((n) => n.id),
+      );
+      return {
+        notifications: [item, ...s.notifications].slice(0, NOTIFICATION_CAP),
+        popupIds: s.notificationsOpen ? s.popupIds : [...s.popupIds.filter((p) => !superseded.has(p)), id],
+      };
+    });
     return id;
   },
   hidePopup: (id) => set((s) => ({ popupIds: s.popupIds.filter((p) => p !== id) })),

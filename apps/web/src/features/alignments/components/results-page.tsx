@@ -107,9 +107,9 @@ export function ResultsPage() {
     if (!finished || !running) return;
     refreshEndedAlignment(queryClient, id);
     if (progress.data?.status === 'completed')
-      notify({ type: 'success', title: t('results.completed'), message: detail.data?.title });
+      notify({ type: 'success', title: t('results.completed'), message: detail.data?.title, subject: id });
     if (progress.data?.status === 'failed')
-      notify({ type: 'error', title: t('results.failed'), message: progress.data.error?.detail });
+      notify({ type: 'error', title: t('results.failed'), message: progress.data.error?.detail, subject: id });
   }, [finished, running, queryClient, id, notify, t, progress.data, detail.data?.title]);
   const audioUrl = useAudioUrl(id, detail.data?.status === 'completed');
   const cancel = useCancelAlignment(id, {

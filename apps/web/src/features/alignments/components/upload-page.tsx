@@ -100,7 +100,7 @@ export function UploadPage() {
 
   const mutation = useUploadAlignment({
     onSuccess: (job) => {
-      notify({ type: 'info', title: t('upload.queued'), message: job.title });
+      notify({ type: 'info', title: t('upload.queued'), message: job.title, subject: job.id });
       void navigate(`/results/${job.id}`);
     },
     onError: (error) => {
