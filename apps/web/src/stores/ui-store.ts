@@ -116,9 +116,7 @@ export const useUiStore = create<UiState>((set, get) => ({
     const item: AppNotification = { id, type, title, message, subject, read: false, timestamp: Date.now() };
     set((s) => {
       const superseded = new Set(
-        subject === undefined
-          ? []
-          : s.notifications.filter((n) => n.subject === subject).map((n) => n.id),
+        subject === undefined ? [] : s.notifications.filter((n) => n.subject === subject).map((n) => n.id),
       );
       return {
         notifications: [item, ...s.notifications].slice(0, NOTIFICATION_CAP),

@@ -109,7 +109,12 @@ export function ResultsPage() {
     if (progress.data?.status === 'completed')
       notify({ type: 'success', title: t('results.completed'), message: detail.data?.title, subject: id });
     if (progress.data?.status === 'failed')
-      notify({ type: 'error', title: t('results.failed'), message: progress.data.error?.detail, subject: id });
+      notify({
+        type: 'error',
+        title: t('results.failed'),
+        message: progress.data.error?.detail,
+        subject: id,
+      });
   }, [finished, running, queryClient, id, notify, t, progress.data, detail.data?.title]);
   const audioUrl = useAudioUrl(id, detail.data?.status === 'completed');
   const cancel = useCancelAlignment(id, {
