@@ -121,6 +121,12 @@ export interface WindowRequest {
    */
   afterIntro?: boolean;
   /**
+   * At most this many units skipped at the window's start in one hop (absent: the grammar's own bound,
+   * OPEN_HEAD_SKIP_MAX for an open end). The long-audio first pass's window searched again from words it
+   * had committed (segmentPass) reaches as far as the first search did.
+   */
+  headSkipMax?: number;
+  /**
    * The window is the whole recording, searched once (a recording short enough for one closed search):
    * speech before its text's first word or after its last is speech the text leaves out, which the
    * back-end may search for (the HMM's loops at the text's ends, ADR 0107). Not a piece of a long one.

@@ -68,6 +68,8 @@ export interface GrammarOptions {
   headLogWeight?: number;
   /** natural-log weight of each garbage phone after an open end (the rest of the window) */
   tailLogWeight?: number;
+  /** at most this many units skipped in the start's one hop (default: OPEN_HEAD_SKIP_MAX with openEnd) */
+  headSkipMax?: number;
 }
 
 /** Empty transitions are followed over at most this many hops (consecutive skipped words or silent slots). */
@@ -147,7 +149,7 @@ export function buildGrammar(units: GrammarUnit[], opts: GrammarOptions): Fsg {
   // In an open-ended window the start run is bounded: the window's text may begin a little before its
   // audio (the previous window committed too few words), but a long jump would land on a later repetition
   // of the same sentence as readily as on the right place.
-  const headMax = opts.openEnd ? OPEN_HEAD_SKIP_MAX : units.length;
+  const headMax = opts.headSkipMax ?? (opts.openEnd ? OPEN_HEAD_SKIP_MAX : units.length);
   for (let i = 0; i < Math.min(units.length - 1, headMax) && skipLog[i]! > -Infinity; i++)
     if (i >= 1) closed.push({ from: 0, to: boundary[i + 1]!, word: null, prob: 0, logWeight: skipLog[i]! });
   for (let i = units.length - 1; i > 0 && skipLog[i]! > -Infinity && !opts.openEnd; i--)

@@ -28,6 +28,7 @@ import type {
   WindowRequest,
 } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
+import { OPEN_HEAD_SKIP_MAX } from './grammar.ts';
 import type { Samples } from '../audio/pcm.ts';
 import { frameMeasures } from '../audio/measure.ts';
 import { analyseSpeech } from '../metrics/speech.ts';
@@ -846,6 +847,12 @@ export function fixedPieces(
   return open < 0 ? plan : plan.slice(0, open);
 }
 
+/**
+ * A window whose path begins past its text's first words may place again the words the last window
+ * committed this many seconds or less before its start (segmentPass).
+ */
+const REDO_SECONDS = 10;
+
 /** Pass 1: word spans for the whole file (or the stretch [from, to) in seconds) from open-ended windows. */
 export async function segmentPass(
   backend: AcousticBackend,
@@ -873,6 +880,8 @@ export async function segmentPass(
   let u = 0;
   // windows from the start held no word of the text
   let intro = false;
+  // spans the last window committed (the end of `out`): the next window may place their words again
+  let lastCommitted = 0;
   while (u < units.length && t < total) {
     progress((t - range.from) / (total - range.from));
     const remaining = total - t;
@@ -882,25 +891,57 @@ export async function segmentPass(
     const perSecond = (units.length - u) / remaining;
     const n = last ? units.length - u : Math.min(units.length - u, Math.ceil(perSecond * win * 1.5) + 20);
     const to = last ? end : Math.min(end, from + Math.round(win * SAMPLE_RATE));
-    const spans = await search({
-      ...base,
-      samples: samples.window(from, to),
-      offset: t,
-      units: units.slice(u, u + n),
-      // the last window holds the rest of the text: a run of it left unplaced is a derailment there
-      openEnd: !last,
-      // until the text's first word is placed, the recording may hold speech before it (an introduction)
-      openStart: openStarts && u === 0,
-      afterIntro: openStarts && u === 0 && intro,
-      listen: track ?? undefined,
-    });
+    const windowFrom = (first: number, headSkipMax?: number) =>
+      search({
+        ...base,
+        samples: samples.window(from, to),
+        offset: t,
+        units: units.slice(first, u + n),
+        // the last window holds the rest of the text: a run of it left unplaced is a derailment there
+        openEnd: !last,
+        // until the text's first word is placed, the recording may hold speech before it (an introduction)
+        openStart: openStarts && first === 0,
+        afterIntro: openStarts && first === 0 && intro,
+        headSkipMax,
+        listen: track ?? undefined,
+      });
+    let spans = await windowFrom(u);
+    // the unit the window's text starts at
+    let at = u;
+    // A path that begins past several words of its text (as many as a derailment skips) after a window
+    // that committed words: either the speaker left them out, or the last window's path ran ahead of the
+    // speech (where the model fits it poorly it may place two words of the text on one spoken word) and
+    // committed words not spoken yet. Then this window's path had no choice but to jump, and in a text
+    // that repeats itself (a word list read three times) it jumps to the same words' next reading: a whole
+    // reading lost (VoxAngeles' word list read three times on the npm model: 40 words not found, the rest
+    // 20-40 s off). The window is searched again from as many of the words the last window committed in
+    // its last REDO_SECONDS, its start hop reaching as far as before: a path that starts among them places
+    // them again here, and their earlier spans are dropped. (Further back, a word placed again here is
+    // more likely another of its occurrences than a word committed that far ahead of its speech.)
+    const jump = spans[0]?.unit ?? 0;
+    const skipped = u > 0 && spans.length > 0 ? leadingUnplaced(units.slice(u, u + jump), spans) : 0;
+    let back = 0;
+    if (skipped >= DERAILED_RUN)
+      while (back < Math.min(skipped, lastCommitted) && out[out.length - 1 - back]!.start >= t - REDO_SECONDS)
+        back++;
+    if (back > 0) {
+      const first = out[out.length - back]!.unit;
+      const again = await windowFrom(first, Math.max(OPEN_HEAD_SKIP_MAX, u - first + jump));
+      if (again.length > 0 && again[0]!.unit + first < u) {
+        const replaced = again[0]!.unit + first;
+        while (out.length > 0 && out[out.length - 1]!.unit >= replaced) out.pop();
+        spans = again;
+        at = first;
+      }
+    }
     if (last) {
       track?.keep(total);
       backend.release?.();
-      for (const s of spans) out.push({ ...s, unit: s.unit + u });
+      for (const s of spans) out.push({ ...s, unit: s.unit + at });
       break;
     }
     if (spans.length === 0) {
+      lastCommitted = 0;
       if (u === 0) intro = true;
       track?.keep(t);
       backend.release?.();
@@ -933,7 +974,8 @@ export async function segmentPass(
         cut = k;
       }
     }
-    for (let k = 0; k <= cut; k++) out.push({ ...spans[k]!, unit: spans[k]!.unit + u });
+    for (let k = 0; k <= cut; k++) out.push({ ...spans[k]!, unit: spans[k]!.unit + at });
+    lastCommitted = cut + 1;
     const nextSpan = spans[cut + 1];
     const cutEnd = spans[cut]!.end;
     const newT = nextSpan ? (cutEnd + nextSpan.start) / 2 : cutEnd;
@@ -942,10 +984,12 @@ export async function segmentPass(
     backend.release?.();
     if (onCommit) {
       // the pieces out on threads while this pass runs: their replies are read, and they are given more
+      // (of the spans no later window places again: all but this window's)
       await eventLoopTurn();
-      onCommit(out);
+      const settled = out.slice(0, out.length - lastCommitted);
+      if (settled.length > 0) onCommit(settled);
     }
-    u += spans[cut]!.unit + 1;
+    u = at + spans[cut]!.unit + 1;
     t = Math.max(newT, t + 1);
   }
   // Every window was taken for speech before the text, the text's own speech with it (speech the model

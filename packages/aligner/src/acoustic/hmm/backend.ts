@@ -731,6 +731,7 @@ export class HmmBackend implements AcousticBackend {
         endsLogWeight,
         headLogWeight: head ? headLogWeight : undefined,
         openEnd: req.openEnd,
+        headSkipMax: req.headSkipMax,
       });
       result = await this.decoder.run(samples, fsg, level, stats);
       if (result) break;
