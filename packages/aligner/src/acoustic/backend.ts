@@ -121,6 +121,12 @@ export interface WindowRequest {
    */
   afterIntro?: boolean;
   /**
+   * Speech the text leaves out may lie between its words: the window is searched once with a loop between
+   * them (the long-audio first pass's window searched again after its path ran ahead of the speech,
+   * segmentPass). Only segmentWindow reads it.
+   */
+  wordLoop?: boolean;
+  /**
    * At most this many units skipped at the window's start in one hop (absent: the grammar's own bound,
    * OPEN_HEAD_SKIP_MAX for an open end). The long-audio first pass's window searched again from words it
    * had committed (segmentPass) reaches as far as the first search did.

@@ -10,8 +10,8 @@ import { decodeAudio, SAMPLE_RATE } from '../audio/decode.ts';
 import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
-import type { UnitSpan } from '../acoustic/backend.ts';
-import { alignLong, fixedPieces, planPieces, segmentPass, textStart } from './long-audio.ts';
+import type { Unit, UnitSpan } from '../acoustic/backend.ts';
+import { alignLong, fixedPieces, planPieces, ranAhead, segmentPass, textStart } from './long-audio.ts';
 import type { PieceRunner } from './long-audio.ts';
 import { PIECES_HELD, WindowPool } from './window-pool.ts';
 import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
@@ -329,6 +329,34 @@ test('a cut is not made where the first pass skipped words, while a clean cut is
   assert.equal(pieces[0]!.u1, 21);
   for (const p of pieces)
     assert.ok(!(p.u0 > 30 && p.u0 <= 40), `a piece starts inside the skipped run: ${p.u0}`);
+});
+
+test('a window ran ahead of its speech when it skipped 15 % of the words it ran through, in short runs, before its guard zone', () => {
+  const units: Unit[] = [...Array(26).keys()].map((i) => ({
+    tokenIndex: i,
+    wordIndex: i,
+    text: `w${i}`,
+    prons: [['AH']],
+  }));
+  // a word a second; every fourth word skipped: 5 of 20 run through
+  const every4 = [...Array(20).keys()].filter((u) => u % 4 !== 3).map((u, k) => span(u, k, k + 0.8));
+  assert.equal(ranAhead(units, 0, every4, 100), true);
+  // one in ten: no
+  const every10 = [...Array(20).keys()].filter((u) => u % 10 !== 9).map((u, k) => span(u, k, k + 0.8));
+  assert.equal(ranAhead(units, 0, every10, 100), false);
+  // the skips after the guard zone's start, or after a derailment (text the speaker left out), do not count
+  assert.equal(ranAhead(units, 0, every4, 2.9), false);
+  const derailed = [
+    span(0, 0, 1),
+    span(1, 1, 2),
+    span(2, 2, 3),
+    span(8, 3, 4),
+    span(10, 4, 5),
+    span(12, 5, 6),
+  ];
+  assert.equal(ranAhead(units, 0, derailed, 100), false);
+  // counted from the window's first unit in the text
+  assert.equal(ranAhead(units, 6, every4.slice(0, 10), 100), true);
 });
 
 test('hoarse, disfluent speech in one long file keeps most of its words (the first pass derails there)', async () => {

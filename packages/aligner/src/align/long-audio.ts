@@ -848,6 +848,65 @@ export function fixedPieces(
 }
 
 /**
+ * Where a first-pass window commits its path: the spans ending before `limit` (its guard zone), up to its
+ * first derailment (a run of DERAILED_RUN or more words skipped: hoarse, disfluent or fast speech, where
+ * the path left the speech), cut in the widest gap among the last few of them. `newT`: where the next
+ * window starts.
+ */
+function commitPoint(spans: UnitSpan[], limit: number): { cut: number; newT: number } {
+  let trusted = spans.length - 1;
+  for (let k = 0; k + 1 < spans.length; k++) {
+    if (spans[k + 1]!.unit - spans[k]!.unit - 1 >= DERAILED_RUN) {
+      trusted = k;
+      break;
+    }
+  }
+  let lastIn = -1;
+  for (let k = 0; k <= trusted; k++) if (spans[k]!.end <= limit) lastIn = k;
+  if (lastIn < 0) lastIn = 0;
+  let cut = lastIn;
+  let widest = -1;
+  for (let k = Math.max(0, lastIn - 8); k <= lastIn; k++) {
+    const next = spans[k + 1];
+    const gap = next ? next.start - spans[k]!.end : 0;
+    if (gap > widest) {
+      widest = gap;
+      cut = k;
+    }
+  }
+  const nextSpan = spans[cut + 1];
+  const cutEnd = spans[cut]!.end;
+  return { cut, newT: nextSpan ? (cutEnd + nextSpan.start) / 2 : cutEnd };
+}
+
+/** A window's path ran ahead of its speech when it skipped this share of the words it ran through ... */
+const RAN_AHEAD_SHARE = 0.15;
+
+/**
+ * ... in runs shorter than a derailment, over the spans it commits (ending before `limit`) up to its first
+ * derailment. The joined dev sets' windows skip at most 13 % (en-mfa-testdata's hoarse speaker), most
+ * under 5 %; windows where speech the text leaves out drew words in 14-48 % (docs/benchmarks.md). Text
+ * the speaker left out, placed word by word, skips as many.
+ */
+export function ranAhead(
+  units: readonly Unit[],
+  at: number,
+  spans: readonly UnitSpan[],
+  limit: number,
+): boolean {
+  let ran = 1;
+  let placed = 1;
+  for (let k = 1; k < spans.length && spans[k]!.end <= limit; k++) {
+    let gap = 0;
+    for (let x = spans[k - 1]!.unit + 1; x < spans[k]!.unit; x++) if (placeable(units[at + x]!)) gap++;
+    if (gap >= DERAILED_RUN) break;
+    ran += gap + 1;
+    placed++;
+  }
+  return placed >= 2 && ran - placed >= RAN_AHEAD_SHARE * ran;
+}
+
+/**
  * A window whose path begins past its text's first words may place again the words the last window
  * committed this many seconds or less before its start (segmentPass).
  */
@@ -882,6 +941,8 @@ export async function segmentPass(
   let intro = false;
   // spans the last window committed (the end of `out`): the next window may place their words again
   let lastCommitted = 0;
+  // the last window's path with the loop between words, when its own path ran ahead of the speech
+  let alternative: { spans: UnitSpan[]; at: number; t: number; limit: number } | null = null;
   while (u < units.length && t < total) {
     progress((t - range.from) / (total - range.from));
     const remaining = total - t;
@@ -891,7 +952,7 @@ export async function segmentPass(
     const perSecond = (units.length - u) / remaining;
     const n = last ? units.length - u : Math.min(units.length - u, Math.ceil(perSecond * win * 1.5) + 20);
     const to = last ? end : Math.min(end, from + Math.round(win * SAMPLE_RATE));
-    const windowFrom = (first: number, headSkipMax?: number) =>
+    const windowFrom = (first: number, headSkipMax?: number, wordLoop?: true) =>
       search({
         ...base,
         samples: samples.window(from, to),
@@ -900,10 +961,12 @@ export async function segmentPass(
         // the last window holds the rest of the text: a run of it left unplaced is a derailment there
         openEnd: !last,
         // until the text's first word is placed, the recording may hold speech before it (an introduction)
-        openStart: openStarts && first === 0,
+        openStart: openStarts && first === 0 && !wordLoop,
         afterIntro: openStarts && first === 0 && intro,
         headSkipMax,
-        listen: track ?? undefined,
+        wordLoop,
+        // (the loop's path is the speaker track's only if the next window's path takes it)
+        listen: wordLoop ? undefined : (track ?? undefined),
       });
     let spans = await windowFrom(u);
     // the unit the window's text starts at
@@ -932,8 +995,26 @@ export async function segmentPass(
         while (out.length > 0 && out[out.length - 1]!.unit >= replaced) out.pop();
         spans = again;
         at = first;
+        // (what the last window committed is settled here: its path with the loop is not wanted)
+        alternative = null;
       }
     }
+    const limit = t + win - guard;
+    // The last window's path ran ahead of its speech, and this one's too: every window after speech the
+    // text leaves out starts ahead of its speech, with no way back (ranAhead). The last window's search
+    // with the loop between words replaces what it committed, and this window is searched again after it.
+    if (alternative && ranAhead(units, at, spans, limit)) {
+      out.length -= lastCommitted;
+      const alt = alternative;
+      alternative = null;
+      const c = commitPoint(alt.spans, alt.limit);
+      for (let k = 0; k <= c.cut; k++) out.push({ ...alt.spans[k]!, unit: alt.spans[k]!.unit + alt.at });
+      lastCommitted = c.cut + 1;
+      u = alt.at + alt.spans[c.cut]!.unit + 1;
+      t = Math.max(c.newT, alt.t + 1);
+      continue;
+    }
+    alternative = null;
     if (last) {
       track?.keep(total);
       backend.release?.();
@@ -950,38 +1031,22 @@ export async function segmentPass(
       t += win / 3;
       continue;
     }
-    const limit = t + win - guard;
-    // A run of words skipped inside the window is where its path left the speech (hoarse, disfluent or
-    // fast speech): nothing after it is committed, so the next window starts with the skipped words.
-    let trusted = spans.length - 1;
-    for (let k = 0; k + 1 < spans.length; k++) {
-      if (spans[k + 1]!.unit - spans[k]!.unit - 1 >= DERAILED_RUN) {
-        trusted = k;
-        break;
-      }
-    }
-    // Commit spans ending before the guard zone; cut in the widest gap among the last few of them.
-    let lastIn = -1;
-    for (let k = 0; k <= trusted; k++) if (spans[k]!.end <= limit) lastIn = k;
-    if (lastIn < 0) lastIn = 0;
-    let cut = lastIn;
-    let widest = -1;
-    for (let k = Math.max(0, lastIn - 8); k <= lastIn; k++) {
-      const next = spans[k + 1];
-      const gap = next ? next.start - spans[k]!.end : 0;
-      if (gap > widest) {
-        widest = gap;
-        cut = k;
-      }
-    }
+    const { cut, newT } = commitPoint(spans, limit);
     for (let k = 0; k <= cut; k++) out.push({ ...spans[k]!, unit: spans[k]!.unit + at });
     lastCommitted = cut + 1;
-    const nextSpan = spans[cut + 1];
-    const cutEnd = spans[cut]!.end;
-    const newT = nextSpan ? (cutEnd + nextSpan.start) / 2 : cutEnd;
     // the speaker as heard on the words committed (the next window starts at newT)
     track?.keep(newT);
     backend.release?.();
+    // A path that ran ahead of its speech: speech the text leaves out, or words of the text the speaker
+    // left out, placed here and there. The window is searched with the loop between words, from where its
+    // path started and with no long jump at its start (a long jump found the same words further on), and
+    // that path is kept for the next window to judge: the next window's path runs ahead too only after
+    // speech the text leaves out.
+    if (backend.segmentWindow && ranAhead(units, at, spans, limit)) {
+      const start = at + spans[0]!.unit;
+      const looped = await windowFrom(start, DERAILED_RUN, true);
+      if (looped.length > 0) alternative = { spans: looped, at: start, t, limit };
+    }
     if (onCommit) {
       // the pieces out on threads while this pass runs: their replies are read, and they are given more
       // (of the spans no later window places again: all but this window's)

@@ -236,6 +236,13 @@ export const GARBAGE = {
    * - `otherPlace` places the text in one that does (every Arabic case above, vowelled or not).
    */
   headLogWeight: { own: -10, other: -13, otherPlace: -20 },
+  /**
+   * Natural-log weight of each phone of the loop between words in a long recording's first-pass window
+   * searched with WindowRequest.wordLoop (segmentPass: a window whose path ran ahead of the speech). A dev
+   * set joined with sentences missing from its text: at -40 timit-dev's words were placed 447 ms off on
+   * average, at -30 43.6 ms (an earlier form of the search, docs/benchmarks.md).
+   */
+  wordLoopLogWeight: -30,
 };
 
 /** Words a head-loop search of a first window must place to be kept (segmentWindow). */
@@ -587,6 +594,22 @@ export class HmmBackend implements AcousticBackend {
     // A derailed path climbs the same ladder as a window's search (widenWhileDerailed).
     // A first pass's window of a long recording records each search's path for the speaker track (the
     // recording of the search kept is the track's to keep in part).
+    // The loop between words (segmentPass, a window whose path ran ahead of its speech): one search at
+    // the standard beams, kept as it comes; the pass judges it by the next window.
+    if (req.wordLoop) {
+      this.decoder.configure(settings('standard'));
+      const spans = await this.alignOnce(
+        req,
+        0,
+        0,
+        true,
+        undefined,
+        undefined,
+        undefined,
+        GARBAGE.wordLoopLogWeight,
+      );
+      return spans ?? [];
+    }
     const track = req.listen instanceof SpeakerBlocks && !emulatingPocketsphinx() ? req.listen : null;
     const heard = new Map<UnitSpan[], FrameStats>();
     const search = async (beams: DecodeSettings) => {
@@ -686,6 +709,8 @@ export class HmmBackend implements AcousticBackend {
     endsLogWeight?: number,
     /** a loop before the first unit alone, at this weight (an open start: GARBAGE.headLogWeight) */
     headLogWeight?: number,
+    /** the loop between words at this weight rather than GARBAGE.loopLogWeight */
+    loopLogWeight = GARBAGE.loopLogWeight,
   ): Promise<UnitSpan[] | null> {
     const usable = req.units
       .map((u, i) => ({ u, i }))
@@ -725,7 +750,7 @@ export class HmmBackend implements AcousticBackend {
       const fsg = buildGrammar(gunits, {
         garbage: loop || head ? this.garbageNames() : [],
         garbageWeight: loop ? GARBAGE.enter : 0,
-        garbageLogWeight: loop ? GARBAGE.loopLogWeight : undefined,
+        garbageLogWeight: loop ? loopLogWeight : undefined,
         // only the adaptive search: the always-on loop was measured without the ends
         garbageEnds: loop && !GARBAGE.phoneLoop,
         endsLogWeight,
