@@ -965,7 +965,7 @@ export async function segmentPass(
         afterIntro: openStarts && first === 0 && intro,
         headSkipMax,
         wordLoop,
-        // (the loop's path is the speaker track's only if the next window's path takes it)
+        // (the speaker track keeps the frames of the first search's path, whichever is taken later)
         listen: wordLoop ? undefined : (track ?? undefined),
       });
     let spans = await windowFrom(u);
