@@ -5,44 +5,15 @@
 // audio with the list's second reading.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { align } from '../engine.ts';
-import { decodeAudio } from '../audio/decode.ts';
-import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { joinedSet } from '@tazamun/aligner/testing/joined-set';
 
 process.env.TAZAMUN_SYSTEM_MODELS = 'off';
 
 test('a word list read three times (130 s, the long path): each reading keeps its own words', async () => {
-  const dir = join(evalDir(), 'ar-voxangeles-aeb');
-  assert.ok(existsSync(dir), `eval set missing: ${dir}`);
-  const names = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort();
-  const parts: Float32Array[] = [];
-  const ref: { w: string; start: number }[] = [];
-  const lines: string[] = [];
-  let at = 0;
-  for (let reading = 0; reading < 3; reading++)
-    for (const name of names) {
-      const r = JSON.parse(readFileSync(join(dir, name), 'utf8')) as {
-        text: string;
-        words: { w: string; start: number }[];
-      };
-      const x = (await decodeAudio(join(dir, name.replace(/\.json$/, '.wav')))).samples;
-      for (const w of r.words) ref.push({ w: w.w, start: w.start + at / 16000 });
-      lines.push(r.text);
-      parts.push(x);
-      at += x.length;
-    }
-  const samples = new Float32Array(at);
-  let o = 0;
-  for (const p of parts) {
-    samples.set(p, o);
-    o += p.length;
-  }
-  assert.ok(at / 16000 > 100, `${at / 16000} s`);
-  const res = await align(samples, lines.join('\n'), { lang: 'ar', inputKind: 'ipa' });
+  const { samples, text, ref } = await joinedSet('ar-voxangeles-aeb', { readings: 3 });
+  assert.ok(samples.length / 16000 > 100, `${samples.length / 16000} s`);
+  const res = await align(samples, text, { lang: 'ar', inputKind: 'ipa' });
   assert.equal(res.words.length, ref.length);
   // within a second and a half of its reference start: in its own reading, near its own word (a word of
   // the list lasts about a second). Before: 38 of 126, 40 words not found, the others 20-40 s off.
