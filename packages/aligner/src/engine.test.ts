@@ -1,7 +1,7 @@
 // Real speech from the eval set (TIMIT sample): the test fails loudly when the set is absent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AlignmentResult } from '@tazamun/contracts/alignment-result';
 import { align, selectBackend } from './engine.ts';
@@ -19,6 +19,8 @@ import { loadDecoder } from './acoustic/hmm/backend.ts';
 import { JobBoundsError } from '@tazamun/contracts/job-bounds';
 import { AlignmentOptions, engineOptionsOf } from '@tazamun/contracts/alignment-options';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { evalSet } from '@tazamun/aligner/testing/joined-set';
+import { joinRecordings } from './bench/common.ts';
 
 const EVAL = evalDir();
 const UTT = join(EVAL, 'timit-dev', 'dr1-fvmh0_sa1');
@@ -240,44 +242,18 @@ async function introThenText(
   count = 30,
   field: 'text' | 'text_plain' = 'text',
 ) {
-  const parts: Float32Array[] = [];
+  const intro: ReturnType<typeof evalSet> = [];
   let at = 0;
-  for (const set of ['emu-ae', 'fr-librivox-mfa', 'en-mfa-testdata']) {
-    const files = readdirSync(join(EVAL, set))
-      .filter((f) => f.endsWith('.wav'))
-      .sort();
-    for (const f of files) {
-      if (at >= seconds * 16000) break;
-      const x = (await decodeAudio(join(EVAL, set, f))).samples;
-      parts.push(x);
-      at += x.length;
-    }
+  for (const u of ['emu-ae', 'fr-librivox-mfa', 'en-mfa-testdata'].flatMap(evalSet)) {
+    if (at >= seconds) break;
+    intro.push(u);
+    at += u.duration;
   }
-  const intro = at / 16000;
-  const dir = join(EVAL, set);
-  const utts = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .slice(0, count);
-  const ref: { start: number; end: number }[] = [];
-  const texts: string[] = [];
-  for (const f of utts) {
-    const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as ReturnType<typeof reference> & {
-      text_plain?: string;
-    };
-    const x = (await decodeAudio(join(dir, f.replace(/\.json$/, '.wav')))).samples;
-    for (const w of r.words) ref.push({ start: w.start + at / 16000, end: w.end + at / 16000 });
-    texts.push((field === 'text_plain' ? r.text_plain : undefined) ?? r.text);
-    parts.push(x);
-    at += x.length;
-  }
-  const all = new Float32Array(at);
-  let o = 0;
-  for (const p of parts) {
-    all.set(p, o);
-    o += p.length;
-  }
-  return { samples: all, intro, text: texts.join('\n'), ref };
+  const { samples, text, words, starts } = await joinRecordings([...intro, ...evalSet(set).slice(0, count)], {
+    textLeftOut: (i) => i < intro.length,
+    field,
+  });
+  return { samples, intro: starts[intro.length]!, text, ref: words };
 }
 
 /** The reference words with a placed word within 100 ms at both edges, over all of them. */

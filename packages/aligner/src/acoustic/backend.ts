@@ -31,12 +31,28 @@ export function placeable(u: Unit): boolean {
   return u.prons.length > 0 || (u.lattice?.length ?? 0) > 0;
 }
 
+/**
+ * The placeable units a path skipped, run by run: before each of its spans (in unit order) and, last,
+ * after its last span to the end of `units`.
+ */
+export function skippedRuns(units: readonly Unit[], spans: readonly { unit: number }[]): number[] {
+  const runs: number[] = [];
+  let u = 0;
+  for (const s of spans) {
+    let n = 0;
+    for (; u < s.unit; u++) if (placeable(units[u]!)) n++;
+    runs.push(n);
+    u = s.unit + 1;
+  }
+  let n = 0;
+  for (; u < units.length; u++) if (placeable(units[u]!)) n++;
+  runs.push(n);
+  return runs;
+}
+
 /** The text's placeable units before the first one the spans place (all of them when there is none). */
 export function leadingUnplaced(units: readonly Unit[], spans: readonly { unit: number }[]): number {
-  const first = spans[0]?.unit ?? units.length;
-  let n = 0;
-  for (let u = 0; u < first; u++) if (placeable(units[u]!)) n++;
-  return n;
+  return skippedRuns(units, spans.slice(0, 1))[0]!;
 }
 
 /**

@@ -9,7 +9,11 @@ import { joinedSet } from '@tazamun/aligner/testing/joined-set';
 
 test('a long recording whose text lacks a sentence at three places: the words after each are placed where they are said', async () => {
   // the recordings at a quarter, half and three quarters of the set
-  const { samples, text, ref } = await joinedSet('ar-synthetic', {
+  const {
+    samples,
+    text,
+    words: ref,
+  } = await joinedSet('ar-synthetic', {
     textLeftOut: (i, count) => [0.25, 0.5, 0.75].some((f) => i === Math.floor(f * count)),
   });
   assert.ok(samples.length / 16000 > 100, `${samples.length / 16000} s`);

@@ -11,7 +11,7 @@ import { joinedSet } from '@tazamun/aligner/testing/joined-set';
 process.env.TAZAMUN_SYSTEM_MODELS = 'off';
 
 test('a word list read three times (130 s, the long path): each reading keeps its own words', async () => {
-  const { samples, text, ref } = await joinedSet('ar-voxangeles-aeb', { readings: 3 });
+  const { samples, text, words: ref } = await joinedSet('ar-voxangeles-aeb', { readings: 3 });
   assert.ok(samples.length / 16000 > 100, `${samples.length / 16000} s`);
   const res = await align(samples, text, { lang: 'ar', inputKind: 'ipa' });
   assert.equal(res.words.length, ref.length);

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { decodeAudio, SAMPLE_RATE } from '../audio/decode.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 /** The CLI as a user runs it (compiled to dist/ on its first run). */
@@ -56,7 +57,11 @@ export function synthDir(): string {
 export const isIpa = (u: RefUtt): boolean => /^ipa/i.test(u.text_is ?? '');
 
 export function loadSet(set: string): RefUtt[] {
-  const dir = setDir(set);
+  return readSet(setDir(set));
+}
+
+/** The utterances of the set in `dir`, in name order. */
+export function readSet(dir: string): RefUtt[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
@@ -64,6 +69,53 @@ export function loadSet(set: string): RefUtt[] {
       const r = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Omit<RefUtt, 'uid'>;
       return { ...r, uid: f.slice(0, -5), audio: join(dir, r.audio) };
     });
+}
+
+export interface JoinedRecording {
+  samples: Float32Array;
+  /** the text of the utterances kept in it, one line each */
+  text: string;
+  /** their reference words, in the joined recording's time */
+  words: RefUtt['words'];
+  /** where each utterance begins (seconds), in the order joined */
+  starts: number[];
+}
+
+/**
+ * Utterances joined end to end into one recording (the long path), `readings` times over, with the text
+ * (`field`: text_plain where an utterance has it) and the reference word times moved by each utterance's
+ * place. `textLeftOut(i, count)`: the i-th of the `count` utterances joined is in the audio but its text
+ * and reference words are not (speech the transcript leaves out).
+ */
+export async function joinRecordings(
+  utts: readonly RefUtt[],
+  opts: {
+    readings?: number;
+    textLeftOut?: (i: number, count: number) => boolean;
+    field?: 'text' | 'text_plain';
+  } = {},
+): Promise<JoinedRecording> {
+  const readings = opts.readings ?? 1;
+  const decoded = await Promise.all(utts.map(async (u) => (await decodeAudio(u.audio)).samples));
+  const samples = new Float32Array(decoded.reduce((a, x) => a + x.length, 0) * readings);
+  const words: RefUtt['words'] = [];
+  const lines: string[] = [];
+  const starts: number[] = [];
+  const count = utts.length * readings;
+  let at = 0;
+  for (let r = 0; r < readings; r++)
+    utts.forEach((u, i) => {
+      const x = decoded[i]!;
+      const off = at / SAMPLE_RATE;
+      starts.push(off);
+      if (!opts.textLeftOut?.(r * utts.length + i, count)) {
+        for (const w of u.words) words.push({ w: w.w, start: w.start + off, end: w.end + off });
+        lines.push((opts.field === 'text_plain' ? u.text_plain : undefined) ?? u.text);
+      }
+      samples.set(x, at);
+      at += x.length;
+    });
+  return { samples, text: lines.join('\n'), words, starts };
 }
 
 export function score(refDir: string, hypDir: string): Record<string, number | null> {

@@ -7,9 +7,9 @@ import { performance } from 'node:perf_hooks';
 import { align } from '../engine.ts';
 import type { AlignOptions } from '../engine.ts';
 import type { AlignmentResult } from '@tazamun/contracts/alignment-result';
-import { decodeAudio, rawF32ToWav, SAMPLE_RATE } from '../audio/decode.ts';
+import { rawF32ToWav, SAMPLE_RATE } from '../audio/decode.ts';
 import type { Precision } from '../acoustic/backend.ts';
-import { arg, evalDir, loadSet, score, seeded } from './common.ts';
+import { arg, evalDir, joinRecordings, loadSet, score, seeded } from './common.ts';
 import type { RefUtt } from './common.ts';
 
 export interface ModeReport {
@@ -20,30 +20,6 @@ export interface ModeReport {
 const fmt = (x: number | null | undefined, d = 1): string =>
   x === null || x === undefined ? '-' : x.toFixed(d);
 
-async function concatSet(
-  set: string,
-  times: number,
-): Promise<{ samples: Float32Array; text: string; words: RefUtt['words'] }> {
-  const utts = loadSet(set);
-  const decoded = await Promise.all(utts.map(async (u) => (await decodeAudio(u.audio)).samples));
-  const total = decoded.reduce((a, s) => a + s.length, 0) * times;
-  const samples = new Float32Array(total);
-  const words: RefUtt['words'] = [];
-  const texts: string[] = [];
-  let at = 0;
-  for (let r = 0; r < times; r++) {
-    utts.forEach((u, i) => {
-      const s = decoded[i]!;
-      samples.set(s, at);
-      const off = at / SAMPLE_RATE;
-      for (const w of u.words) words.push({ w: w.w, start: w.start + off, end: w.end + off });
-      texts.push(u.text);
-      at += s.length;
-    });
-  }
-  return { samples, text: texts.join('\n'), words };
-}
-
 function scoreOne(uid: string, words: RefUtt['words'], hyp: unknown): Record<string, number | null> {
   const refDir = mkdtempSync(join(tmpdir(), 'tz-ref-'));
   const hypDir = mkdtempSync(join(tmpdir(), 'tz-hyp-'));
@@ -53,7 +29,7 @@ function scoreOne(uid: string, words: RefUtt['words'], hyp: unknown): Record<str
 }
 
 export async function longMode(precision: Precision, times = 10): Promise<ModeReport> {
-  const { samples, text, words } = await concatSet('timit-dev', times);
+  const { samples, text, words } = await joinRecordings(loadSet('timit-dev'), { readings: times });
   const t0 = performance.now();
   const res = await align(samples, text, { lang: 'en', precision, recognition: false, engine: 'hmm' });
   const wall = (performance.now() - t0) / 1000;
@@ -73,7 +49,7 @@ export async function hoursMode(precision: Precision, hours: number): Promise<Mo
   const sets = ['timit-dev', 'emu-ae', 'en-mfa-testdata'];
   const parts: { samples: Float32Array; text: string }[] = [];
   for (const set of sets) {
-    const c = await concatSet(set, 1);
+    const c = await joinRecordings(loadSet(set));
     parts.push({ samples: c.samples, text: c.text });
   }
   const unit = parts.reduce((a, p) => a + p.samples.length, 0);

@@ -18,6 +18,7 @@ import {
   LEADING_SKIPPED_MAX,
   SKIPPED_WORD_SECONDS,
   leadingUnplaced,
+  skippedRuns,
   placeable,
 } from '../backend.ts';
 import { SAMPLE_RATE } from '../../audio/decode.ts';
@@ -87,17 +88,9 @@ export function longestUnplacedRun(
   spans: readonly UnitSpan[],
   trailing = true,
 ): number {
-  const placed = new Set(spans.map((s) => s.unit));
-  const lastPlaced = Math.max(-1, ...placed);
-  let run = 0;
-  let longest = 0;
-  units.forEach((u, i) => {
-    if (u.prons.length === 0 && !u.lattice?.length) return;
-    if (!trailing && i > lastPlaced) return;
-    run = placed.has(i) ? 0 : run + 1;
-    longest = Math.max(longest, run);
-  });
-  return longest;
+  const runs = skippedRuns(units, spans);
+  if (!trailing) runs.pop();
+  return runs.reduce((a, x) => Math.max(a, x), 0);
 }
 
 /**
@@ -318,6 +311,24 @@ const placeableCount = (units: Unit[]): number => units.filter(placeable).length
 const meanConfidence = (spans: UnitSpan[]): number =>
   spans.reduce((a, s) => a + s.confidence, 0) / Math.max(1, spans.length);
 
+/** One grammar search of a window (HmmBackend.alignOnce); every field has the plain search's value. */
+interface SearchOptions {
+  /** samples of silence put before the window (a sub-frame shift, SHIFTS); 0 */
+  shift?: number;
+  /** 1: states and phones; 0: words alone */
+  level?: 0 | 1;
+  /** a garbage loop between words (GARBAGE.phoneLoop) */
+  loop?: boolean;
+  /** filled from the path's frames (speaker adaptation) */
+  stats?: FrameStats;
+  /** the loops at the text's ends at this weight rather than the loop's between words */
+  endsLogWeight?: number;
+  /** a loop before the first unit alone, at this weight (an open start: GARBAGE.headLogWeight) */
+  headLogWeight?: number;
+  /** the loop between words at this weight rather than GARBAGE.loopLogWeight */
+  loopLogWeight?: number;
+}
+
 export interface PronunciationSources {
   espeakIpa: (tokens: string[], lang: string) => Promise<string[][]>;
   arabicLattice: (token: string) => string[][];
@@ -500,7 +511,7 @@ export class HmmBackend implements AcousticBackend {
     ));
     if (this.collecting && !req.openEnd && spans.length > 0) {
       this.decoder.configure({ ...chosen, transform: undefined });
-      await this.alignOnce(req, 0, 1, false, this.collecting);
+      await this.alignOnce(req, { loop: false, stats: this.collecting });
     }
     // the recognition pass reads the frames as the kept search did
     this.decoder.configure(chosen);
@@ -517,7 +528,7 @@ export class HmmBackend implements AcousticBackend {
     const runs: UnitSpan[][] = [];
     let loop = GARBAGE.phoneLoop;
     for (const shift of SHIFTS[req.precision]) {
-      let spans = await this.alignOnce(req, shift, 1, loop, runs.length === 0 ? stats : undefined);
+      let spans = await this.alignOnce(req, { shift, loop, stats: runs.length === 0 ? stats : undefined });
       if (runs.length === 0 && spans && req.garbage && !req.forced && !loop && GARBAGE.adaptiveLoop) {
         // Speech the transcript leaves out is pulled into the words around it, and speech before the
         // first word or after the last (an introduction the text leaves out, or the text's own speech
@@ -542,7 +553,7 @@ export class HmmBackend implements AcousticBackend {
         if (suspectUnits(spans).size > 0) {
           const first = spans;
           let ends = whole
-            ? await this.alignOnce(req, shift, 1, true, undefined, GARBAGE.endsLogWeight)
+            ? await this.alignOnce(req, { shift, loop: true, endsLogWeight: GARBAGE.endsLogWeight })
             : null;
           // A path through a stretch of speech the loop takes whole (10 s of read speech before the
           // text) falls out of the standard beams, and the search places a word or two: at the wide
@@ -552,12 +563,16 @@ export class HmmBackend implements AcousticBackend {
           // cost several standard searches (ADR 0107).
           if (ends && ends.length * 2 < first.length) {
             this.decoder.configure({ ...WIDE_BEAMS, transform: beams.transform });
-            const wide = await this.alignOnce(req, shift, 1, true, undefined, GARBAGE.endsLogWeight);
+            const wide = await this.alignOnce(req, {
+              shift,
+              loop: true,
+              endsLogWeight: GARBAGE.endsLogWeight,
+            });
             this.decoder.configure(beams);
             if (wide && wide.length > ends.length) ends = wide;
           }
           if (!ends || ends.length < placeableCount(req.units)) {
-            const again = await this.alignOnce(req, shift, 1, true);
+            const again = await this.alignOnce(req, { shift, loop: true });
             if (again && again.length >= spans.length) {
               loop = true;
               spans = again;
@@ -568,7 +583,7 @@ export class HmmBackend implements AcousticBackend {
             spans = ends;
           }
         } else if (whole && spans.length >= 2 && speechOutside(req, spans) >= OUTSIDE_SPEECH) {
-          const ends = await this.alignOnce(req, shift, 1, true, undefined, GARBAGE.endsLogWeight);
+          const ends = await this.alignOnce(req, { shift, loop: true, endsLogWeight: GARBAGE.endsLogWeight });
           if (ends && ends.length >= spans.length && meanConfidence(ends) > meanConfidence(spans)) {
             loop = true;
             spans = ends;
@@ -598,16 +613,11 @@ export class HmmBackend implements AcousticBackend {
     // the standard beams, kept as it comes; the pass judges it by the next window.
     if (req.wordLoop) {
       this.decoder.configure(settings('standard'));
-      const spans = await this.alignOnce(
-        req,
-        0,
-        0,
-        true,
-        undefined,
-        undefined,
-        undefined,
-        GARBAGE.wordLoopLogWeight,
-      );
+      const spans = await this.alignOnce(req, {
+        level: 0,
+        loop: true,
+        loopLogWeight: GARBAGE.wordLoopLogWeight,
+      });
       return spans ?? [];
     }
     const track = req.listen instanceof SpeakerBlocks && !emulatingPocketsphinx() ? req.listen : null;
@@ -615,7 +625,7 @@ export class HmmBackend implements AcousticBackend {
     const search = async (beams: DecodeSettings) => {
       this.decoder.configure(beams);
       const recording = track?.recorder(req.offset);
-      const spans = (await this.alignOnce(req, 0, 0, GARBAGE.phoneLoop, recording)) ?? [];
+      const spans = (await this.alignOnce(req, { level: 0, stats: recording })) ?? [];
       if (recording) heard.set(spans, recording);
       return spans;
     };
@@ -666,7 +676,7 @@ export class HmmBackend implements AcousticBackend {
     this.decoder.configure(beams);
     const once = async (r: WindowRequest) => {
       const recording = track?.recorder(r.offset);
-      const spans = await this.alignOnce(r, 0, 0, GARBAGE.phoneLoop, recording, undefined, weight);
+      const spans = await this.alignOnce(r, { level: 0, stats: recording, headLogWeight: weight });
       if (spans && recording) heard.set(spans, recording);
       return spans;
     };
@@ -699,19 +709,9 @@ export class HmmBackend implements AcousticBackend {
     return new SpeakerBlocks(() => decoder.adaptationStats!(), FRAME_RATE, ADAPT_MIN_FRAMES);
   }
 
-  private async alignOnce(
-    req: WindowRequest,
-    shift: number,
-    level: 0 | 1 = 1,
-    garbageLoop = GARBAGE.phoneLoop,
-    stats?: FrameStats,
-    /** the loops at the text's ends at this weight rather than the loop's between words */
-    endsLogWeight?: number,
-    /** a loop before the first unit alone, at this weight (an open start: GARBAGE.headLogWeight) */
-    headLogWeight?: number,
-    /** the loop between words at this weight rather than GARBAGE.loopLogWeight */
-    loopLogWeight = GARBAGE.loopLogWeight,
-  ): Promise<UnitSpan[] | null> {
+  private async alignOnce(req: WindowRequest, opts: SearchOptions = {}): Promise<UnitSpan[] | null> {
+    const { shift = 0, level = 1, stats, endsLogWeight, headLogWeight } = opts;
+    const { loop: garbageLoop = GARBAGE.phoneLoop, loopLogWeight = GARBAGE.loopLogWeight } = opts;
     const usable = req.units
       .map((u, i) => ({ u, i }))
       .filter(({ u }) => u.prons.length > 0 || (u.lattice?.length ?? 0) > 0);
