@@ -203,10 +203,11 @@ export interface SpeakerAdaptation {
  */
 export interface SpeakerTrack {
   /**
-   * Keeps what the last window searched with `listen` heard before `upTo` seconds of the file (its
-   * committed words) and drops the rest. Called before the back-end's release().
+   * Keeps what the last window searched with `listen` heard in [from, upTo) seconds of the file (its
+   * committed words; before `from`, frames an earlier window's keep() took) and drops the rest. Called
+   * before the back-end's release().
    */
-  keep(upTo: number): void;
+  keep(upTo: number, from?: number): void;
   /** The adaptation for the file's stretch [from, to) in seconds; none when too little speech was heard. */
   adaptationFor(from: number, to: number): SpeakerAdaptation | undefined;
   /** Drops what was heard before `t` seconds (no piece will ask for it). */

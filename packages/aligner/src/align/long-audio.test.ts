@@ -200,8 +200,7 @@ test('each piece is searched once, adapted to its speaker as the first pass hear
 test('the speaker track keeps the frames of the words its caller commits, by time in the file, until it forgets them', async () => {
   const { samples, backend, units } = await joined();
   const duration = samples.length / SAMPLE_RATE;
-  const heard = async (offset: number, upTo: number) => {
-    const track = backend.speakerTrack()!;
+  const heard = async (offset: number, upTo: number, from?: number, track = backend.speakerTrack()!) => {
     await backend.segmentWindow({
       samples,
       offset,
@@ -211,7 +210,7 @@ test('the speaker track keeps the frames of the words its caller commits, by tim
       garbage: true,
       listen: track,
     });
-    track.keep(upTo);
+    track.keep(upTo, from);
     backend.release();
     return track;
   };
@@ -230,6 +229,10 @@ test('the speaker track keeps the frames of the words its caller commits, by tim
   // what the caller does not commit is not kept
   const cut = await heard(0, duration / 2);
   assert.equal(cut.adaptationFor(0, duration), undefined);
+  // a window heard again over frames an earlier one kept adds only those after them (here none)
+  const twice = await heard(0, duration);
+  await heard(0, duration, duration, twice);
+  assert.equal(twice.adaptationFor(0, duration)?.frames, all.frames);
   // and what is forgotten is gone
   whole.forget(duration);
   assert.equal(whole.adaptationFor(0, duration), undefined);
@@ -357,6 +360,38 @@ test('a window ran ahead of its speech when it skipped 15 % of the words it ran 
   assert.equal(ranAhead(units, 0, derailed, 100), false);
   // counted from the window's first unit in the text
   assert.equal(ranAhead(units, 6, every4.slice(0, 10), 100), true);
+});
+
+test('a window ran ahead of its speech over its last 30 words when they skipped a fifth as many', () => {
+  const units: Unit[] = [...Array(120).keys()].map((i) => ({
+    tokenIndex: i,
+    wordIndex: i,
+    text: `w${i}`,
+    prons: [['AH']],
+  }));
+  // 60 words placed one by one (speech the text holds), then every fourth skipped (speech it leaves out,
+  // the text's words placed on it): 12 of 107 over the window, 10 of 40 over its last 30 words
+  const after = (skip: (u: number) => boolean) =>
+    [...Array(108).keys()].filter((u) => u < 60 || !skip(u)).map((u, k) => span(u, k, k + 0.8));
+  assert.equal(
+    ranAhead(
+      units,
+      0,
+      after((u) => u % 4 === 3),
+      1000,
+    ),
+    true,
+  );
+  // one in ten at the end: no
+  assert.equal(
+    ranAhead(
+      units,
+      0,
+      after((u) => u % 10 === 9),
+      1000,
+    ),
+    false,
+  );
 });
 
 test('hoarse, disfluent speech in one long file keeps most of its words (the first pass derails there)', async () => {

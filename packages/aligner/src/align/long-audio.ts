@@ -15,6 +15,7 @@ import {
   LEADING_SKIPPED_MAX,
   SKIPPED_WORD_SECONDS,
   leadingUnplaced,
+  skippedRuns,
   placeable,
 } from '../acoustic/backend.ts';
 import type {
@@ -882,11 +883,18 @@ function commitPoint(spans: UnitSpan[], limit: number): { cut: number; newT: num
 /** A window's path ran ahead of its speech when it skipped this share of the words it ran through ... */
 const RAN_AHEAD_SHARE = 0.15;
 
+/** ... or this share over the last RAN_AHEAD_TAIL words it placed ... */
+const RAN_AHEAD_TAIL_SHARE = 0.2;
+const RAN_AHEAD_TAIL = 30;
+
 /**
  * ... in runs shorter than a derailment, over the spans it commits (ending before `limit`) up to its first
  * derailment. The joined dev sets' windows skip at most 13 % (en-mfa-testdata's hoarse speaker), most
  * under 5 %; windows where speech the text leaves out drew words in 14-48 % (docs/benchmarks.md). Text
- * the speaker left out, placed word by word, skips as many.
+ * the speaker left out, placed word by word, skips as many. A window whose path placed the text's words
+ * on speech the text leaves out after a stretch it placed well runs ahead over its last words alone:
+ * they skipped 25-27 % on timit-dev with 3 sentences left out (both English models), 14 % at most on the
+ * joined dev sets' windows (VoxAngeles' word list on the npm model; the others 9 % at most).
  */
 export function ranAhead(
   units: readonly Unit[],
@@ -894,16 +902,21 @@ export function ranAhead(
   spans: readonly UnitSpan[],
   limit: number,
 ): boolean {
-  let ran = 1;
-  let placed = 1;
-  for (let k = 1; k < spans.length && spans[k]!.end <= limit; k++) {
-    let gap = 0;
-    for (let x = spans[k - 1]!.unit + 1; x < spans[k]!.unit; x++) if (placeable(units[at + x]!)) gap++;
-    if (gap >= DERAILED_RUN) break;
-    ran += gap + 1;
-    placed++;
-  }
-  return placed >= 2 && ran - placed >= RAN_AHEAD_SHARE * ran;
+  if (spans.length === 0) return false;
+  const runs = skippedRuns(units.slice(at, at + spans[spans.length - 1]!.unit + 1), spans);
+  // the words skipped before each span committed after the first
+  const gaps: number[] = [];
+  for (let k = 1; k < spans.length && spans[k]!.end <= limit && runs[k]! < DERAILED_RUN; k++)
+    gaps.push(runs[k]!);
+  const share = (g: readonly number[]) => {
+    const skipped = g.reduce((a, x) => a + x, 0);
+    return skipped / (skipped + g.length + 1);
+  };
+  if (gaps.length === 0) return false;
+  return (
+    share(gaps) >= RAN_AHEAD_SHARE ||
+    (gaps.length >= RAN_AHEAD_TAIL && share(gaps.slice(-RAN_AHEAD_TAIL)) >= RAN_AHEAD_TAIL_SHARE)
+  );
 }
 
 /**
@@ -939,10 +952,13 @@ export async function segmentPass(
   let u = 0;
   // windows from the start held no word of the text
   let intro = false;
-  // spans the last window committed (the end of `out`): the next window may place their words again
-  let lastCommitted = 0;
+  // where the spans the last window committed begin in `out`: the next window may place their words again
+  let committedFrom = 0;
   // the last window's path with the loop between words, when its own path ran ahead of the speech
   let alternative: { spans: UnitSpan[]; at: number; t: number; limit: number } | null = null;
+  // the file's seconds before which the speaker track holds a window's frames (a window after a path with
+  // the loop between words starts before it: ADR 0109)
+  let keptTo = range.from;
   while (u < units.length && t < total) {
     progress((t - range.from) / (total - range.from));
     const remaining = total - t;
@@ -985,7 +1001,10 @@ export async function segmentPass(
     const skipped = u > 0 && spans.length > 0 ? leadingUnplaced(units.slice(u, u + jump), spans) : 0;
     let back = 0;
     if (skipped >= DERAILED_RUN)
-      while (back < Math.min(skipped, lastCommitted) && out[out.length - 1 - back]!.start >= t - REDO_SECONDS)
+      while (
+        back < Math.min(skipped, out.length - committedFrom) &&
+        out[out.length - 1 - back]!.start >= t - REDO_SECONDS
+      )
         back++;
     if (back > 0) {
       const first = out[out.length - back]!.unit;
@@ -995,8 +1014,6 @@ export async function segmentPass(
         while (out.length > 0 && out[out.length - 1]!.unit >= replaced) out.pop();
         spans = again;
         at = first;
-        // (what the last window committed is settled here: its path with the loop is not wanted)
-        alternative = null;
       }
     }
     const limit = t + win - guard;
@@ -1004,27 +1021,27 @@ export async function segmentPass(
     // text leaves out starts ahead of its speech, with no way back (ranAhead). The last window's search
     // with the loop between words replaces what it committed, and this window is searched again after it.
     if (alternative && ranAhead(units, at, spans, limit)) {
-      out.length -= lastCommitted;
+      out.length = committedFrom;
       const alt = alternative;
       alternative = null;
       const c = commitPoint(alt.spans, alt.limit);
       for (let k = 0; k <= c.cut; k++) out.push({ ...alt.spans[k]!, unit: alt.spans[k]!.unit + alt.at });
-      lastCommitted = c.cut + 1;
       u = alt.at + alt.spans[c.cut]!.unit + 1;
       t = Math.max(c.newT, alt.t + 1);
       continue;
     }
     alternative = null;
     if (last) {
-      track?.keep(total);
+      track?.keep(total, keptTo);
       backend.release?.();
       for (const s of spans) out.push({ ...s, unit: s.unit + at });
       break;
     }
     if (spans.length === 0) {
-      lastCommitted = 0;
+      committedFrom = out.length;
       if (u === 0) intro = true;
-      track?.keep(t);
+      track?.keep(t, keptTo);
+      keptTo = Math.max(keptTo, t);
       backend.release?.();
       // Nothing fits in this window (music, silence, speech not in the text): step over a third of it (a
       // window that only begins with such a stretch still places the speech after it the next time).
@@ -1032,10 +1049,11 @@ export async function segmentPass(
       continue;
     }
     const { cut, newT } = commitPoint(spans, limit);
+    committedFrom = out.length;
     for (let k = 0; k <= cut; k++) out.push({ ...spans[k]!, unit: spans[k]!.unit + at });
-    lastCommitted = cut + 1;
     // the speaker as heard on the words committed (the next window starts at newT)
-    track?.keep(newT);
+    track?.keep(newT, keptTo);
+    keptTo = Math.max(keptTo, newT);
     backend.release?.();
     // A path that ran ahead of its speech: speech the text leaves out, or words of the text the speaker
     // left out, placed here and there. The window is searched with the loop between words, from where its
@@ -1051,7 +1069,7 @@ export async function segmentPass(
       // the pieces out on threads while this pass runs: their replies are read, and they are given more
       // (of the spans no later window places again: all but this window's)
       await eventLoopTurn();
-      const settled = out.slice(0, out.length - lastCommitted);
+      const settled = out.slice(0, committedFrom);
       if (settled.length > 0) onCommit(settled);
     }
     u = at + spans[cut]!.unit + 1;

@@ -71,14 +71,14 @@ export class SpeakerBlocks implements SpeakerTrack {
     this.pending = recording instanceof PathRecording ? recording : null;
   }
 
-  keep(upTo: number): void {
+  keep(upTo: number, from = -Infinity): void {
     const r = this.pending;
     this.pending = null;
     if (!r?.feats || !r.topn) return;
     const mean = r.feats.cmn?.mean;
     for (let i = 0; i < r.frames.length; i++) {
       const time = r.offset + r.frames[i]! / this.frameRate;
-      if (time >= upTo) continue;
+      if (time >= upTo || time < from) continue;
       const b = Math.floor(time / BLOCK_SECONDS);
       let block = this.blocks.get(b);
       if (!block) {
