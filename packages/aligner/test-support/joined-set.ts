@@ -26,3 +26,12 @@ export async function joinedSet(
 ): Promise<JoinedRecording> {
   return joinRecordings(evalSet(set), opts);
 }
+
+/**
+ * A `textLeftOut` for joinedSet: the `n` recordings from a quarter, half and three quarters of the way in
+ * are left out of the text (speech the transcript lacks at three places).
+ */
+export function leftOutAtThreePlaces(n: number): (i: number, count: number) => boolean {
+  return (i, count) =>
+    [0.25, 0.5, 0.75].some((f) => i >= Math.floor(f * count) && i < Math.floor(f * count) + n);
+}

@@ -30,6 +30,10 @@ const span = (unit: number, start: number, end: number): UnitSpan => ({
   phones: [],
 });
 
+/** `n` one-phone words, w0 to w(n-1). */
+const wordUnits = (n: number): Unit[] =>
+  [...Array(n).keys()].map((i) => ({ tokenIndex: i, wordIndex: i, text: `w${i}`, prons: [['AH']] }));
+
 test('pieces are cut in the widest pause between 15 and 40 s, and cover every unit and second', () => {
   // one word a second, 0.2 s pauses, except a 1 s pause after the word ending at 22.8 s
   const first: UnitSpan[] = [];
@@ -335,12 +339,7 @@ test('a cut is not made where the first pass skipped words, while a clean cut is
 });
 
 test('a window ran ahead of its speech when it skipped 15 % of the words it ran through, in short runs, before its guard zone', () => {
-  const units: Unit[] = [...Array(26).keys()].map((i) => ({
-    tokenIndex: i,
-    wordIndex: i,
-    text: `w${i}`,
-    prons: [['AH']],
-  }));
+  const units = wordUnits(26);
   // a word a second; every fourth word skipped: 5 of 20 run through
   const every4 = [...Array(20).keys()].filter((u) => u % 4 !== 3).map((u, k) => span(u, k, k + 0.8));
   assert.equal(ranAhead(units, 0, every4, 100), true);
@@ -363,33 +362,23 @@ test('a window ran ahead of its speech when it skipped 15 % of the words it ran 
 });
 
 test('a window ran ahead of its speech over its last 30 words when they skipped a fifth as many', () => {
-  const units: Unit[] = [...Array(120).keys()].map((i) => ({
-    tokenIndex: i,
-    wordIndex: i,
-    text: `w${i}`,
-    prons: [['AH']],
-  }));
+  const units = wordUnits(120);
   // 60 words placed one by one (speech the text holds), then every fourth skipped (speech it leaves out,
   // the text's words placed on it): 12 of 107 over the window, 10 of 40 over its last 30 words
-  const after = (skip: (u: number) => boolean) =>
-    [...Array(108).keys()].filter((u) => u < 60 || !skip(u)).map((u, k) => span(u, k, k + 0.8));
-  assert.equal(
+  const ranAfter = (skip: (u: number) => boolean) =>
     ranAhead(
       units,
       0,
-      after((u) => u % 4 === 3),
+      [...Array(108).keys()].filter((u) => u < 60 || !skip(u)).map((u, k) => span(u, k, k + 0.8)),
       1000,
-    ),
+    );
+  assert.equal(
+    ranAfter((u) => u % 4 === 3),
     true,
   );
   // one in ten at the end: no
   assert.equal(
-    ranAhead(
-      units,
-      0,
-      after((u) => u % 10 === 9),
-      1000,
-    ),
+    ranAfter((u) => u % 10 === 9),
     false,
   );
 });

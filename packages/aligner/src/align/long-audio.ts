@@ -1017,10 +1017,11 @@ export async function segmentPass(
       }
     }
     const limit = t + win - guard;
+    const ran = ranAhead(units, at, spans, limit);
     // The last window's path ran ahead of its speech, and this one's too: every window after speech the
     // text leaves out starts ahead of its speech, with no way back (ranAhead). The last window's search
     // with the loop between words replaces what it committed, and this window is searched again after it.
-    if (alternative && ranAhead(units, at, spans, limit)) {
+    if (alternative && ran) {
       out.length = committedFrom;
       const alt = alternative;
       alternative = null;
@@ -1060,7 +1061,7 @@ export async function segmentPass(
     // path started and with no long jump at its start (a long jump found the same words further on), and
     // that path is kept for the next window to judge: the next window's path runs ahead too only after
     // speech the text leaves out.
-    if (backend.segmentWindow && ranAhead(units, at, spans, limit)) {
+    if (backend.segmentWindow && ran) {
       const start = at + spans[0]!.unit;
       const looped = await windowFrom(start, DERAILED_RUN, true);
       if (looped.length > 0) alternative = { spans: looped, at: start, t, limit };

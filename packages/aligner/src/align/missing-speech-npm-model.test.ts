@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { align } from '../engine.ts';
-import { joinedSet } from '@tazamun/aligner/testing/joined-set';
+import { joinedSet, leftOutAtThreePlaces } from '@tazamun/aligner/testing/joined-set';
 
 process.env.TAZAMUN_SYSTEM_MODELS = 'off';
 
@@ -17,8 +17,7 @@ test('a long recording whose text lacks sentences, on the npm model: the words a
     text,
     words: ref,
   } = await joinedSet('timit-dev', {
-    textLeftOut: (i, count) =>
-      [0.25, 0.5, 0.75].some((f) => i >= Math.floor(f * count) && i < Math.floor(f * count) + 3),
+    textLeftOut: leftOutAtThreePlaces(3),
   });
   assert.ok(samples.length / 16000 > 200, `${samples.length / 16000} s`);
   const res = await align(samples, text, { lang: 'en' });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { align } from '../engine.ts';
-import { joinedSet } from '@tazamun/aligner/testing/joined-set';
+import { joinedSet, leftOutAtThreePlaces } from '@tazamun/aligner/testing/joined-set';
 
 test('a long recording whose text lacks a sentence at three places: the words after each are placed where they are said', async () => {
   // the recordings at a quarter, half and three quarters of the set
@@ -14,7 +14,7 @@ test('a long recording whose text lacks a sentence at three places: the words af
     text,
     words: ref,
   } = await joinedSet('ar-synthetic', {
-    textLeftOut: (i, count) => [0.25, 0.5, 0.75].some((f) => i === Math.floor(f * count)),
+    textLeftOut: leftOutAtThreePlaces(1),
   });
   assert.ok(samples.length / 16000 > 100, `${samples.length / 16000} s`);
   const res = await align(samples, text, { lang: 'ar' });
