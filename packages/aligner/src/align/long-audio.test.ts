@@ -11,7 +11,15 @@ import { HmmBackend, loadDecoder } from '../acoustic/hmm/backend.ts';
 import { normalizeTranscript } from '../text/normalize.ts';
 import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { Unit, UnitSpan } from '../acoustic/backend.ts';
-import { alignLong, fixedPieces, planPieces, ranAhead, segmentPass, textStart } from './long-audio.ts';
+import {
+  alignLong,
+  fixedPieces,
+  loopFits,
+  planPieces,
+  ranAhead,
+  segmentPass,
+  textStart,
+} from './long-audio.ts';
 import type { PieceRunner } from './long-audio.ts';
 import { PIECES_HELD, WindowPool } from './window-pool.ts';
 import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
@@ -381,6 +389,24 @@ test('a window ran ahead of its speech over its last 30 words when they skipped 
     ranAfter((u) => u % 10 === 9),
     false,
   );
+});
+
+test("a window's path with the loop is its own path less speech the text leaves out when it keeps most of its words over most of its stretch", () => {
+  // the window's own path: 40 words, one a second from 0 s; it commits those ending before 30 s
+  const own = [...Array(40).keys()].map((u) => span(u, u, u + 0.8));
+  // the loop took 6 s of speech the text leaves out from 10 s: the words after it are 6 s later
+  const looped = [...Array(40).keys()].map((u) => span(u, u < 10 ? u : u + 6, (u < 10 ? u : u + 6) + 0.8));
+  // 24 of 30 committed words over the same 30 s
+  assert.equal(loopFits(own, looped, 30), true);
+  // the loop took half the window's speech: 15 of 30 words
+  const half = [...Array(40).keys()].map((u) => span(u, u < 5 ? u : u + 15, (u < 5 ? u : u + 15) + 0.8));
+  assert.equal(loopFits(own, half, 30), false);
+  // 24 words, but packed into the window's first 19 s (the loop took the rest of it)
+  const packed = [...Array(24).keys()].map((u) => span(u, u * 0.8, u * 0.8 + 0.7));
+  assert.equal(loopFits(own, packed, 30), false);
+  // no word committed by either path
+  assert.equal(loopFits(own, [], 30), false);
+  assert.equal(loopFits([], looped, 30), false);
 });
 
 test('hoarse, disfluent speech in one long file keeps most of its words (the first pass derails there)', async () => {

@@ -920,6 +920,32 @@ export function ranAhead(
 }
 
 /**
+ * A window's path with the loop between words (segmentPass) stands in for its own path at once when it
+ * places at least this share of the words the window's own path commits ...
+ */
+const LOOP_KEEPS_WORDS = 0.7;
+/** ... over at least this share of the stretch they span. */
+const LOOP_KEEPS_REACH = 0.85;
+
+/**
+ * Whether a window's path with the loop between words is its own path with speech the text leaves out
+ * taken out of it: over the spans each commits (ending before `limit`), it places nearly as many words as
+ * the window's own path, over nearly the same stretch. Speech the text leaves out inside one window is
+ * then known at once; the next window cannot tell, since the path is back on its speech by then (French
+ * ×3 with a sentence missing at three places: the loop path kept 80 of 96 words over 32.7 of 32.9 s, and
+ * placed them 0.13 s off on average against 5.3 s). Where the loop took speech of the text's own (text the
+ * speaker left out, placed word by word; a loop that cheap takes real speech where the model fits poorly)
+ * it kept 31-61 % of the words, or stopped 12 s short of the window's own path (docs/benchmarks.md).
+ */
+export function loopFits(own: readonly UnitSpan[], looped: readonly UnitSpan[], limit: number): boolean {
+  const a = own.filter((s) => s.end <= limit);
+  const b = looped.filter((s) => s.end <= limit);
+  if (a.length === 0 || b.length === 0) return false;
+  const reach = (xs: readonly UnitSpan[]) => xs[xs.length - 1]!.end - xs[0]!.start;
+  return b.length >= LOOP_KEEPS_WORDS * a.length && reach(b) >= LOOP_KEEPS_REACH * reach(a);
+}
+
+/**
  * A window whose path begins past its text's first words may place again the words the last window
  * committed this many seconds or less before its start (segmentPass).
  */
@@ -959,6 +985,16 @@ export async function segmentPass(
   // the file's seconds before which the speaker track holds a window's frames (a window after a path with
   // the loop between words starts before it: ADR 0109)
   let keptTo = range.from;
+  // A window's path with the loop between words replaces what the window committed (its path ran ahead),
+  // and the next window starts after the loop path's commits.
+  const takeLoopPath = (alt: { spans: UnitSpan[]; at: number; t: number; limit: number }) => {
+    alternative = null;
+    out.length = committedFrom;
+    const c = commitPoint(alt.spans, alt.limit);
+    for (let k = 0; k <= c.cut; k++) out.push({ ...alt.spans[k]!, unit: alt.spans[k]!.unit + alt.at });
+    u = alt.at + alt.spans[c.cut]!.unit + 1;
+    t = Math.max(c.newT, alt.t + 1);
+  };
   while (u < units.length && t < total) {
     progress((t - range.from) / (total - range.from));
     const remaining = total - t;
@@ -1022,13 +1058,7 @@ export async function segmentPass(
     // text leaves out starts ahead of its speech, with no way back (ranAhead). The last window's search
     // with the loop between words replaces what it committed, and this window is searched again after it.
     if (alternative && ran) {
-      out.length = committedFrom;
-      const alt = alternative;
-      alternative = null;
-      const c = commitPoint(alt.spans, alt.limit);
-      for (let k = 0; k <= c.cut; k++) out.push({ ...alt.spans[k]!, unit: alt.spans[k]!.unit + alt.at });
-      u = alt.at + alt.spans[c.cut]!.unit + 1;
-      t = Math.max(c.newT, alt.t + 1);
+      takeLoopPath(alternative);
       continue;
     }
     alternative = null;
@@ -1058,13 +1088,18 @@ export async function segmentPass(
     backend.release?.();
     // A path that ran ahead of its speech: speech the text leaves out, or words of the text the speaker
     // left out, placed here and there. The window is searched with the loop between words, from where its
-    // path started and with no long jump at its start (a long jump found the same words further on), and
-    // that path is kept for the next window to judge: the next window's path runs ahead too only after
+    // path started and with no long jump at its start (a long jump found the same words further on). That
+    // path is taken at once when it is this window's path with a stretch of speech taken out (loopFits);
+    // else it is kept for the next window to judge: the next window's path runs ahead too only after
     // speech the text leaves out.
+    let loopedNow = false;
     if (backend.segmentWindow && ran) {
       const start = at + spans[0]!.unit;
       const looped = await windowFrom(start, DERAILED_RUN, true);
-      if (looped.length > 0) alternative = { spans: looped, at: start, t, limit };
+      if (looped.length > 0) {
+        alternative = { spans: looped, at: start, t, limit };
+        loopedNow = loopFits(spans, looped, limit);
+      }
     }
     if (onCommit) {
       // the pieces out on threads while this pass runs: their replies are read, and they are given more
@@ -1073,8 +1108,11 @@ export async function segmentPass(
       const settled = out.slice(0, committedFrom);
       if (settled.length > 0) onCommit(settled);
     }
-    u = at + spans[cut]!.unit + 1;
-    t = Math.max(newT, t + 1);
+    if (alternative && loopedNow) takeLoopPath(alternative);
+    else {
+      u = at + spans[cut]!.unit + 1;
+      t = Math.max(newT, t + 1);
+    }
   }
   // Every window was taken for speech before the text, the text's own speech with it (speech the model
   // fits poorly throughout): read again without that judgement.
