@@ -13,6 +13,7 @@ import { arabicPronunciationLattice, espeakIpa } from '../text/g2p.ts';
 import type { Unit, UnitSpan } from '../acoustic/backend.ts';
 import {
   alignLong,
+  commitPoint,
   fixedPieces,
   loopFits,
   planPieces,
@@ -389,6 +390,19 @@ test('a window ran ahead of its speech over its last 30 words when they skipped 
     ranAfter((u) => u % 10 === 9),
     false,
   );
+});
+
+test('a window commits up to its first derailment, counted in words it could have placed', () => {
+  const units = wordUnits(30);
+  // words 10-13 skipped: the path derailed there, and commits up to word 9 at the latest
+  const spans = [...Array(30).keys()].filter((u) => u < 10 || u > 13).map((u) => span(u, u, u + 0.8));
+  assert.ok(commitPoint(units, 0, spans, 100).cut <= 9);
+  // the same four with no pronunciation (nothing a search could place): no derailment, the path commits
+  // past them (cut in the widest of its last gaps)
+  const unspoken = units.map((u, i) => (i >= 10 && i <= 13 ? { ...u, prons: [] } : u));
+  assert.ok(spans[commitPoint(unspoken, 0, spans, 100).cut]!.unit > 13);
+  // the spans count their units from `at`
+  assert.ok(spans[commitPoint([...wordUnits(5), ...unspoken], 5, spans, 100).cut]!.unit > 13);
 });
 
 test("a window's path with the loop is its own path less speech the text leaves out when it keeps most of its words over most of its stretch", () => {

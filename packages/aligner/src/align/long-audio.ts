@@ -850,14 +850,21 @@ export function fixedPieces(
 
 /**
  * Where a first-pass window commits its path: the spans ending before `limit` (its guard zone), up to its
- * first derailment (a run of DERAILED_RUN or more words skipped: hoarse, disfluent or fast speech, where
- * the path left the speech), cut in the widest gap among the last few of them. `newT`: where the next
- * window starts.
+ * first derailment (a run of DERAILED_RUN or more placeable words skipped: hoarse, disfluent or fast
+ * speech, where the path left the speech), cut in the widest gap among the last few of them. `newT`: where
+ * the next window starts. `spans` count their units from `at`.
  */
-function commitPoint(spans: UnitSpan[], limit: number): { cut: number; newT: number } {
+export function commitPoint(
+  units: readonly Unit[],
+  at: number,
+  spans: UnitSpan[],
+  limit: number,
+): { cut: number; newT: number } {
+  // the placeable words skipped before each span (as ranAhead counts them)
+  const runs = skippedRuns(units.slice(at, at + spans[spans.length - 1]!.unit + 1), spans);
   let trusted = spans.length - 1;
   for (let k = 0; k + 1 < spans.length; k++) {
-    if (spans[k + 1]!.unit - spans[k]!.unit - 1 >= DERAILED_RUN) {
+    if (runs[k + 1]! >= DERAILED_RUN) {
       trusted = k;
       break;
     }
@@ -990,7 +997,7 @@ export async function segmentPass(
   const takeLoopPath = (alt: { spans: UnitSpan[]; at: number; t: number; limit: number }) => {
     alternative = null;
     out.length = committedFrom;
-    const c = commitPoint(alt.spans, alt.limit);
+    const c = commitPoint(units, alt.at, alt.spans, alt.limit);
     for (let k = 0; k <= c.cut; k++) out.push({ ...alt.spans[k]!, unit: alt.spans[k]!.unit + alt.at });
     u = alt.at + alt.spans[c.cut]!.unit + 1;
     t = Math.max(c.newT, alt.t + 1);
@@ -1079,7 +1086,7 @@ export async function segmentPass(
       t += win / 3;
       continue;
     }
-    const { cut, newT } = commitPoint(spans, limit);
+    const { cut, newT } = commitPoint(units, at, spans, limit);
     committedFrom = out.length;
     for (let k = 0; k <= cut; k++) out.push({ ...spans[k]!, unit: spans[k]!.unit + at });
     // the speaker as heard on the words committed (the next window starts at newT)
