@@ -465,7 +465,13 @@ async function mergeFailedEdges(
   for (const [a, b] of pairs) {
     const edge = failedEdge(result, units, a, b);
     if (!edge.fails) continue;
-    const again = await searches.get(mergeStretch(a, b));
+    // A merge before this one may have placed a's predecessors past a's start (its search was over both
+    // of its pieces): this stretch starts after them, or its words would overlap theirs.
+    const before = result.findLast((s) => s.unit < a.u0);
+    const stretch = mergeStretch(a, b);
+    if (before && before.end > stretch.from) stretch.from = before.end;
+    if (stretch.to - stretch.from < MERGE_MIN_SECONDS) continue;
+    const again = await searches.get(stretch);
     if (again.length <= edge.placed) continue;
     result = [
       ...result.filter((s) => s.unit < a.u0),
@@ -475,6 +481,8 @@ async function mergeFailedEdges(
   }
   return result;
 }
+/** A merged stretch whose start an earlier merge pushed this close to its end is not searched. */
+const MERGE_MIN_SECONDS = 1;
 /** Two neighbouring pieces short enough to be searched again as one. */
 const mergeable = (a: Piece, b: Piece): boolean => b.t1 - a.t0 <= PIECE_LIMIT;
 /** The stretch of two neighbouring pieces searched as one. */
