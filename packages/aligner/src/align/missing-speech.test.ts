@@ -54,9 +54,9 @@ test('a sentence missing from the text inside one window: the words after it are
 
 test('a transcript of every other recording (one side of an interview): words in order, none overlapping', async () => {
   // The Arabic synthetic set (125 s) with the text of every second recording left out: the speech the
-  // transcript lacks recurs every few seconds. Two merges of neighbouring pieces in a row put the words of
-  // the second after the first words of the third (word 56 at 47.2 s, word 55 at 67.0 s): the second
-  // merge's stretch began where its pieces did, inside the first merge's words. Most words after the
+  // transcript lacks recurs every few seconds. Two merges of neighbouring pieces in a row put words 55-70
+  // inside the stretch of words 37-54 (word 55 at 47.2 s, word 54 at 67.0 s): the second merge's stretch
+  // began where its pieces did, inside the first merge's words. Most words after the
   // third missing stretch are still placed seconds early (the first pass hops onto the missing speech;
   // docs/benchmarks.md): 44 of 94 within half a second.
   const {
