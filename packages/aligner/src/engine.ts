@@ -33,6 +33,7 @@ import type { PieceRunner, PieceWork } from './align/long-audio.ts';
 import { WindowPool, pieceThreads } from './align/window-pool.ts';
 import type { PieceJob } from './align/window-pool.ts';
 import { placeSqueezed } from './align/squeezed.ts';
+import { reseatAfterUntranscribed } from './align/reseat.ts';
 import { normalizeTranscript, splitWords } from './text/normalize.ts';
 import type { ModelToken, SourceWord } from './text/normalize.ts';
 import type { AcceptedLanguage } from './text/languages.ts';
@@ -273,7 +274,12 @@ async function alignUnchecked(
     } finally {
       await pool?.close();
     }
-    const searched = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
+    const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
+    const squeezed = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
+    const searched =
+      silent || !(backend instanceof HmmBackend)
+        ? squeezed
+        : await reseatAfterUntranscribed(backend, samples, units, squeezed, speech.regions, precision);
     // (an adapted model's own phones are refined as the phones they were cloned from: ʕ as HH)
     const named =
       backend instanceof HmmBackend ? asStandIns(searched, backend.decoder.spec.extraPhones) : null;
@@ -295,7 +301,6 @@ async function alignUnchecked(
         : null;
     options.onProgress?.(1);
 
-    const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
     const placed = placeWords(backend, transcript.words, units, spans, recog, {
       route,
       inputKind,

@@ -157,6 +157,11 @@ export interface WindowRequest {
   /** units may be absent from the audio and extra speech may be present */
   garbage: boolean;
   /**
+   * A loop before the first unit and none between units: the units are said at once, at the window's end,
+   * after speech the text leaves out (align/reseat.ts). Only the HMM back-end reads it.
+   */
+  leadingLoop?: boolean;
+  /**
    * Every unit is placed (no unit skipped, no garbage): a local search over a few seconds whose result
    * the caller judges, for words the full search left out. The back-end widens its search as far as it
    * takes to find a path through all of them.

@@ -528,8 +528,23 @@ export class HmmBackend implements AcousticBackend {
     const runs: UnitSpan[][] = [];
     let loop = GARBAGE.phoneLoop;
     for (const shift of SHIFTS[req.precision]) {
-      let spans = await this.alignOnce(req, { shift, loop, stats: runs.length === 0 ? stats : undefined });
-      if (runs.length === 0 && spans && req.garbage && !req.forced && !loop && GARBAGE.adaptiveLoop) {
+      let spans = await this.alignOnce(req, {
+        shift,
+        loop,
+        stats: runs.length === 0 ? stats : undefined,
+        // (the loop that takes speech the text leaves out before its first word, as in a long recording's
+        // first window; align/reseat.ts)
+        headLogWeight: req.leadingLoop ? headWeights(req.units).place : undefined,
+      });
+      if (
+        runs.length === 0 &&
+        spans &&
+        req.garbage &&
+        !req.forced &&
+        !req.leadingLoop &&
+        !loop &&
+        GARBAGE.adaptiveLoop
+      ) {
         // Speech the transcript leaves out is pulled into the words around it, and speech before the
         // first word or after the last (an introduction the text leaves out, or the text's own speech
         // with its first words drawn into the speech before it) lies outside them. Either is searched
