@@ -6,7 +6,7 @@ import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
 import type { EngineOptions, InputKind } from '@tazamun/contracts/alignment-options';
 import { JobBoundsError, assertJobBounds } from '@tazamun/contracts/job-bounds';
 import type { AlignmentResult, QualityReason, WordTiming } from '@tazamun/contracts/alignment-result';
-import { lexiconMap } from './acoustic/backend.ts';
+import { lexiconMap, pooledGop } from './acoustic/backend.ts';
 import type {
   AcousticBackend,
   LexiconEntry,
@@ -46,7 +46,7 @@ import { calibrate, calibrationClass, presence, rawWordScore, wordFits } from '.
 import type { CalibrationClass, WordEvidence } from './metrics/calibration.ts';
 import { assessQuality } from './metrics/quality.ts';
 import { poolRecognitions, recognitionWindows } from './metrics/recognition.ts';
-import { analyseSpeech, untranscribedSpeech } from './metrics/speech.ts';
+import { analyseSpeech, speechIn, untranscribedSpeech } from './metrics/speech.ts';
 import type { SpeechAnalysis } from './metrics/speech.ts';
 import { isSilent } from './audio/measure.ts';
 import { checkLanguage } from '@tazamun/contracts/language-check';
@@ -483,7 +483,7 @@ function placeWords(
       legacy: wordConfidence(ss),
       loopHit: loop?.hit ?? null,
       loopN: loop?.n ?? null,
-      gop: wordGop(ss),
+      gop: pooledGop(ss),
       spread:
         ss[0]!.spread && ss[ss.length - 1]!.spread
           ? Math.max(ss[0]!.spread[0], ss[ss.length - 1]!.spread![1])
@@ -561,31 +561,16 @@ function surroundings(
   const prev = i > 0 ? all[i - 1]! : null;
   const next = j >= 0 && j + 1 < all.length ? all[j + 1]! : null;
   const f = speech.frames;
-  // speech frames (10 ms) in [a, b) seconds
-  const speechIn = (a: number, b: number): number => {
-    let n = 0;
-    for (let t = Math.max(0, Math.round(a * 100)); t < Math.min(f.length, Math.round(b * 100)); t++)
-      n += f[t]!;
-    return n / 100;
-  };
   const r4 = (x: number): number => Math.round(x * 10000) / 10000;
   return {
     open: first.open && last.open ? [first.open[0], last.open[1]] : null,
     outerPhones: [prev?.phones[prev.phones.length - 1]?.phone ?? null, next?.phones[0]?.phone ?? null],
     gaps: [prev ? r4(first.start - prev.end) : null, next ? r4(next.start - last.end) : null],
     gapSpeech: [
-      speechIn(prev ? prev.end : 0, first.start),
-      speechIn(last.end, next ? next.start : f.length / 100),
+      speechIn(f, prev ? prev.end : 0, first.start),
+      speechIn(f, last.end, next ? next.start : f.length / 100),
     ],
   };
-}
-
-/** The word's goodness of pronunciation: its units' GOP weighted by their frames (null without one). */
-function wordGop(spans: UnitSpan[]): number | null {
-  const withGop = spans.filter((s) => s.gop !== undefined);
-  if (withGop.length === 0) return null;
-  const frames = withGop.reduce((a, s) => a + (s.frames ?? 1), 0);
-  return withGop.reduce((a, s) => a + s.gop! * (s.frames ?? 1), 0) / frames;
 }
 
 /**

@@ -117,6 +117,22 @@ export interface UnitSpan {
   open?: [boolean, boolean];
 }
 
+/**
+ * Units' goodness of pronunciation pooled over their frames (each unit's GOP weighted by its frames);
+ * units without one are left out, and null when none has one.
+ */
+export function pooledGop(spans: readonly UnitSpan[]): number | null {
+  let g = 0;
+  let n = 0;
+  for (const s of spans) {
+    if (s.gop === undefined) continue;
+    const w = s.frames ?? 1;
+    g += s.gop * w;
+    n += w;
+  }
+  return n > 0 ? g / n : null;
+}
+
 export interface WindowRequest {
   samples: Float32Array;
   /** seconds added to every time returned (position of the window in the file) */

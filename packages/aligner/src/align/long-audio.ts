@@ -407,23 +407,27 @@ const sampleBounds = (s: { from: number; to: number }): [number, number] => [
 ];
 
 /**
+ * The index of the first span of `spans` (in unit order) whose unit is `u` or later, by bisection (a file
+ * has hundreds of piece edges and tens of thousands of spans).
+ */
+function firstSpanOf(spans: readonly UnitSpan[], u: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid]!.unit < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
  * A piece's search that left words unplaced at its edge with the next: the second pass's spans in
  * either piece, and whether at least EDGE_RUN placeable words are left after a's last placed word or
  * before b's first.
  */
 function failedEdge(result: UnitSpan[], units: Unit[], a: Piece, b: Piece) {
-  // result is in unit order: the spans of [u0, u1) are a slice of it, found by bisection (a file has
-  // hundreds of edges and tens of thousands of spans)
-  const from = (u: number) => {
-    let lo = 0;
-    let hi = result.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (result[mid]!.unit < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
+  const from = (u: number) => firstSpanOf(result, u);
   const placedIn = (u0: number, u1: number) => result.slice(from(u0), from(u1));
   /** placeable units not placed in [u0, u1) */
   const unplaced = (u0: number, u1: number) => {
@@ -467,16 +471,17 @@ async function mergeFailedEdges(
     if (!edge.fails) continue;
     // A merge before this one may have placed a's predecessors past a's start (its search was over both
     // of its pieces): this stretch starts after them, or its words would overlap theirs.
-    const before = result.findLast((s) => s.unit < a.u0);
+    const ia = firstSpanOf(result, a.u0);
+    const before = ia > 0 ? result[ia - 1] : undefined;
     const stretch = mergeStretch(a, b);
     if (before && before.end > stretch.from) stretch.from = before.end;
     if (stretch.to - stretch.from < MERGE_MIN_SECONDS) continue;
     const again = await searches.get(stretch);
     if (again.length <= edge.placed) continue;
     result = [
-      ...result.filter((s) => s.unit < a.u0),
+      ...result.slice(0, ia),
       ...again.map((s) => ({ ...s, unit: s.unit + a.u0 })),
-      ...result.filter((s) => s.unit >= b.u1),
+      ...result.slice(firstSpanOf(result, b.u1)),
     ];
   }
   return result;

@@ -6,9 +6,11 @@
 // and none between its words (the run said in one go, up to the word after it), and the new placement is
 // kept when the run's words fit their audio clearly better there (goodness of pronunciation, the forced
 // path against the free phone loop over the same frames).
+import { pooledGop } from '../acoustic/backend.ts';
 import type { AcousticBackend, Precision, Unit, UnitSpan } from '../acoustic/backend.ts';
 import { SAMPLE_RATE } from '../audio/decode.ts';
 import type { Samples } from '../audio/pcm.ts';
+import { speechIn } from '../metrics/speech.ts';
 
 /**
  * A run is searched again when this much speech (seconds) lies between the word before it and its last
@@ -24,19 +26,8 @@ const RUN_MAX = 4;
 const STRETCH_MAX = 60;
 /** The new placement is kept when the run's mean GOP (per frame) falls by at least this much. */
 const GOP_GAIN = 1;
-const FRAME_S = 0.01;
 
-/** The frames' mean GOP of spans, or null when one of them has none. */
-function meanGop(xs: readonly UnitSpan[]): number | null {
-  let g = 0;
-  let n = 0;
-  for (const s of xs) {
-    if (s.gop === undefined || !s.frames) return null;
-    g += s.gop * s.frames;
-    n += s.frames;
-  }
-  return n > 0 ? g / n : null;
-}
+const hasGop = (s: UnitSpan): boolean => s.gop !== undefined && (s.frames ?? 0) > 0;
 
 /**
  * `spans` (in unit order) with runs placed on untranscribed speech moved to where they fit (see the head of
@@ -52,12 +43,6 @@ export async function reseatAfterUntranscribed(
   precision: Precision,
 ): Promise<UnitSpan[]> {
   const out = spans.slice();
-  const speechIn = (t0: number, t1: number) => {
-    let n = 0;
-    const to = Math.min(regions.length, Math.ceil(t1 / FRAME_S));
-    for (let f = Math.max(0, Math.floor(t0 / FRAME_S)); f < to; f++) n += regions[f]!;
-    return n * FRAME_S;
-  };
   for (let i = 1; i + 1 < out.length; i++) {
     // its first word fits badly where it is
     if ((out[i]!.gop ?? 0) < POOR_GOP) continue;
@@ -69,10 +54,10 @@ export async function reseatAfterUntranscribed(
       if (b.start - a.end > STRETCH_MAX) break;
       // untranscribed speech before the run's last word
       const last = run[run.length - 1]!;
-      const covered = run.slice(0, -1).reduce((x, s) => x + speechIn(s.start, s.end), 0);
-      if (speechIn(a.end, last.start) - covered < UNCOVERED_MIN) continue;
-      const before = meanGop(run);
-      if (before === null) continue;
+      const covered = run.slice(0, -1).reduce((x, s) => x + speechIn(regions, s.start, s.end), 0);
+      if (speechIn(regions, a.end, last.start) - covered < UNCOVERED_MIN) continue;
+      if (!run.every(hasGop)) continue;
+      const before = pooledGop(run)!;
       // the run's units, and those between them that were not placed
       const local = await backend.alignWindow({
         samples: samples.window(Math.floor(a.end * SAMPLE_RATE), Math.ceil(b.start * SAMPLE_RATE)),
@@ -86,8 +71,8 @@ export async function reseatAfterUntranscribed(
       // every word of the run placed again (and perhaps one that was not placed)
       const again = new Set(local.map((s) => s.unit + a.unit + 1));
       if (run.some((s) => !again.has(s.unit))) continue;
-      const after = meanGop(local);
-      if (after === null) continue;
+      if (!local.every(hasGop)) continue;
+      const after = pooledGop(local)!;
       const gain = before - after;
       if (gain >= GOP_GAIN && (!best || gain > best.gain))
         best = { j, spans: local.map((s) => ({ ...s, unit: s.unit + a.unit + 1 })), gain };

@@ -53,6 +53,14 @@ export interface SpeechAnalysis {
   steady: boolean;
 }
 
+/** Seconds of `perFrame` (SpeechAnalysis.frames or .regions, 10 ms frames) set in [a, b) seconds. */
+export function speechIn(perFrame: Uint8Array, a: number, b: number): number {
+  let n = 0;
+  const to = Math.min(perFrame.length, Math.round(b * 100));
+  for (let f = Math.max(0, Math.round(a * 100)); f < to; f++) n += perFrame[f]!;
+  return n / 100;
+}
+
 export function analyseSpeech(frameDb: Float32Array, frameTiltDb?: Float32Array): SpeechAnalysis {
   const frames = new Uint8Array(frameDb.length);
   if (frameDb.length === 0) return { frames, regions: new Uint8Array(0), speechSeconds: 0, steady: false };
