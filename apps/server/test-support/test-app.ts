@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { ErrorBody } from '@tazamun/contracts/errors';
+import { ErrorBody } from '@tazamun/contracts/error-body';
 import { buildApp } from '../src/app.ts';
 import { ManualClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';

@@ -2,8 +2,9 @@
 // Decoding, text processing, long-audio windowing and scores live here; back-ends only place units.
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
-import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/alignment-result';
-import type { EngineOptions, InputKind } from '@tazamun/contracts/alignment-options';
+import { RESULT_SCHEMA_VERSION } from '@tazamun/contracts/result-version';
+import type { InputKind } from '@tazamun/contracts/alignment-options';
+import type { EngineOptions } from '@tazamun/contracts/engine-options';
 import { JobBoundsError, assertJobBounds } from '@tazamun/contracts/job-bounds';
 import type { AlignmentResult, QualityReason, WordTiming } from '@tazamun/contracts/alignment-result';
 import { lexiconMap, pooledGop } from './acoustic/backend.ts';

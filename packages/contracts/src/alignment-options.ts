@@ -4,7 +4,6 @@
 // an option added here (an adapted model, say) reaches every caller by the compiler's say-so.
 import { z } from 'zod';
 import { PRECISIONS } from './limits.ts';
-import type { Precision } from './limits.ts';
 
 /** How the transcript is written: ordinary spelling, or IPA the user transcribed. */
 export const INPUT_KINDS = ['orthography', 'ipa'] as const;
@@ -31,27 +30,8 @@ export const AlignmentOptions = z.object({
 });
 export type AlignmentOptions = z.infer<typeof AlignmentOptions>;
 
-/** The same options under the engine's names (packages/aligner `AlignOptions` extends these). */
-export interface EngineOptions {
-  precision: Precision;
-  normalize: boolean;
-  numbersToWords: boolean;
-  removeFillers: boolean;
-  inputKind: InputKind;
-  engine: EngineName;
-}
-
-/** The one request → engine mapping: every option under its engine name, nothing left behind. */
-export function engineOptionsOf(options: AlignmentOptions): EngineOptions {
-  return {
-    precision: options.precision,
-    normalize: options.normalize,
-    numbersToWords: options.numbers_to_words,
-    removeFillers: options.remove_fillers,
-    inputKind: options.input_kind,
-    engine: options.engine,
-  };
-}
+export { engineOptionsOf } from './engine-options.ts';
+export type { EngineOptions } from './engine-options.ts';
 
 /**
  * A job's stored options (the `options` JSON column) read back through the schema: defaults for what an

@@ -1,8 +1,9 @@
 // The platform JSON (schema version 1): what the engine produces, the server stores and serves, the web
 // shows and every export is made from. Times are seconds from the start of the audio.
 import { z } from 'zod';
+import { RESULT_SCHEMA_VERSION } from './result-version.ts';
 
-export const RESULT_SCHEMA_VERSION = 1;
+export { RESULT_SCHEMA_VERSION };
 
 export const PhoneTiming = z.object({
   phone: z

@@ -1,6 +1,5 @@
 // The one error catalogue: stable codes, HTTP status and the message in each interface language.
-// Every error body the API sends has the shape ErrorBody below (the fields the spec's client reads).
-import { z } from 'zod';
+// Every error body the API sends has the shape ErrorBody (error-body.ts: the fields the spec's client reads).
 import type { UiLanguage } from './limits.ts';
 
 type Messages = Record<UiLanguage, string>;
@@ -739,21 +738,3 @@ export function errorMessage(
 ): string {
   return formatMessage(ERRORS[code].messages[lang], params);
 }
-
-/**
- * The body of every error response. `detail` is the localised message; field errors are arrays of
- * English messages under the field's name (the web client matches their keywords and localises them),
- * `non_field_errors` holds form-level messages. Extra keys carry numbers the client shows.
- */
-export const ErrorBody = z
-  .object({
-    code: z.string(),
-    detail: z.string(),
-    non_field_errors: z.array(z.string()).optional(),
-    attempts_remaining: z.number().int().optional(),
-    max_attempts: z.number().int().optional(),
-    lockout_minutes: z.number().int().optional(),
-    request_id: z.string().optional(),
-  })
-  .catchall(z.unknown());
-export type ErrorBody = z.infer<typeof ErrorBody>;

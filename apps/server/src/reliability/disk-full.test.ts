@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
-import { ErrorBody } from '@tazamun/contracts/errors';
+import { ErrorBody } from '@tazamun/contracts/error-body';
 import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import {

@@ -1,7 +1,7 @@
 // The one HTTP client: JSON by default, Bearer token when one is stored, 120 s time-out, and the spec's
 // 401 rule (one refresh, one retry; parallel 401s wait for the same refresh).
 import type { z } from 'zod';
-import { ErrorBody } from '@tazamun/contracts/errors';
+import { ErrorBody } from '@tazamun/contracts/error-body';
 import { RefreshResponse } from '@tazamun/contracts/auth';
 import { LIMITS } from '@tazamun/contracts/limits';
 import { clearTokens, getAccessToken, getRefreshToken, setTokens } from './token-storage.ts';

@@ -318,6 +318,35 @@ test('the read-along page, the EPUB and the ELAN file from the CLI, and `export`
   );
 });
 
+test("the engine's thread starts without what it does not use: no zod, no pinyin-pro in its static imports", () => {
+  // Every thread compiles and runs the modules its entry imports before it aligns anything: zod's
+  // schemas cost the thread about 30 ms of CPU a start (the CLI starts a thread per command), and the
+  // engine validates nothing (the caller does). Dynamic imports (a language's romaniser) load on demand.
+  const dist = resolve(here, '../../dist');
+  const graph = new Set<string>();
+  const visit = (name: string) => {
+    if (graph.has(name)) return;
+    graph.add(name);
+    const code = readFileSync(join(dist, name), 'utf8');
+    for (const m of code.matchAll(/^import\s*(?:[^'"]*?\sfrom\s*)?"\.\/([\w.-]+\.mjs)"/gm)) visit(m[1]!);
+  };
+  visit('engine-thread.mjs');
+  assert.ok(graph.size > 2, `the engine thread's graph: ${[...graph].join(', ')}`);
+  const sources = [...graph].flatMap(
+    (name) => (JSON.parse(readFileSync(join(dist, `${name}.map`), 'utf8')) as { sources: string[] }).sources,
+  );
+  assert.ok(
+    sources.some((s) => s.includes('src/engine.ts')),
+    'the graph holds the engine',
+  );
+  for (const pkg of ['zod', 'pinyin-pro'])
+    assert.deepEqual(
+      sources.filter((s) => s.includes(`node_modules/${pkg}/`)),
+      [],
+      `${pkg} is in the engine thread's static imports`,
+    );
+});
+
 test('the compiled bundles are ASCII, and escaping them keeps what their code means', async () => {
   const { asciiOnly } = await import('../../../../scripts/build-node.mjs');
   // the bundles exist: the tests above ran the compiled CLI

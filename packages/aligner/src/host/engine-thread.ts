@@ -2,7 +2,7 @@
 // outcome. The thread keeps the engine's models loaded between tasks; its host terminates it to cancel a
 // task and retires it after an engine fault (a WASM fault can leave the decoder's memory broken).
 import { parentPort, workerData } from 'node:worker_threads';
-import { engineOptionsOf } from '@tazamun/contracts/alignment-options';
+import { engineOptionsOf } from '@tazamun/contracts/engine-options';
 import { SAMPLE_RATE, decodeAudio16 } from '../audio/decode.ts';
 import type { SourceAudioInfo } from '../audio/load.ts';
 import type { Pcm } from '../audio/pcm.ts';

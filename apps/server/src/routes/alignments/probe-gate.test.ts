@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { until } from '@tazamun/server/testing/until';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorBody } from '@tazamun/contracts/errors';
+import { ErrorBody } from '@tazamun/contracts/error-body';
 import { AppError } from '../../errors.ts';
 import { approvedUser, bearer } from '@tazamun/server/testing/test-app';
 import { pcmWav } from '@tazamun/server/testing/wav';
