@@ -29,7 +29,7 @@ import { Samples } from './audio/pcm.ts';
 import type { Pcm } from './audio/pcm.ts';
 import type { SourceAudioInfo } from './audio/load.ts';
 import type { AudioStats } from './audio/measure.ts';
-import { SINGLE_MAX, alignLong } from './align/long-audio.ts';
+import { SINGLE_MAX, StretchSearches, alignLong } from './align/long-audio.ts';
 import type { PieceRunner, PieceWork } from './align/long-audio.ts';
 import { WindowPool, pieceThreads } from './align/window-pool.ts';
 import type { PieceJob } from './align/window-pool.ts';
@@ -260,9 +260,10 @@ async function alignUnchecked(
     const pool = options.adaptation
       ? null
       : piecePool(backend, options.threads, samples.length / SAMPLE_RATE, options.model);
-    let rawSpans: UnitSpan[];
+    const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
+    let searched: UnitSpan[];
     try {
-      rawSpans = silent
+      const rawSpans = silent
         ? []
         : await alignLong(backend, samples, units, {
             precision,
@@ -272,15 +273,23 @@ async function alignUnchecked(
             onRecognition: recognition ? (r) => windowRecognitions.push(r) : undefined,
             pieces: pool?.runner(precision, options.garbage ?? true, recognition),
           });
+      const squeezed = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
+      // the reseat's searches share the piece threads too (the pool closes after them)
+      searched =
+        silent || !(backend instanceof HmmBackend)
+          ? squeezed
+          : await reseatAfterUntranscribed(
+              new StretchSearches(backend, samples, units, {
+                precision,
+                garbage: true,
+                pieces: pool?.runner(precision, true, false),
+              }),
+              squeezed,
+              speech.regions,
+            );
     } finally {
       await pool?.close();
     }
-    const speech = analyseSpeech(stats.frameDb, stats.frameTiltDb);
-    const squeezed = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
-    const searched =
-      silent || !(backend instanceof HmmBackend)
-        ? squeezed
-        : await reseatAfterUntranscribed(backend, samples, units, squeezed, speech.regions, precision);
     // (an adapted model's own phones are refined as the phones they were cloned from: ʕ as HH)
     const named =
       backend instanceof HmmBackend ? asStandIns(searched, backend.decoder.spec.extraPhones) : null;
@@ -369,6 +378,7 @@ function piecePool(
           precision,
           garbage,
           recognise: p.recognise ?? recognise,
+          leadingLoop: p.leadingLoop,
         };
         given.set(job, p);
         return pool.run(job);

@@ -66,6 +66,8 @@ export interface PieceWork {
   adaptation?: SpeakerAdaptation;
   /** false: no recognition of the piece's window (a repair's search: its recognition is not kept) */
   recognise?: false;
+  /** a loop before its first word (WindowRequest.leadingLoop: align/reseat.ts's searches) */
+  leadingLoop?: true;
 }
 
 export interface PieceOutcome {
@@ -219,11 +221,13 @@ const EDGE_RUN = 2;
 const eventLoopTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /** A repair's search: the closed search of units [u0, u1) over the file's stretch from..to (seconds). */
-interface Stretch {
+export interface Stretch {
   u0: number;
   u1: number;
   from: number;
   to: number;
+  /** with a loop before the first unit (WindowRequest.leadingLoop: align/reseat.ts) */
+  leadingLoop?: true;
 }
 
 /** A stretch searched on another thread is at most this long (alignPiece reads a longer one in windows). */
@@ -236,7 +240,7 @@ const THREAD_STRETCH_MAX = PIECE_LIMIT - 1;
  * waits for it while the others go on; the result is the one a single thread gives whichever thread
  * searched what.
  */
-class StretchSearches {
+export class StretchSearches {
   private readonly done = new Map<string, Promise<UnitSpan[]>>();
   /** searches asked for and not started yet, in the order asked */
   private readonly asked: {
@@ -286,6 +290,16 @@ class StretchSearches {
   async ahead(list: Stretch[]): Promise<void> {
     if (!this.opts.pieces) return;
     await Promise.allSettled(list.map((s) => this.get(s)));
+  }
+
+  /**
+   * Queues searches that will probably be asked for, in the order they will be, where there are piece
+   * threads to share them (on a single thread a search asked for ahead may be work for nothing): the
+   * threads take them as they come free, and this thread runs the rest in turn once get() is called.
+   */
+  prefetch(list: Stretch[]): void {
+    if (!this.opts.pieces) return;
+    for (const s of list) this.offer(s).catch(() => {});
   }
 
   /** Hands searches asked for to the piece threads while they have room (a long one is this thread's). */
@@ -378,6 +392,7 @@ class StretchSearches {
       offset: f / SAMPLE_RATE,
       units: this.units.slice(s.u0, s.u1),
       openEnd: false,
+      leadingLoop: s.leadingLoop,
     });
     // the window's scores are let go at once
     this.backend.release?.();
@@ -392,13 +407,14 @@ class StretchSearches {
       units: this.units.slice(s.u0, s.u1),
       coarse: [],
       recognise: false,
+      leadingLoop: s.leadingLoop,
     });
     for (const w of out.warnings) this.opts.warn?.(w);
     return out.spans;
   }
 }
 
-const stretchKey = (s: Stretch) => `${s.u0}:${s.u1}:${s.from}:${s.to}`;
+const stretchKey = (s: Stretch) => `${s.u0}:${s.u1}:${s.from}:${s.to}:${s.leadingLoop ? 'loop' : ''}`;
 
 /** A stretch's (or a piece's) first sample and the sample after its last, from its times in seconds. */
 const sampleBounds = (s: { from: number; to: number }): [number, number] => [
@@ -1255,6 +1271,8 @@ export async function alignPiece(
   opts: LongAudioOptions,
   /** the speaker adaptation the first pass's path gave this piece (SpeakerTrack) */
   adaptation?: SpeakerAdaptation,
+  /** a loop before the first unit (PieceWork.leadingLoop) */
+  leadingLoop?: true,
 ): Promise<UnitSpan[]> {
   const duration = samples.length / SAMPLE_RATE;
   if (duration > PIECE_LIMIT) {
@@ -1276,6 +1294,7 @@ export async function alignPiece(
     onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
     adaptation,
     expected: coarse.length,
+    leadingLoop,
   });
   backend.release?.();
   if (spans.length < coarse.length * 0.8) return coarse;
@@ -1310,6 +1329,7 @@ export async function pieceOutcome(
       onRecognition: s.recognise ? (r) => recognitions.push(r) : undefined,
     },
     w.adaptation,
+    w.leadingLoop,
   );
   return { spans, recognitions, warnings };
 }

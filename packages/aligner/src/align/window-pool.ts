@@ -30,6 +30,8 @@ export interface PieceJob {
   precision: Precision;
   garbage: boolean;
   recognise: boolean;
+  /** a loop before the first unit (PieceWork.leadingLoop) */
+  leadingLoop?: true;
 }
 
 /**

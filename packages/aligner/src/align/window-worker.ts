@@ -48,7 +48,14 @@ async function alignJob(job: PostedJob): Promise<void> {
     const samples = new Samples(job.pcm, true, job.origin);
     const outcome = await pieceOutcome(
       backend,
-      { samples, offset: job.offset, units: job.units, coarse: job.coarse, adaptation: job.adaptation },
+      {
+        samples,
+        offset: job.offset,
+        units: job.units,
+        coarse: job.coarse,
+        adaptation: job.adaptation,
+        leadingLoop: job.leadingLoop,
+      },
       { precision: job.precision, garbage: job.garbage, recognise: job.recognise },
     );
     reply({ id: job.id, ok: true, outcome });
