@@ -19,6 +19,7 @@ import {
   planPieces,
   ranAhead,
   segmentPass,
+  StretchSearches,
   textStart,
 } from './long-audio.ts';
 import type { PieceRunner } from './long-audio.ts';
@@ -142,6 +143,33 @@ async function joined() {
   const perUtt = refs.map((r) => r.words.length);
   return { samples, words, starts, perUtt, backend, units };
 }
+
+test('stretch searches closed: those asked and not started are dropped, and this thread runs no more of them', async () => {
+  // align/reseat.ts asks ahead for the searches its runs will want and closes the searches when it is
+  // done; a search queued for a run that a moved run replaced must not run on beside the engine's later
+  // steps (on the same back-end).
+  const { samples, words, starts, backend, units } = await joined();
+  const searches = new StretchSearches(backend, new Samples(samples, true), units, {
+    precision: 'standard',
+    garbage: true,
+  });
+  const perUtt = (i: number) => ({ from: starts[i]!, to: starts[i + 1] ?? samples.length / SAMPLE_RATE });
+  const counts = [0, 1, 2].map(
+    (i) => words.filter((w) => w.start >= perUtt(i).from && w.start < perUtt(i).to).length,
+  );
+  const at = (i: number) => counts.slice(0, i).reduce((a, n) => a + n, 0);
+  const stretch = (i: number) => ({ u0: at(i), u1: at(i + 1), ...perUtt(i), leadingLoop: true as const });
+  const first = searches.get(stretch(0));
+  const later = [searches.offer(stretch(1)), searches.offer(stretch(2))];
+  const placed = await first;
+  assert.ok(placed.length >= counts[0]! - 1, `${placed.length} of ${counts[0]} placed`);
+  searches.close();
+  const outcomes = await Promise.allSettled(later);
+  // the first of them may have started while `first` was read; the last had not
+  const last = outcomes[1]!;
+  assert.equal(last.status, 'rejected');
+  assert.match(String((last as PromiseRejectedResult).reason), /no longer needed/);
+});
 
 test('two passes over joined sentences place the words near the hand labels, reporting progress', async () => {
   const { samples, words, backend, units } = await joined();

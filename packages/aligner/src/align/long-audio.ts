@@ -250,6 +250,8 @@ export class StretchSearches {
   }[] = [];
   /** this thread is inside a search of the queue */
   private searching = false;
+  /** close(): nothing more is run here or handed out */
+  private closed = false;
   /** called when a search on a piece thread ends (its thread is free for other work) */
   threadFreed?: () => void;
 
@@ -302,10 +304,21 @@ export class StretchSearches {
     for (const s of list) this.offer(s).catch(() => {});
   }
 
+  /**
+   * The searches asked for and not started are dropped (their promises reject) and this thread takes no
+   * more: a caller that asked ahead for searches it then did not need (align/reseat.ts) calls it when it
+   * is done, so that none runs on after it beside the engine's later steps. A search running on a piece
+   * thread ends there unread.
+   */
+  close(): void {
+    this.closed = true;
+    for (const a of this.asked.splice(0)) a.reject(new Error('a stretch search no longer needed'));
+  }
+
   /** Hands searches asked for to the piece threads while they have room (a long one is this thread's). */
   toThreads(): void {
     const runner = this.opts.pieces;
-    if (!runner) return;
+    if (!runner || this.closed) return;
     for (let i = 0; runner.free > 0 && i < this.asked.length;) {
       const { s, resolve, reject } = this.asked[i]!;
       if (s.to - s.from > THREAD_STRETCH_MAX) {
@@ -346,6 +359,7 @@ export class StretchSearches {
     this.searching = true;
     try {
       for (;;) {
+        if (this.closed) break;
         if (this.asked.length) await this.runNext();
         else if (!(await this.takeBack())) break;
         // the repairs waiting for what was just searched go on (and may ask for more) before the next

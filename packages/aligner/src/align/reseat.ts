@@ -70,7 +70,7 @@ function candidates(out: readonly UnitSpan[], i: number, regions: Uint8Array): C
  * are ask for are shared out ahead, and each is still judged in turn here.
  */
 export async function reseatAfterUntranscribed(
-  searches: Pick<StretchSearches, 'get' | 'prefetch'>,
+  searches: Pick<StretchSearches, 'get' | 'prefetch' | 'close'>,
   spans: UnitSpan[],
   regions: Uint8Array,
 ): Promise<UnitSpan[]> {
@@ -80,21 +80,26 @@ export async function reseatAfterUntranscribed(
   const ahead: Stretch[] = [];
   for (let i = 1; i + 1 < out.length; i++) for (const c of candidates(out, i, regions)) ahead.push(c.stretch);
   searches.prefetch(ahead);
-  for (let i = 1; i + 1 < out.length; i++) {
-    let best: { j: number; spans: UnitSpan[]; gain: number } | null = null;
-    for (const { j, run, stretch } of candidates(out, i, regions)) {
-      const local = (await searches.get(stretch)).map((s) => ({ ...s, unit: s.unit + stretch.u0 }));
-      // every word of the run placed again (and perhaps one that was not placed)
-      const again = new Set(local.map((s) => s.unit));
-      if (run.some((s) => !again.has(s.unit))) continue;
-      if (!local.every(hasGop)) continue;
-      const gain = pooledGop(run)! - pooledGop(local)!;
-      if (gain >= GOP_GAIN && (!best || gain > best.gain)) best = { j, spans: local, gain };
+  try {
+    for (let i = 1; i + 1 < out.length; i++) {
+      let best: { j: number; spans: UnitSpan[]; gain: number } | null = null;
+      for (const { j, run, stretch } of candidates(out, i, regions)) {
+        const local = (await searches.get(stretch)).map((s) => ({ ...s, unit: s.unit + stretch.u0 }));
+        // every word of the run placed again (and perhaps one that was not placed)
+        const again = new Set(local.map((s) => s.unit));
+        if (run.some((s) => !again.has(s.unit))) continue;
+        if (!local.every(hasGop)) continue;
+        const gain = pooledGop(run)! - pooledGop(local)!;
+        if (gain >= GOP_GAIN && (!best || gain > best.gain)) best = { j, spans: local, gain };
+      }
+      if (best) {
+        out.splice(i, best.j - i, ...best.spans);
+        i += best.spans.length - 1;
+      }
     }
-    if (best) {
-      out.splice(i, best.j - i, ...best.spans);
-      i += best.spans.length - 1;
-    }
+  } finally {
+    // the searches asked ahead for runs that a moved run replaced are not run
+    searches.close();
   }
   return out;
 }
