@@ -220,7 +220,10 @@ const EDGE_RUN = 2;
  */
 const eventLoopTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-/** A repair's search: the closed search of units [u0, u1) over the file's stretch from..to (seconds). */
+/**
+ * A repair's (or a reseat's) search: the closed search of units [u0, u1) over the file's stretch from..to
+ * (seconds).
+ */
 export interface Stretch {
   u0: number;
   u1: number;
@@ -234,9 +237,10 @@ export interface Stretch {
 const THREAD_STRETCH_MAX = PIECE_LIMIT - 1;
 
 /**
- * The repairs' stretch searches (mergeFailedEdges, repairRuns). A search's outcome depends only on its
- * stretch, so the searches asked for are run wherever there is room: on a piece thread that is free, else
- * on this thread, one at a time, in the order asked. A repair that can go on only with a search's outcome
+ * The repairs' stretch searches (mergeFailedEdges, repairRuns; align/reseat.ts has its own, over the
+ * same threads). A search's outcome depends only on its stretch, so the searches asked for are run
+ * wherever there is room: on a piece thread that is free, else on this thread, one at a time, in the
+ * order asked. A repair that can go on only with a search's outcome
  * waits for it while the others go on; the result is the one a single thread gives whichever thread
  * searched what.
  */
