@@ -273,20 +273,21 @@ async function alignUnchecked(
             onRecognition: recognition ? (r) => windowRecognitions.push(r) : undefined,
             pieces: pool?.runner(precision, options.garbage ?? true, recognition),
           });
-      const squeezed = silent ? rawSpans : await placeSqueezed(backend, samples, units, rawSpans, precision);
-      // the reseat's searches share the piece threads too (the pool closes after them)
+      // the searches for words left out, and the reseat's, share the piece threads too (the pool closes
+      // after them): each step's own, with or without the garbage path
+      const stretchSearches = (garbage: boolean) =>
+        new StretchSearches(backend, samples, units, {
+          precision,
+          garbage,
+          pieces: pool?.runner(precision, garbage, false),
+        });
+      const squeezed = silent
+        ? rawSpans
+        : await placeSqueezed(stretchSearches(false), units, rawSpans, samples.length / SAMPLE_RATE);
       searched =
         silent || !(backend instanceof HmmBackend)
           ? squeezed
-          : await reseatAfterUntranscribed(
-              new StretchSearches(backend, samples, units, {
-                precision,
-                garbage: true,
-                pieces: pool?.runner(precision, true, false),
-              }),
-              squeezed,
-              speech.regions,
-            );
+          : await reseatAfterUntranscribed(stretchSearches(true), squeezed, speech.regions);
     } finally {
       await pool?.close();
     }
@@ -344,9 +345,9 @@ async function alignUnchecked(
 
 /**
  * Threads for the pieces of one long recording on the HMM decoder (align/window-pool.ts), started only when
- * the recording takes the two-pass path and more than one thread is allowed.
+ * the recording takes the two-pass path and more than one thread is allowed. (Exported for its tests.)
  */
-function piecePool(
+export function piecePool(
   backend: AcousticBackend,
   threads: number | undefined,
   seconds: number,
@@ -379,6 +380,7 @@ function piecePool(
           garbage,
           recognise: p.recognise ?? recognise,
           leadingLoop: p.leadingLoop,
+          forced: p.forced,
         };
         given.set(job, p);
         return pool.run(job);
@@ -392,8 +394,10 @@ function piecePool(
           taken.settle({ ok: false, error: 'a piece taken back is not known' });
           return null;
         }
+        const { precision, garbage, recognise } = taken.job;
         return {
           work,
+          settings: { precision, garbage, recognise },
           done: (outcome) => taken.settle({ ok: true, outcome }),
           failed: (cause) => taken.settle({ ok: false, error: describeThrown(cause), cause }),
         };

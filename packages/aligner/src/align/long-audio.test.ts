@@ -22,11 +22,11 @@ import {
   StretchSearches,
   textStart,
 } from './long-audio.ts';
-import type { PieceRunner } from './long-audio.ts';
 import { PIECES_HELD, WindowPool } from './window-pool.ts';
 import { PcmFile, Samples, toS16 } from '../audio/pcm.ts';
-import { align } from '../engine.ts';
+import { align, piecePool } from '../engine.ts';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { onThreads } from '@tazamun/aligner/testing/thread-jobs';
 import { englishUnits } from '@tazamun/aligner/testing/english-units';
 
 const EVAL = join(evalDir(), 'timit-dev');
@@ -169,6 +169,46 @@ test('stretch searches closed: those asked and not started are dropped, and this
   const last = outcomes[1]!;
   assert.equal(last.status, 'rejected');
   assert.match(String((last as PromiseRejectedResult).reason), /no longer needed/);
+});
+
+test('a search a thread holds, taken back by another step’s searches, is run with the settings it was given with', async () => {
+  // The repairs' searches go on taking back what the threads hold after the repairs are done; on the 3-hour
+  // file they took back the searches for words left out (align/squeezed.ts, without the garbage path) and
+  // ran them with the garbage path, so that two threads placed 29-36 fewer words than one, by timing.
+  const { samples, words, starts, backend, units } = await joined();
+  const recording = new Samples(samples, true);
+  const perUtt = (i: number) => ({ from: starts[i]!, to: starts[i + 1] ?? samples.length / SAMPLE_RATE });
+  const counts = UTTS.map(
+    (_, i) => words.filter((w) => w.start >= perUtt(i).from && w.start < perUtt(i).to).length,
+  );
+  const at = (i: number) => counts.slice(0, i).reduce((a, n) => a + n, 0);
+  const stretches = [0, 1, 2].map((i) => ({ u0: at(i), u1: at(i + 1), ...perUtt(i) }));
+  const pool = piecePool(backend, 2, 3600, undefined);
+  assert.ok(pool, 'a pool of piece threads');
+  try {
+    // one step's searches at standard, a later step's at high, over the one pool
+    const repairs = new StretchSearches(backend, recording, units, {
+      precision: 'standard',
+      garbage: true,
+      pieces: pool.runner('standard', true, false),
+    });
+    const later = new StretchSearches(backend, recording, units, {
+      precision: 'high',
+      garbage: true,
+      pieces: pool.runner('high', true, false),
+    });
+    // the three go to the thread: it starts the first, the others wait behind it
+    later.prefetch(stretches);
+    assert.ok(await repairs.takeBack(), 'a search the thread held is taken back');
+    const got = await Promise.all(stretches.map((s) => later.get(s)));
+    const alone = new StretchSearches(backend, recording, units, { precision: 'high', garbage: true });
+    const expected = await Promise.all(stretches.map((s) => alone.get(s)));
+    const times = (spans: UnitSpan[][]) =>
+      spans.map((ss) => ss.map((s) => [s.unit, s.start, s.end, s.confidence]));
+    assert.deepEqual(times(got), times(expected));
+  } finally {
+    await pool.close();
+  }
 });
 
 test('two passes over joined sentences place the words near the hand labels, reporting progress', async () => {
@@ -478,33 +518,19 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
 
   // With a piece thread, the repairs' searches (failed edges, runs of unplaced words) run ahead on both
   // threads, and the sequential repairs take them: the words are those of one thread.
-  const pool = new WindowPool(1);
-  let stretches = 0;
+  const pool = piecePool(backend, 2, samples.length / SAMPLE_RATE, undefined);
+  assert.ok(pool, 'a pool of piece threads');
   try {
-    const pieces: PieceRunner = {
-      get free() {
-        return pool.free;
-      },
-      run: (p) => {
-        if (p.recognise === false) stretches++;
-        return pool.run({
-          family: 'en',
-          pcm: p.samples.copy(),
-          origin: p.samples.origin,
-          offset: p.offset,
-          units: p.units,
-          coarse: p.coarse,
+    // the repairs' searches (no recognition) the other thread ran, not taken back
+    const { result: threaded, total: stretches } = await onThreads(
+      (job) => (job.recognise ? 0 : 1),
+      () =>
+        alignLong(backend, new Samples(samples, true), units, {
           precision: 'standard',
           garbage: true,
-          recognise: p.recognise ?? true,
-        });
-      },
-    };
-    const threaded = await alignLong(backend, new Samples(samples, true), units, {
-      precision: 'standard',
-      garbage: true,
-      pieces,
-    });
+          pieces: pool.runner('standard', true, true),
+        }),
+    );
     assert.ok(stretches > 0, 'repair searches ran on the piece thread');
     assert.deepEqual(threaded, spans);
   } finally {
@@ -532,27 +558,11 @@ test('a long recording aligned with its pieces on another thread gives the resul
     .join('\n');
   const audioInfo = { format: 'wav', sampleRate: 16000, channels: 1 };
   const one = await align(samples, text, { lang: 'en', threads: 1, audioInfo });
-  // the seconds of audio the other thread aligns: given to it and not taken back (WindowPool.run and
-  // takeBack observed, not replaced)
-  let onThread = 0;
-  const seconds = new WeakMap<object, number>();
-  const { run, takeBack } = WindowPool.prototype;
-  WindowPool.prototype.run = function (this: WindowPool, job) {
-    seconds.set(job, job.pcm.length / SAMPLE_RATE);
-    onThread += seconds.get(job)!;
-    return run.call(this, job);
-  };
-  WindowPool.prototype.takeBack = function (this: WindowPool) {
-    const taken = takeBack.call(this);
-    if (taken) onThread -= seconds.get(taken.job) ?? 0;
-    return taken;
-  };
-  let two;
-  try {
-    two = await align(samples, text, { lang: 'en', threads: 2, audioInfo });
-  } finally {
-    Object.assign(WindowPool.prototype, { run, takeBack });
-  }
+  // the seconds of audio the other thread aligns: given to it and not taken back
+  const { result: two, total: onThread } = await onThreads(
+    (job) => job.pcm.length / SAMPLE_RATE,
+    () => align(samples, text, { lang: 'en', threads: 2, audioInfo }),
+  );
   // The other thread takes half the audio or more (pieces and repair searches, not counting what this
   // thread took back from it: 118-157 of 233 s in two runs).
   // When this thread did not let its event loop turn between its own searches, the other thread's

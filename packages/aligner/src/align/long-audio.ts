@@ -56,8 +56,8 @@ export interface LongAudioOptions {
   pieces?: PieceRunner;
 }
 
-/** A piece of the second pass, as another thread gets it. */
-export interface PieceWork {
+/** A piece of the second pass (or a stretch's search), as another thread gets it. */
+export interface PieceWork extends SearchShape {
   samples: Samples;
   offset: number;
   units: Unit[];
@@ -66,8 +66,16 @@ export interface PieceWork {
   adaptation?: SpeakerAdaptation;
   /** false: no recognition of the piece's window (a repair's search: its recognition is not kept) */
   recognise?: false;
-  /** a loop before its first word (WindowRequest.leadingLoop: align/reseat.ts's searches) */
+}
+
+/**
+ * How a stretch's search differs from a piece's closed search: a loop before its first word
+ * (WindowRequest.leadingLoop: align/reseat.ts), or every word forced in without the garbage path
+ * (WindowRequest.forced: align/squeezed.ts).
+ */
+export interface SearchShape {
   leadingLoop?: true;
+  forced?: true;
 }
 
 export interface PieceOutcome {
@@ -89,12 +97,20 @@ export interface PieceRunner {
   takeBack?(): PieceTakenBack | null;
 }
 
-/** A piece taken back from another thread: this thread runs it and says how it went. */
+/**
+ * A piece taken back from another thread: this thread runs it, with the settings it was given to the
+ * thread with (whichever caller takes it back: the stretch searches of one step may take back another's),
+ * and says how it went.
+ */
 export interface PieceTakenBack {
   work: PieceWork;
+  settings: PieceSettings;
   done(outcome: PieceOutcome): void;
   failed(cause: unknown): void;
 }
+
+/** What a piece's search is run with, on whatever thread (PieceRunner.run's caller fixes it). */
+export type PieceSettings = Pick<LongAudioOptions, 'precision' | 'garbage'> & { recognise: boolean };
 
 /** Files up to this many seconds are aligned in one search (LongAudioOptions.singleMax's default). */
 export const SINGLE_MAX = 75;
@@ -165,23 +181,29 @@ async function twoPass(
 ): Promise<UnitSpan[]> {
   const searches = new StretchSearches(backend, samples, units, opts);
   const adaptations = new PieceAdaptations(backend.speakerTrack?.() ?? null);
-  let second: { spans: UnitSpan[]; plan: Piece[] };
-  if (opts.pieces)
-    second = await twoPassParallel(backend, samples, units, opts, opts.pieces, searches, adaptations);
-  else {
-    const first = await firstPass(backend, samples, units, opts, adaptations);
-    second = await piecePass(
-      backend,
-      samples,
-      units,
-      first,
-      opts,
-      (d) => opts.onProgress?.(0.3 + d * 0.7),
-      adaptations,
-    );
+  try {
+    let second: { spans: UnitSpan[]; plan: Piece[] };
+    if (opts.pieces)
+      second = await twoPassParallel(backend, samples, units, opts, opts.pieces, searches, adaptations);
+    else {
+      const first = await firstPass(backend, samples, units, opts, adaptations);
+      second = await piecePass(
+        backend,
+        samples,
+        units,
+        first,
+        opts,
+        (d) => opts.onProgress?.(0.3 + d * 0.7),
+        adaptations,
+      );
+    }
+    const merged = await mergeFailedEdges(searches, units, second.spans, second.plan);
+    return await repairRuns(searches, samples, units, merged);
+  } finally {
+    // this thread takes no more of the threads' work for these searches: the engine's next steps have
+    // their own (a search asked ahead and not needed is dropped)
+    searches.close();
   }
-  const merged = await mergeFailedEdges(searches, units, second.spans, second.plan);
-  return repairRuns(searches, samples, units, merged);
 }
 
 /**
@@ -224,25 +246,22 @@ const eventLoopTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
  * A repair's (or a reseat's) search: the closed search of units [u0, u1) over the file's stretch from..to
  * (seconds).
  */
-export interface Stretch {
+export interface Stretch extends SearchShape {
   u0: number;
   u1: number;
   from: number;
   to: number;
-  /** with a loop before the first unit (WindowRequest.leadingLoop: align/reseat.ts) */
-  leadingLoop?: true;
 }
 
 /** A stretch searched on another thread is at most this long (alignPiece reads a longer one in windows). */
 const THREAD_STRETCH_MAX = PIECE_LIMIT - 1;
 
 /**
- * The repairs' stretch searches (mergeFailedEdges, repairRuns; align/reseat.ts has its own, over the
- * same threads). A search's outcome depends only on its stretch, so the searches asked for are run
- * wherever there is room: on a piece thread that is free, else on this thread, one at a time, in the
- * order asked. A repair that can go on only with a search's outcome
- * waits for it while the others go on; the result is the one a single thread gives whichever thread
- * searched what.
+ * The repairs' stretch searches (mergeFailedEdges, repairRuns; align/squeezed.ts and align/reseat.ts have
+ * their own, over the same threads). A search's outcome depends only on its stretch, so the searches asked
+ * for are run wherever there is room: on a piece thread that is free, else on this thread, one at a time,
+ * in the order asked. A repair that can go on only with a search's outcome waits for it while the others
+ * go on; the result is the one a single thread gives whichever thread searched what.
  */
 export class StretchSearches {
   private readonly done = new Map<string, Promise<UnitSpan[]>>();
@@ -383,7 +402,9 @@ export class StretchSearches {
     const taken = this.opts.pieces?.takeBack?.();
     if (!taken) return false;
     try {
-      taken.done(await pieceHere(this.backend, taken.work, this.opts));
+      // as the thread would have run it (not with this caller's settings: a search without the garbage
+      // path taken back by the repairs' searches was run with it, 2026-12-07)
+      taken.done(await pieceOutcome(this.backend, taken.work, taken.settings));
     } catch (err) {
       taken.failed(err);
     }
@@ -411,6 +432,7 @@ export class StretchSearches {
       units: this.units.slice(s.u0, s.u1),
       openEnd: false,
       leadingLoop: s.leadingLoop,
+      forced: s.forced,
     });
     // the window's scores are let go at once
     this.backend.release?.();
@@ -426,13 +448,15 @@ export class StretchSearches {
       coarse: [],
       recognise: false,
       leadingLoop: s.leadingLoop,
+      forced: s.forced,
     });
     for (const w of out.warnings) this.opts.warn?.(w);
     return out.spans;
   }
 }
 
-const stretchKey = (s: Stretch) => `${s.u0}:${s.u1}:${s.from}:${s.to}:${s.leadingLoop ? 'loop' : ''}`;
+const stretchKey = (s: Stretch) =>
+  `${s.u0}:${s.u1}:${s.from}:${s.to}:${s.leadingLoop ? 'loop' : ''}:${s.forced ? 'forced' : ''}`;
 
 /** A stretch's (or a piece's) first sample and the sample after its last, from its times in seconds. */
 const sampleBounds = (s: { from: number; to: number }): [number, number] => [
@@ -1289,8 +1313,8 @@ export async function alignPiece(
   opts: LongAudioOptions,
   /** the speaker adaptation the first pass's path gave this piece (SpeakerTrack) */
   adaptation?: SpeakerAdaptation,
-  /** a loop before the first unit (PieceWork.leadingLoop) */
-  leadingLoop?: true,
+  /** a stretch's search rather than a piece's (PieceWork's SearchShape) */
+  shape: SearchShape = {},
 ): Promise<UnitSpan[]> {
   const duration = samples.length / SAMPLE_RATE;
   if (duration > PIECE_LIMIT) {
@@ -1312,7 +1336,8 @@ export async function alignPiece(
     onRecognition: opts.onRecognition ? (r) => recognitions.push(r) : undefined,
     adaptation,
     expected: coarse.length,
-    leadingLoop,
+    leadingLoop: shape.leadingLoop,
+    forced: shape.forced,
   });
   backend.release?.();
   if (spans.length < coarse.length * 0.8) return coarse;
@@ -1328,7 +1353,7 @@ export async function alignPiece(
 export async function pieceOutcome(
   backend: AcousticBackend,
   w: PieceWork,
-  s: Pick<LongAudioOptions, 'precision' | 'garbage' | 'window' | 'guard'> & { recognise: boolean },
+  s: PieceSettings & Pick<LongAudioOptions, 'window' | 'guard'>,
 ): Promise<PieceOutcome> {
   const recognitions: Recognition[] = [];
   const warnings: string[] = [];
@@ -1347,7 +1372,7 @@ export async function pieceOutcome(
       onRecognition: s.recognise ? (r) => recognitions.push(r) : undefined,
     },
     w.adaptation,
-    w.leadingLoop,
+    { leadingLoop: w.leadingLoop, forced: w.forced },
   );
   return { spans, recognitions, warnings };
 }

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { align } from '../engine.ts';
-import { WindowPool } from './window-pool.ts';
+import { onThreads } from '@tazamun/aligner/testing/thread-jobs';
 import { joinedSet, leftOutAtThreePlaces } from '@tazamun/aligner/testing/joined-set';
 
 test('a long recording whose text lacks a sentence at three places: the words after each are placed where they are said', async () => {
@@ -121,23 +121,10 @@ test('one side of an interview on two threads: the searches of words placed on u
   const { samples, text } = await joinedSet('timit-dev', { textLeftOut: (i) => i % 2 === 1 });
   const one = await align(samples, text, { lang: 'en', threads: 1 });
   // the searches with a loop before their first word that the other thread ran (not taken back)
-  let looped = 0;
-  const { run, takeBack } = WindowPool.prototype;
-  WindowPool.prototype.run = function (this: WindowPool, job) {
-    if (job.leadingLoop) looped++;
-    return run.call(this, job);
-  };
-  WindowPool.prototype.takeBack = function (this: WindowPool) {
-    const taken = takeBack.call(this);
-    if (taken?.job.leadingLoop) looped--;
-    return taken;
-  };
-  let two;
-  try {
-    two = await align(samples, text, { lang: 'en', threads: 2 });
-  } finally {
-    Object.assign(WindowPool.prototype, { run, takeBack });
-  }
+  const { result: two, total: looped } = await onThreads(
+    (job) => (job.leadingLoop ? 1 : 0),
+    () => align(samples, text, { lang: 'en', threads: 2 }),
+  );
   assert.ok(looped > 0, 'the other thread ran none of the searches');
   assert.deepEqual(
     two.words.map((w) => [w.start, w.end, w.confidence]),

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evalDir } from '@tazamun/aligner/testing/eval-dir';
+import { joinedSet } from '@tazamun/aligner/testing/joined-set';
 import { align } from '../engine.ts';
+import { onThreads } from '@tazamun/aligner/testing/thread-jobs';
 
 const ref = (uid: string) =>
   JSON.parse(readFileSync(join(evalDir(), 'timit-dev', `${uid}.json`), 'utf8')) as {
@@ -42,4 +44,22 @@ test('a short word the neighbours had taken between them is placed where it was 
     for (let k = 1; k < res.words.length; k++)
       assert.ok(res.words[k]!.start! >= res.words[k - 1]!.end! - 1e-6);
   }
+});
+
+test('words left out of a long recording, on two threads: their searches are shared, the result is one thread’s', async () => {
+  // timit-dev joined (233 s, the two-pass path): a few short words squeezed out between neighbours and a
+  // run forced in. Their searches go to the piece thread while this one judges them in turn (on the
+  // 3-hour file 3.5 s on one thread after the pieces were done, while the other thread waited).
+  const { samples, text } = await joinedSet('timit-dev');
+  const one = await align(samples, text, { lang: 'en', threads: 1, recognition: false });
+  // the searches without the garbage path (this file's only ones) that the other thread ran, not taken back
+  const { result: two, total: shared } = await onThreads(
+    (job) => (job.garbage ? 0 : 1),
+    () => align(samples, text, { lang: 'en', threads: 2, recognition: false }),
+  );
+  assert.ok(shared > 0, 'the other thread ran none of the searches');
+  assert.deepEqual(
+    two.words.map((w) => [w.start, w.end, w.confidence]),
+    one.words.map((w) => [w.start, w.end, w.confidence]),
+  );
 });

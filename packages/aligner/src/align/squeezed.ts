@@ -10,9 +10,8 @@
 //   over the same frames), which a word that is not in the audio fails by far.
 // A word that is not in the audio fits badly where it is forced and stays not_found.
 import { placeable as canPlace } from '../acoustic/backend.ts';
-import type { AcousticBackend, Precision, Unit, UnitSpan } from '../acoustic/backend.ts';
-import { SAMPLE_RATE } from '../audio/decode.ts';
-import type { Samples } from '../audio/pcm.ts';
+import type { Unit, UnitSpan } from '../acoustic/backend.ts';
+import type { Stretch, StretchSearches } from './long-audio.ts';
 
 /** Neighbours closer than this leave no room for the word: it was squeezed out, not skipped. */
 const TOUCHING = 0.03;
@@ -35,12 +34,17 @@ const GOP_MAX = 10;
 /** Placed words searched again on each side of a forced run: the nearest, then three. */
 const CONTEXTS = [1, 3];
 
+/**
+ * `spans` (in unit order) with the words left out placed where they fit (see the head of this file).
+ * `searches`: the recording's stretch searches without the garbage path (align/long-audio.ts); with piece
+ * threads, the searches the spans as they are ask for first are shared out ahead, and each is still judged
+ * in turn here. `total`: the recording's seconds.
+ */
 export async function placeSqueezed(
-  backend: AcousticBackend,
-  samples: Samples,
+  searches: Pick<StretchSearches, 'get' | 'prefetch' | 'close'>,
   units: Unit[],
   spans: UnitSpan[],
-  precision: Precision,
+  total: number,
 ): Promise<UnitSpan[]> {
   const byUnit = new Map(spans.map((s) => [s.unit, s]));
   // Many words missing is a transcript that does not match the audio, not words squeezed out: placing
@@ -49,7 +53,6 @@ export async function placeSqueezed(
   if (placeable - spans.length > Math.max(1, MAX_MISSING_SHARE * placeable)) return spans;
   const ps = spans.map((s) => s.confidence).sort((a, b) => a - b);
   const median = ps.length ? ps[Math.floor(ps.length / 2)]! : 0;
-  const total = samples.length / SAMPLE_RATE;
   const placeableAt = (u: number) => canPlace(units[u]!);
   // the placed word nearest before unit u (exclusive), and after it
   const endBefore = (u: number) => {
@@ -66,34 +69,80 @@ export async function placeSqueezed(
     }
     return total;
   };
-  for (let i = 0; i < units.length; i++) {
-    if (byUnit.has(i) || !placeableAt(i)) continue;
-    // the run of words not placed from i: [i, j)
+
+  /** The run of words not placed from unit i: [i, j), and whether it is one word squeezed out. */
+  const runFrom = (i: number): { j: number; squeezed: boolean } => {
     let j = i;
     while (j < units.length && !byUnit.has(j)) j++;
     const prev = byUnit.get(i - 1);
     const next = byUnit.get(j);
-    if (j === i + 1 && prev && next && next.start - prev.end < TOUCHING) {
-      await squeezedOut(i, prev, next);
-      continue;
-    }
-    await forcedRun(i, j);
+    return { j, squeezed: j === i + 1 && !!prev && !!next && next.start - prev.end < TOUCHING };
+  };
+
+  /** Unit i between neighbours that touch, searched with them: a little margin, never into the words around. */
+  const squeezedStretch = (i: number): Stretch => {
+    const prev = byUnit.get(i - 1)!;
+    const next = byUnit.get(i + 1)!;
+    const from = Math.max(endBefore(i - 1), prev.start - PAD);
+    const to = Math.min(startAfter(i + 1), next.end + PAD);
+    return { u0: i - 1, u1: i + 2, from, to };
+  };
+
+  /**
+   * Units [i, j), none placed, forced in with `context` placed words on each side (or the file's ends);
+   * null when the run is not searched (no placeable word, too many, or a stretch too long).
+   */
+  const forcedStretch = (i: number, j: number, context: number): Stretch | null => {
+    let run = 0;
+    for (let u = i; u < j; u++) if (placeableAt(u)) run++;
+    if (run === 0 || run > RUN_MAX) return null;
+    let u0 = i;
+    for (let n = 0, k = i - 1; k >= 0 && n < context; k--)
+      if (byUnit.has(k)) {
+        u0 = k;
+        n++;
+      }
+    let u1 = j;
+    for (let n = 0, k = j; k < units.length && n < context; k++)
+      if (byUnit.has(k)) {
+        u1 = k + 1;
+        n++;
+      }
+    const first = byUnit.get(u0);
+    const last = byUnit.get(u1 - 1);
+    const from = first ? Math.max(endBefore(u0), first.start - PAD) : endBefore(i);
+    const to = last ? Math.min(startAfter(u1 - 1), last.end + PAD) : startAfter(j - 1);
+    if (to - from > LOCAL_MAX || to <= from) return null;
+    return { u0, u1, from, to, forced: true };
+  };
+
+  // a search's outcome depends only on its stretch: the first search of each run as the spans are now goes
+  // to the threads at once (a word placed below changes the stretches next to it only)
+  const ahead: Stretch[] = [];
+  for (let i = 0; i < units.length; i++) {
+    if (byUnit.has(i) || !placeableAt(i)) continue;
+    const { j, squeezed } = runFrom(i);
+    const first = squeezed ? squeezedStretch(i) : forcedStretch(i, j, CONTEXTS[0]!);
+    if (first) ahead.push(first);
     i = j - 1;
+  }
+  searches.prefetch(ahead);
+  try {
+    for (let i = 0; i < units.length; i++) {
+      if (byUnit.has(i) || !placeableAt(i)) continue;
+      const { j, squeezed } = runFrom(i);
+      if (squeezed) await squeezedOut(i);
+      else await forcedRun(i, j);
+      i = j - 1;
+    }
+  } finally {
+    // the searches asked ahead for runs that a word placed before them changed are not run
+    searches.close();
   }
 
   /** Unit i between neighbours that touch (see the head of this file). */
-  async function squeezedOut(i: number, prev: UnitSpan, next: UnitSpan): Promise<void> {
-    // a little margin, but never into the words around the three
-    const t0 = Math.max(endBefore(i - 1), prev.start - PAD);
-    const t1 = Math.min(startAfter(i + 1), next.end + PAD);
-    const local = await backend.alignWindow({
-      samples: samples.window(Math.floor(t0 * SAMPLE_RATE), Math.ceil(t1 * SAMPLE_RATE)),
-      offset: t0,
-      units: [units[i - 1]!, units[i]!, units[i + 1]!],
-      precision,
-      openEnd: false,
-      garbage: false,
-    });
+  async function squeezedOut(i: number): Promise<void> {
+    const local = await searches.get(squeezedStretch(i));
     if (local.length !== 3 || local.some((s, k) => s.unit !== k)) return;
     const word = local[1]!;
     if (word.confidence < median - BELOW_MEDIAN) return;
@@ -108,37 +157,11 @@ export async function placeSqueezed(
    * the search skipped were often stretched over part of its audio.
    */
   async function forcedRun(i: number, j: number): Promise<void> {
-    let run = 0;
-    for (let u = i; u < j; u++) if (placeableAt(u)) run++;
-    if (run === 0 || run > RUN_MAX) return;
     for (const context of CONTEXTS) {
-      // the context-th placed word before i and after j (or the file's ends)
-      let u0 = i;
-      for (let n = 0, k = i - 1; k >= 0 && n < context; k--)
-        if (byUnit.has(k)) {
-          u0 = k;
-          n++;
-        }
-      let u1 = j;
-      for (let n = 0, k = j; k < units.length && n < context; k++)
-        if (byUnit.has(k)) {
-          u1 = k + 1;
-          n++;
-        }
-      const first = byUnit.get(u0);
-      const last = byUnit.get(u1 - 1);
-      const t0 = first ? Math.max(endBefore(u0), first.start - PAD) : endBefore(i);
-      const t1 = last ? Math.min(startAfter(u1 - 1), last.end + PAD) : startAfter(j - 1);
-      if (t1 - t0 > LOCAL_MAX || t1 <= t0) return;
-      const local = await backend.alignWindow({
-        samples: samples.window(Math.floor(t0 * SAMPLE_RATE), Math.ceil(t1 * SAMPLE_RATE)),
-        offset: t0,
-        units: units.slice(u0, u1),
-        precision,
-        openEnd: false,
-        garbage: false,
-        forced: true,
-      });
+      const stretch = forcedStretch(i, j, context);
+      if (!stretch) return;
+      const { u0, u1 } = stretch;
+      const local = await searches.get(stretch);
       let want = 0;
       for (let u = u0; u < u1; u++) if (placeableAt(u)) want++;
       // every word must fit by its goodness of pronunciation, the context's too (a word forced in where

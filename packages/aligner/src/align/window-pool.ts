@@ -30,8 +30,10 @@ export interface PieceJob {
   precision: Precision;
   garbage: boolean;
   recognise: boolean;
-  /** a loop before the first unit (PieceWork.leadingLoop) */
+  /** a loop before the first unit (SearchShape) */
   leadingLoop?: true;
+  /** every unit forced in (SearchShape) */
+  forced?: true;
 }
 
 /**

@@ -55,6 +55,7 @@ async function alignJob(job: PostedJob): Promise<void> {
         coarse: job.coarse,
         adaptation: job.adaptation,
         leadingLoop: job.leadingLoop,
+        forced: job.forced,
       },
       { precision: job.precision, garbage: job.garbage, recognise: job.recognise },
     );
