@@ -295,8 +295,8 @@ async function alignUnchecked(
     const named =
       backend instanceof HmmBackend ? asStandIns(searched, backend.decoder.spec.extraPhones) : null;
     const refinedNamed = backend.traits.refineEdges
-      ? refineEdges(named ?? searched, energyTrack(samples), stats.duration, DEFAULT_REFINE, () =>
-          fricationTrack(samples),
+      ? refineEdges(named ?? searched, energyTrack(samples), stats.duration, DEFAULT_REFINE, (from, to) =>
+          fricationTrack(samples, false, from, to),
         )
       : searched;
     const refined =

@@ -34,8 +34,8 @@ const span = (unit: number, start: number, end: number, first: string): UnitSpan
 test('a first word that begins with a fricative starts where its frication starts, not at its vowel', () => {
   const x = fricativeThenVowel();
   const refine = (first: string) =>
-    refineEdges([span(0, 0.43, 0.72, first)], energyTrack(x), 1.02, DEFAULT_REFINE, () =>
-      fricationTrack(x),
+    refineEdges([span(0, 0.43, 0.72, first)], energyTrack(x), 1.02, DEFAULT_REFINE, (from, to) =>
+      fricationTrack(x, false, from, to),
     )[0]!;
   const s = refine('S');
   assert.ok(Math.abs(s.start - 0.3) <= 0.011, `start ${s.start}`);
@@ -49,7 +49,9 @@ test('a first word that begins with a fricative starts where its frication start
 test('a later word is not walked back over what precedes it', () => {
   const x = fricativeThenVowel();
   const spans = [span(0, 0.05, 0.2, 'AA'), span(1, 0.43, 0.72, 'S')];
-  const out = refineEdges(spans, energyTrack(x), 1.02, DEFAULT_REFINE, () => fricationTrack(x));
+  const out = refineEdges(spans, energyTrack(x), 1.02, DEFAULT_REFINE, (from, to) =>
+    fricationTrack(x, false, from, to),
+  );
   assert.ok(out[1]!.start >= 0.43 - DEFAULT_REFINE.maxOutward - 0.003, `start ${out[1]!.start}`);
 });
 
@@ -62,4 +64,31 @@ test('the plain energy track is the frication track without pre-emphasis', () =>
   const at = (t: number) => Math.round((t * RATE - 80) / 80);
   assert.ok(Math.abs(hf[at(0.36)]! - plain[at(0.36)]!) < 3);
   assert.ok(plain[at(0.55)]! - hf[at(0.55)]! > 15);
+});
+
+test('in a long recording the first word’s frication is read from the stretch around it, not the whole track', () => {
+  // the same fricative and vowel 700 s into a 20-minute recording of faint hum
+  const word = fricativeThenVowel();
+  const rnd = seeded(7);
+  const x = new Float32Array(1200 * RATE);
+  for (let i = 0; i < x.length; i++)
+    x[i] = 0.0005 * Math.sin((2 * Math.PI * 50 * i) / RATE) + 0.0002 * (rnd() * 2 - 1);
+  x.set(word, 700 * RATE);
+  const asked: [number, number][] = [];
+  const [s] = refineEdges(
+    [span(0, 700.43, 700.72, 'S')],
+    energyTrack(x),
+    1200,
+    DEFAULT_REFINE,
+    (from, to) => {
+      asked.push([from, to]);
+      return fricationTrack(x, false, from, to);
+    },
+  );
+  assert.ok(Math.abs(s!.start - 700.3) <= 0.011, `start ${s!.start}`);
+  // ten minutes of 5 ms frames, the word inside them
+  assert.equal(asked.length, 1);
+  const [from, to] = asked[0]!;
+  assert.equal(to - from, 120_000);
+  assert.ok(from * 0.005 < 700 && to * 0.005 > 700.43, `frames ${from}-${to}`);
 });

@@ -57,6 +57,12 @@ const FRICATIVES = new Set([
 /** frication: pre-emphasised energy this far above the file's quiet level (its 10th percentile) */
 const FRICATION_DB = 3;
 const MAX_FRICATION = 0.3;
+/**
+ * The quiet level is read over this many seconds around the first word: the whole of a shorter
+ * recording, and of a longer one the stretch the word lies in (a 3-hour file's whole track, for one word,
+ * took 1.6 s of the job's last steps, on one thread).
+ */
+const FRICATION_REACH = 600;
 
 /** 10 ms energies in dB; with `dither`, digital zeros read as the searches read them (audio/pcm.ts). */
 export function energyTrack(samples: Pcm | Samples, dither = false): Float32Array {
@@ -66,21 +72,33 @@ export function energyTrack(samples: Pcm | Samples, dither = false): Float32Arra
 /**
  * As energyTrack after pre-emphasis (x[n] - 0.95 x[n-1]), which weighs the high frequencies where
  * frication lies. Used only to extend fricative onsets: on every edge it follows the hiss of old
- * recordings (measured worse on VoxAngeles, 55 vs 40 ms mean).
+ * recordings (measured worse on VoxAngeles, 55 vs 40 ms mean). Frames [from, to) of the whole track.
  */
-export function fricationTrack(samples: Pcm | Samples, dither = false): Float32Array {
-  return track(samples, dither, 0.95);
+export function fricationTrack(
+  samples: Pcm | Samples,
+  dither = false,
+  from = 0,
+  to = Infinity,
+): Float32Array {
+  return track(samples, dither, 0.95, from, to);
 }
 
 /** Frames read at a time (a minute of audio), so a recording kept in a file is never read whole. */
 const TRACK_CHUNK = 12000;
 
-/** `dither` applies to bare samples; Samples carry their own. */
-function track(given: Pcm | Samples, dither: boolean, emphasis: number): Float32Array {
+/** `dither` applies to bare samples; Samples carry their own. Frames [from, to), cut to the recording. */
+function track(
+  given: Pcm | Samples,
+  dither: boolean,
+  emphasis: number,
+  from = 0,
+  to = Infinity,
+): Float32Array {
   const samples = given instanceof Samples ? given : new Samples(given, dither);
-  const n = Math.max(0, Math.floor((samples.length - WIN) / HOP) + 1);
-  const out = new Float32Array(n);
-  for (let f0 = 0; f0 < n; f0 += TRACK_CHUNK) {
+  const n = Math.min(to, Math.max(0, Math.floor((samples.length - WIN) / HOP) + 1));
+  const first = Math.min(from, n);
+  const out = new Float32Array(n - first);
+  for (let f0 = first; f0 < n; f0 += TRACK_CHUNK) {
     const f1 = Math.min(n, f0 + TRACK_CHUNK);
     // the chunk's frames and the sample before its first (pre-emphasis)
     const from = f0 * HOP - 1;
@@ -96,7 +114,7 @@ function track(given: Pcm | Samples, dither: boolean, emphasis: number): Float32
         prev = v;
         s += d * d;
       }
-      out[f] = 10 * Math.log10(s / WIN + 1e-10);
+      out[f - first] = 10 * Math.log10(s / WIN + 1e-10);
     }
   }
   return out;
@@ -122,8 +140,11 @@ export function refineEdges(
   energy: Float32Array,
   duration: number,
   opts: RefineOptions = DEFAULT_REFINE,
-  /** the frication track (fricationTrack), made only when a first word begins with a fricative */
-  frication: (() => Float32Array) | null = null,
+  /**
+   * frames [from, to) of the frication track (fricationTrack), made only when a first word begins with a
+   * fricative
+   */
+  frication: ((from: number, to: number) => Float32Array) | null = null,
 ): UnitSpan[] {
   const out = spans.map((s) => ({ ...s, phones: s.phones.map((p) => ({ ...p })) }));
   // The file's quiet level stands in for the floor where the pause is too short to measure (file edges).
@@ -152,12 +173,14 @@ export function refineEdges(
         }
       }
       if (k === 0 && frication && FRICATIVES.has(s.phones[0]?.phone ?? '')) {
-        // back over frames of frication
-        const track = frication();
+        // back over frames of frication, above the quiet level of the stretch around the word
+        const reach = FRICATION_REACH * 200;
+        const lo = Math.max(0, Math.min(frameOf(s.start) - reach / 2, energy.length - reach));
+        const track = frication(lo, lo + reach);
         const fricFloor = percentile(track, 0, track.length, 0.1) ?? -100;
         const stop = Math.max(0, frameOf(s.start - MAX_FRICATION));
         let f = frameOf(s.start);
-        while (f - 1 >= stop && track[f - 1]! > fricFloor + FRICATION_DB) f--;
+        while (f - 1 >= stop && track[f - 1 - lo]! > fricFloor + FRICATION_DB) f--;
         // no quiet frame within reach (but the file's start): a noise, not an onset
         if (f < frameOf(s.start) && (f > stop || stop === 0))
           moveStart(s, Math.max(0, timeOf(f) - HOP / 2 / SAMPLE_RATE));

@@ -128,6 +128,16 @@ test('energies over more than a chunk of frames are those of one pass, from memo
     assert.deepEqual(fricationTrack(long), reference(0.95));
     assert.deepEqual(energyTrack(inFile), whole);
     assert.deepEqual(fricationTrack(inFile), fricationTrack(long, true));
+    // a stretch of frames (refine.ts reads the first word's surroundings only) is the whole track's, across
+    // a chunk's edge and up to the end
+    const hf = fricationTrack(inFile);
+    for (const [from, to] of [
+      [0, 500],
+      [11_900, 12_300],
+      [13_000, Infinity],
+    ] as const)
+      assert.deepEqual(fricationTrack(inFile, false, from, to), hf.slice(from, to));
+    assert.equal(fricationTrack(inFile, false, hf.length + 5, Infinity).length, 0);
     inFile.close();
   } finally {
     rmSync(dir, { recursive: true });
