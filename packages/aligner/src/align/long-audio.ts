@@ -109,7 +109,10 @@ export interface PieceTakenBack {
   failed(cause: unknown): void;
 }
 
-/** What a piece's search is run with, on whatever thread (PieceRunner.run's caller fixes it). */
+/**
+ * What a piece's search is run with, on whatever thread runs it: the settings of the runner it was given
+ * to (engine.ts, `piecePool(...).runner(precision, garbage, recognise)`).
+ */
 export type PieceSettings = Pick<LongAudioOptions, 'precision' | 'garbage'> & { recognise: boolean };
 
 /** Files up to this many seconds are aligned in one search (LongAudioOptions.singleMax's default). */
