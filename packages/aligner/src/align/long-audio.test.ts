@@ -144,25 +144,27 @@ async function joined() {
   return { samples, words, starts, perUtt, backend, units };
 }
 
+/** Sentence i of joined() as a stretch search: its units over its own audio. */
+function sentenceStretch({ samples, starts, perUtt }: Awaited<ReturnType<typeof joined>>, i: number) {
+  const u0 = perUtt.slice(0, i).reduce((a, n) => a + n, 0);
+  return { u0, u1: u0 + perUtt[i]!, from: starts[i]!, to: starts[i + 1] ?? samples.length / SAMPLE_RATE };
+}
+
 test('stretch searches closed: those asked and not started are dropped, and this thread runs no more of them', async () => {
   // align/reseat.ts asks ahead for the searches its runs will want and closes the searches when it is
   // done; a search queued for a run that a moved run replaced must not run on beside the engine's later
   // steps (on the same back-end).
-  const { samples, words, starts, backend, units } = await joined();
+  const data = await joined();
+  const { samples, perUtt, backend, units } = data;
   const searches = new StretchSearches(backend, new Samples(samples, true), units, {
     precision: 'standard',
     garbage: true,
   });
-  const perUtt = (i: number) => ({ from: starts[i]!, to: starts[i + 1] ?? samples.length / SAMPLE_RATE });
-  const counts = [0, 1, 2].map(
-    (i) => words.filter((w) => w.start >= perUtt(i).from && w.start < perUtt(i).to).length,
-  );
-  const at = (i: number) => counts.slice(0, i).reduce((a, n) => a + n, 0);
-  const stretch = (i: number) => ({ u0: at(i), u1: at(i + 1), ...perUtt(i), leadingLoop: true as const });
+  const stretch = (i: number) => ({ ...sentenceStretch(data, i), leadingLoop: true as const });
   const first = searches.get(stretch(0));
   const later = [searches.offer(stretch(1)), searches.offer(stretch(2))];
   const placed = await first;
-  assert.ok(placed.length >= counts[0]! - 1, `${placed.length} of ${counts[0]} placed`);
+  assert.ok(placed.length >= perUtt[0]! - 1, `${placed.length} of ${perUtt[0]} placed`);
   searches.close();
   const outcomes = await Promise.allSettled(later);
   // the first of them may have started while `first` was read; the last had not
@@ -175,14 +177,10 @@ test('a search a thread holds, taken back by another step’s searches, is run w
   // The repairs' searches go on taking back what the threads hold after the repairs are done; on the 3-hour
   // file they took back the searches for words left out (align/squeezed.ts, without the garbage path) and
   // ran them with the garbage path, so that two threads placed 29-36 fewer words than one, by timing.
-  const { samples, words, starts, backend, units } = await joined();
+  const data = await joined();
+  const { samples, backend, units } = data;
   const recording = new Samples(samples, true);
-  const perUtt = (i: number) => ({ from: starts[i]!, to: starts[i + 1] ?? samples.length / SAMPLE_RATE });
-  const counts = UTTS.map(
-    (_, i) => words.filter((w) => w.start >= perUtt(i).from && w.start < perUtt(i).to).length,
-  );
-  const at = (i: number) => counts.slice(0, i).reduce((a, n) => a + n, 0);
-  const stretches = [0, 1, 2].map((i) => ({ u0: at(i), u1: at(i + 1), ...perUtt(i) }));
+  const stretches = [0, 1, 2].map((i) => sentenceStretch(data, i));
   const pool = piecePool(backend, 2, 3600, undefined);
   assert.ok(pool, 'a pool of piece threads');
   try {
@@ -628,12 +626,9 @@ test('a pool warmed for the model places a piece as this thread does; a warm-up 
 });
 
 /** Sentence i of joined() as a piece thread's job, over its own audio. */
-function sentenceJob(
-  { samples, starts, perUtt, units }: Awaited<ReturnType<typeof joined>>,
-  i: number,
-  modelDir?: string,
-) {
-  const u0 = perUtt.slice(0, i).reduce((a, n) => a + n, 0);
+function sentenceJob(data: Awaited<ReturnType<typeof joined>>, i: number, modelDir?: string) {
+  const { samples, starts, units } = data;
+  const { u0, u1 } = sentenceStretch(data, i);
   const from = Math.round(starts[i]! * SAMPLE_RATE);
   const to = Math.round(starts[i + 1]! * SAMPLE_RATE);
   return {
@@ -642,7 +637,7 @@ function sentenceJob(
     pcm: samples.slice(from, to),
     origin: from,
     offset: starts[i]!,
-    units: units.slice(u0, u0 + perUtt[i]!),
+    units: units.slice(u0, u1),
     coarse: [],
     precision: 'standard' as const,
     garbage: true,

@@ -332,9 +332,9 @@ export class StretchSearches {
 
   /**
    * The searches asked for and not started are dropped (their promises reject) and this thread takes no
-   * more: a caller that asked ahead for searches it then did not need (align/reseat.ts) calls it when it
-   * is done, so that none runs on after it beside the engine's later steps. A search running on a piece
-   * thread ends there unread.
+   * more: each step that asks for searches (the repairs, align/squeezed.ts, align/reseat.ts) calls it when
+   * it is done, so that none it asked ahead runs on beside the engine's later steps, and its loop here
+   * takes back no later step's searches. A search running on a piece thread ends there unread.
    */
   close(): void {
     this.closed = true;
