@@ -514,13 +514,14 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
   assert.ok(spans.length >= 140, `${spans.length} of 185 units placed (106 before, 150 after)`);
   for (let k = 1; k < spans.length; k++) assert.ok(spans[k]!.start >= spans[k - 1]!.end - 1e-6, 'in order');
 
-  // With a piece thread, the repairs' searches (failed edges, runs of unplaced words) run ahead on both
-  // threads, and the sequential repairs take them: the words are those of one thread.
+  // With a piece thread, the repairs' searches (failed edges, runs of unplaced words) are handed to it
+  // ahead, and the sequential repairs take them: the words are those of one thread. (How many of the five
+  // or so it starts before this thread takes the rest back depends on timing: under load, none.)
   const pool = piecePool(backend, 2, samples.length / SAMPLE_RATE, undefined);
   assert.ok(pool, 'a pool of piece threads');
   try {
-    // the repairs' searches (no recognition) the other thread ran, not taken back
-    const { result: threaded, total: stretches } = await onThreads(
+    // the repairs' searches (no recognition) handed to the other thread
+    const { result: threaded, given: stretches } = await onThreads(
       (job) => (job.recognise ? 0 : 1),
       () =>
         alignLong(backend, new Samples(samples, true), units, {
@@ -529,7 +530,7 @@ test('hoarse, disfluent speech in one long file keeps most of its words (the fir
           pieces: pool.runner('standard', true, true),
         }),
     );
-    assert.ok(stretches > 0, 'repair searches ran on the piece thread');
+    assert.ok(stretches > 0, 'repair searches were handed to the piece thread');
     assert.deepEqual(threaded, spans);
   } finally {
     await pool.close();

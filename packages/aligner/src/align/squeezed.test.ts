@@ -52,12 +52,14 @@ test('words left out of a long recording, on two threads: their searches are sha
   // 3-hour file 3.5 s on one thread after the pieces were done, while the other thread waited).
   const { samples, text } = await joinedSet('timit-dev');
   const one = await align(samples, text, { lang: 'en', threads: 1, recognition: false });
-  // the searches without the garbage path (this file's only ones) that the other thread ran, not taken back
-  const { result: two, total: shared } = await onThreads(
+  // the searches without the garbage path (this file's only ones) handed to the other thread (five or so:
+  // how many it starts before this thread takes the rest back depends on timing, and under load it may be
+  // none)
+  const { result: two, given: shared } = await onThreads(
     (job) => (job.garbage ? 0 : 1),
     () => align(samples, text, { lang: 'en', threads: 2, recognition: false }),
   );
-  assert.ok(shared > 0, 'the other thread ran none of the searches');
+  assert.ok(shared > 0, 'none of the searches was handed to the other thread');
   assert.deepEqual(
     two.words.map((w) => [w.start, w.end, w.confidence]),
     one.words.map((w) => [w.start, w.end, w.confidence]),
