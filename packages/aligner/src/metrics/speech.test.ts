@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { frameLevels, frameTilts } from '../audio/measure.ts';
 import { seeded } from '../bench/common.ts';
-import { analyseSpeech, untranscribedSpeech } from './speech.ts';
+import { FLOOR_SPAN_SECONDS, analyseSpeech, localFloors, speechIn, untranscribedSpeech } from './speech.ts';
 
 const RATE = 16000;
 
@@ -134,4 +134,79 @@ test('untranscribed speech counts the whole of the speech no word took, whatever
   const none = untranscribedSpeech(a, [{ start: null, end: null }]);
   assert.ok(none.seconds > 4);
   assert.equal(none.innerSeconds, 0);
+});
+
+/**
+ * `seconds` of read phrases (2.2 s of the syllables `phrase` draws, then 0.8 s of pause) over noise of
+ * `noise` amplitude, the loud nuclei at `loud`.
+ */
+function phrases(seconds: number, noise: number, loud: number, seed: number): Float32Array {
+  const rnd = seeded(seed);
+  const x = new Float32Array(Math.round(seconds * RATE));
+  for (let i = 0; i < x.length; i++) {
+    const t = (i / RATE) % 3;
+    let a = 0;
+    if (t < 2.2) {
+      const k = Math.floor(t / 0.22);
+      const u = t - k * 0.22;
+      const f = k % 2 === 0 ? 300 : 900;
+      if (u < 0.16) a = (u < 0.04 || u >= 0.12 ? loud / 12 : loud) * Math.sin(2 * Math.PI * f * (i / RATE));
+    }
+    x[i] = noise * (rnd() * 2 - 1) + a;
+  }
+  return x;
+}
+
+test("a long recording's noisy stretch is speech where it rises above its own floor, not throughout", () => {
+  // 120 s read in a quiet room (noise about -85 dBFS), then 60 s close to a noisy microphone (about -40
+  // dBFS, 15 dB over the quiet stretch's floor and more): the file's quietest tenth is the quiet room's
+  const quiet = phrases(120, 1e-4, 0.1, 11);
+  const noisy = phrases(60, 0.017, 0.5, 12);
+  const x = new Float32Array(quiet.length + noisy.length);
+  x.set(quiet);
+  x.set(noisy, quiet.length);
+  const a = analyse(x);
+  // each phrase is 2.2 s of every 3 s, with its edges (EDGE_SECONDS) about 2.5: under 50 s of the noisy
+  // minute, and never its pauses
+  const inNoisy = speechIn(a.regions, 121, 179);
+  assert.ok(inNoisy > 35 && inNoisy < 50, `speech in the noisy minute ${inNoisy} s`);
+  // its pauses are not speech, but for the first 20 s, whose minute still holds enough of the quiet room's
+  // pauses to set its floor
+  let pausesHeard = 0;
+  for (let t = 141; t < 180; t += 3) pausesHeard += speechIn(a.regions, t - 0.65, t - 0.15);
+  assert.equal(pausesHeard, 0, 'the pauses of the noisy minute are not speech');
+  // read against the whole file's floor, the noisy minute was speech throughout
+  const whole = Float32Array.from(frameLevels(x)).sort()[Math.floor(a.regions.length * 0.1)]!;
+  assert.ok(whole < -80, `the file's quietest tenth ${whole} dB`);
+  // the quiet stretch reads as it reads alone, but for the seconds whose minute reaches the noisy one
+  const alone = analyse(quiet);
+  assert.equal(speechIn(a.regions, 0, 90), speechIn(alone.regions, 0, 90));
+});
+
+test('a recording up to FLOOR_SPAN_SECONDS has one floor, its quietest tenth read exactly', () => {
+  const rnd = seeded(3);
+  const n = FLOOR_SPAN_SECONDS * 100;
+  const levels = Float32Array.from({ length: n }, () => -90 + 60 * rnd());
+  const sorted = Float32Array.from(levels).sort();
+  const f = localFloors(levels, sorted);
+  assert.equal(f.values.length, 1);
+  assert.equal(f.values[0], sorted[Math.floor(n * 0.1)]);
+  assert.ok(f.block >= n);
+});
+
+test("a longer recording's floor is each block's minute's quietest tenth, to within half a bin (0.025 dB)", () => {
+  const rnd = seeded(8);
+  // five minutes whose floor climbs by 30 dB
+  const n = 5 * 60 * 100;
+  const levels = Float32Array.from({ length: n }, (_, i) => -90 + (30 * i) / n + 40 * rnd());
+  const f = localFloors(levels, Float32Array.from(levels).sort());
+  assert.equal(f.values.length, Math.ceil(n / f.block));
+  const span = FLOOR_SPAN_SECONDS * 100;
+  for (const b of [0, 1, 17, 150, 290, f.values.length - 1]) {
+    const a = Math.min(n - span, Math.max(0, Math.round(b * f.block + f.block / 2 - span / 2)));
+    const exact = Float32Array.from(levels.subarray(a, a + span)).sort()[Math.floor(span * 0.1)]!;
+    assert.ok(Math.abs(f.values[b]! - exact) <= 0.025 + 1e-6, `block ${b}: ${f.values[b]} against ${exact}`);
+  }
+  // the floor follows the climb
+  assert.ok(f.values[f.values.length - 1]! - f.values[0]! > 20);
 });

@@ -1,16 +1,32 @@
 // Audio analysis for the verdict: where the file sounds like speech, from the 10 ms frame levels alone
-// (no model). Speech rises and falls by syllable well above the file's quietest tenth; digital silence
-// never rises, and a steady sound (a test tone, a hum, a fan) stays at one level and one timbre, so
-// neither counts. The loud frames are the syllables' nuclei; the speech itself also holds their weaker
-// edges and the short pauses between them, so its stretches (`regions`) are the loud runs widened over
+// (no model). Speech rises and falls by syllable well above the quietest tenth of the minute around it;
+// digital silence never rises, and a steady sound (a test tone, a hum, a fan) stays at one level and one
+// timbre, so neither counts. The loud frames are the syllables' nuclei; the speech itself also holds their
+// weaker edges and the short pauses between them, so its stretches (`regions`) are the loud runs widened over
 // quieter neighbours and joined across short gaps. How much of the loud frames a codec keeps varies by
 // a third (the same 4.3 s of read speech: 1.8 s of loud runs in an OGG copy, 2.6 s in an MP3 copy);
 // the stretches hold still (4.3 s in both).
 
-/** A frame is active this many dB above the quietest tenth of the file... */
+/** A frame is active this many dB above the quietest tenth of the minute around it (FLOOR_SPAN_SECONDS)... */
 export const ACTIVE_ABOVE_FLOOR_DB = 15;
 /** ...and above this absolute level (dBFS). */
 export const ACTIVE_MIN_DBFS = -60;
+/**
+ * The floor is the quietest tenth of this many seconds around a frame (a recording up to this long has one
+ * floor, its whole file's). A long recording's noise changes (another room, another microphone, a hoarse
+ * speaker close to the microphone after a quiet studio): read against the quietest tenth of the whole
+ * file, a noisy stretch after an hour of quiet ones rose 15 dB above it throughout and was all speech
+ * (en-mfa-testdata's 77 s after timit-dev's 233 s: 77.1 s of speech, against 28.0 s alone).
+ */
+export const FLOOR_SPAN_SECONDS = 60;
+/** The local floor is read once for each block of this many frames. */
+const FLOOR_BLOCK = 100;
+/** The local floor's histogram: levels from this dB up ... */
+const FLOOR_LOW_DB = -130;
+/** ... in bins this wide (the floor is read to within half a bin) ... */
+const FLOOR_BIN_DB = 0.05;
+/** ... this many of them (up to +20 dBFS; a level outside falls in the first or the last). */
+const FLOOR_BINS = 3000;
 /**
  * Median frame-to-frame level change (dB) of the active frames below which the sound is steady, not
  * speech. Speech on the dev sets: 1.5-3 dB; a sine tone after its onset: 0.0 dB.
@@ -65,13 +81,15 @@ export function analyseSpeech(frameDb: Float32Array, frameTiltDb?: Float32Array)
   const frames = new Uint8Array(frameDb.length);
   if (frameDb.length === 0) return { frames, regions: new Uint8Array(0), speechSeconds: 0, steady: false };
   const sorted = Float32Array.from(frameDb).sort();
-  const floor = sorted[Math.floor(sorted.length * 0.1)]!;
-  const thr = Math.max(floor + ACTIVE_ABOVE_FLOOR_DB, ACTIVE_MIN_DBFS);
+  const floors = localFloors(frameDb, sorted);
+  // each block's threshold for the loud frames
+  const thr = floors.values.map((floor) => Math.max(floor + ACTIVE_ABOVE_FLOOR_DB, ACTIVE_MIN_DBFS));
+  const thrOf = (f: number) => thr[Math.floor(f / floors.block)]!;
   const deltas: number[] = [];
   for (let f = 0; f < frameDb.length; f++) {
-    if (frameDb[f]! < thr) continue;
+    if (frameDb[f]! < thrOf(f)) continue;
     frames[f] = 1;
-    if (f > 0 && frameDb[f - 1]! >= thr) deltas.push(Math.abs(frameDb[f]! - frameDb[f - 1]!));
+    if (f > 0 && frameDb[f - 1]! >= thrOf(f - 1)) deltas.push(Math.abs(frameDb[f]! - frameDb[f - 1]!));
   }
   deltas.sort((a, b) => a - b);
   // Loud throughout but never rising above its own floor (a tone from the first sample) is steady too.
@@ -83,17 +101,54 @@ export function analyseSpeech(frameDb: Float32Array, frameTiltDb?: Float32Array)
       deltas[Math.floor(deltas.length / 2)]! < STEADY_DELTA_DB &&
       (!frameTiltDb || tiltSpread(frameTiltDb, frames) < STEADY_TILT_DB));
   if (steady) frames.fill(0);
-  const regions = speechRegions(frames, frameDb, thr - EDGE_BELOW_ACTIVE_DB);
+  const edges = thr.map((t) => t - EDGE_BELOW_ACTIVE_DB);
+  const regions = speechRegions(frames, frameDb, (f) => edges[Math.floor(f / floors.block)]!);
   let n = 0;
   for (const v of regions) n += v;
   return { frames, regions, speechSeconds: round3(n * FRAME), steady };
 }
 
 /**
- * The stretches of speech: loud runs of MIN_SEED_FRAMES or more, widened over the neighbouring frames
- * at `edgeDb` or above (EDGE_SECONDS at most), then joined across gaps of BRIDGE_SECONDS or less.
+ * The floor of each block of `block` frames: the quietest tenth of the FLOOR_SPAN_SECONDS around the block
+ * (the span kept inside the file), from a histogram of the levels that slides along with the blocks. A
+ * recording up to FLOOR_SPAN_SECONDS has one block, whose floor is read exactly from `sorted` (its levels,
+ * sorted).
  */
-function speechRegions(active: Uint8Array, frameDb: Float32Array, edgeDb: number): Uint8Array {
+export function localFloors(
+  frameDb: Float32Array,
+  sorted: Float32Array,
+): { values: Float32Array; block: number } {
+  const n = frameDb.length;
+  const span = Math.round(FLOOR_SPAN_SECONDS / FRAME);
+  if (n <= span) return { values: Float32Array.of(sorted[Math.floor(n * 0.1)]!), block: Math.max(1, n) };
+  const blocks = Math.ceil(n / FLOOR_BLOCK);
+  const values = new Float32Array(blocks);
+  const counts = new Int32Array(FLOOR_BINS);
+  const bin = (f: number) =>
+    Math.min(FLOOR_BINS - 1, Math.max(0, Math.floor((frameDb[f]! - FLOOR_LOW_DB) / FLOOR_BIN_DB)));
+  // the frames [from, to) counted
+  let from = 0;
+  let to = 0;
+  const rank = Math.floor(span * 0.1);
+  for (let b = 0; b < blocks; b++) {
+    const centre = b * FLOOR_BLOCK + FLOOR_BLOCK / 2;
+    const a = Math.min(n - span, Math.max(0, Math.round(centre - span / 2)));
+    for (; to < a + span; to++) counts[bin(to)]!++;
+    for (; from < a; from++) counts[bin(from)]!--;
+    // the level of rank `rank` among the span's: the middle of its bin
+    let seen = 0;
+    let k = 0;
+    while (k < FLOOR_BINS - 1 && seen + counts[k]! <= rank) seen += counts[k++]!;
+    values[b] = FLOOR_LOW_DB + (k + 0.5) * FLOOR_BIN_DB;
+  }
+  return { values, block: FLOOR_BLOCK };
+}
+
+/**
+ * The stretches of speech: loud runs of MIN_SEED_FRAMES or more, widened over the neighbouring frames
+ * at `edgeDb(frame)` or above (EDGE_SECONDS at most), then joined across gaps of BRIDGE_SECONDS or less.
+ */
+function speechRegions(active: Uint8Array, frameDb: Float32Array, edgeDb: (f: number) => number): Uint8Array {
   const n = active.length;
   const out = new Uint8Array(n);
   const edge = Math.round(EDGE_SECONDS / FRAME);
@@ -106,9 +161,9 @@ function speechRegions(active: Uint8Array, frameDb: Float32Array, edgeDb: number
     while (e < n && active[e]) e++;
     if (e - f >= MIN_SEED_FRAMES) {
       let a = f;
-      while (a > 0 && f - a < edge && !out[a - 1] && frameDb[a - 1]! >= edgeDb) a--;
+      while (a > 0 && f - a < edge && !out[a - 1] && frameDb[a - 1]! >= edgeDb(a - 1)) a--;
       let b = e;
-      while (b < n && b - e < edge && !active[b] && frameDb[b]! >= edgeDb) b++;
+      while (b < n && b - e < edge && !active[b] && frameDb[b]! >= edgeDb(b)) b++;
       out.fill(1, a, b);
     }
     f = e;
