@@ -83,8 +83,11 @@ export function pieceThreads(asked: number | undefined): number {
  * a time the second thread spent about a quarter of its time waiting so (2026-12-04, a 3-hour file). More
  * than two cost nothing at the end, where the main thread takes back what a thread holds and has not
  * started (takeBack) instead of waiting for it: 0.92x the wall of two on the 0.27 h stand-in (2026-12-06).
+ * Four lasted about 0.8 s, and a piece on the main thread may take 1.5 s: on the 3-hour file the other
+ * thread waited 3.7 s so, in four gaps (2026-12-07); with eight, 133.0 and 133.7 s of wall against 136.5
+ * and 136.0.
  */
-export const PIECES_HELD = 4;
+export const PIECES_HELD = 8;
 
 /** A job given to a thread and not answered: its reply's resolver, and the job itself (to take it back). */
 interface Given {
