@@ -15,7 +15,7 @@ export const ACTIVE_MIN_DBFS = -60;
  * The floor is the quietest tenth of this many seconds around a frame (a recording up to this long has one
  * floor, its whole file's). A long recording's noise changes (another room, another microphone, a hoarse
  * speaker close to the microphone after a quiet studio): read against the quietest tenth of the whole
- * file, a noisy stretch after an hour of quiet ones rose 15 dB above it throughout and was all speech
+ * file, a noisy stretch after quiet ones rose 15 dB above it throughout and was all speech
  * (en-mfa-testdata's 77 s after timit-dev's 233 s: 77.1 s of speech, against 28.0 s alone).
  */
 export const FLOOR_SPAN_SECONDS = 60;
