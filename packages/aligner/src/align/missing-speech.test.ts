@@ -131,3 +131,26 @@ test('one side of an interview on two threads: the searches of words placed on u
     one.words.map((w) => [w.start, w.end, w.confidence]),
   );
 });
+
+test('a long recording that goes from a quiet room to a noisy one, with its whole text: little speech is left untranscribed', async () => {
+  // timit-dev's 80 recordings (233 s, quiet) then en-mfa-testdata's three (77 s, hoarse and noisy), one file.
+  // Read against the whole file's quietest tenth, the noisy stretch was speech throughout: 279.9 s of
+  // speech (the two sets alone hold 234.1 s), 16.0 s of it untranscribed, an estimated WER of 0.143
+  // (metrics/speech.ts, ADR 0112).
+  const parts = await Promise.all(['timit-dev', 'en-mfa-testdata'].map((s) => joinedSet(s)));
+  const samples = new Float32Array(parts.reduce((a, p) => a + p.samples.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    samples.set(p.samples, at);
+    at += p.samples.length;
+  }
+  const res = await align(samples, parts.map((p) => p.text).join('\n'), { lang: 'en', threads: 1 });
+  assert.equal(res.quality.verdict, 'good');
+  assert.ok(res.metrics.words_aligned >= 0.99 * res.metrics.words_total);
+  assert.ok(res.metrics.speech_seconds < 255, `speech ${res.metrics.speech_seconds} s`);
+  assert.ok(
+    res.metrics.untranscribed_speech_seconds < 10,
+    `untranscribed ${res.metrics.untranscribed_speech_seconds} s`,
+  );
+  assert.ok(res.metrics.wer! < 0.13, `estimated WER ${res.metrics.wer}`);
+});
