@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { frameLevels, frameTilts } from '../audio/measure.ts';
 import { seeded } from '../bench/common.ts';
-import { FLOOR_SPAN_SECONDS, analyseSpeech, localFloors, speechIn, untranscribedSpeech } from './speech.ts';
+import {
+  ACTIVE_ABOVE_FLOOR_DB,
+  FLOOR_SPAN_SECONDS,
+  analyseSpeech,
+  localFloors,
+  speechIn,
+  untranscribedSpeech,
+} from './speech.ts';
 
 const RATE = 16000;
 
@@ -209,4 +216,24 @@ test("a longer recording's floor is each block's minute's quietest tenth, to wit
   }
   // the floor follows the climb
   assert.ok(f.values[f.values.length - 1]! - f.values[0]! > 20);
+});
+
+test('the threshold is the floor plus 15 dB in double precision: a frame just under it is not loud', () => {
+  // a floor above -10 dBFS (loud noise) whose floor + 15 dB a float cannot hold: the nearest float under it
+  let floor = -9.5;
+  while (
+    Math.fround(Math.fround(floor) + ACTIVE_ABOVE_FLOOR_DB) >=
+    Math.fround(floor) + ACTIVE_ABOVE_FLOOR_DB
+  )
+    floor += 0.0001;
+  const f = Math.fround(floor);
+  const under = Math.fround(f + ACTIVE_ABOVE_FLOOR_DB);
+  assert.ok(under < f + ACTIVE_ABOVE_FLOOR_DB);
+  // loud frames that rise and fall around it (not a steady sound), the floor's frames around them
+  const levels = new Float32Array(50).fill(f);
+  for (let k = 20; k < 31; k++) levels[k] = k === 25 ? under : f + (k % 2 ? 25 : 30);
+  const { frames, steady } = analyseSpeech(levels);
+  assert.equal(steady, false);
+  assert.equal(frames[24], 1);
+  assert.equal(frames[25], 0);
 });

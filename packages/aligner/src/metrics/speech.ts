@@ -82,8 +82,9 @@ export function analyseSpeech(frameDb: Float32Array, frameTiltDb?: Float32Array)
   if (frameDb.length === 0) return { frames, regions: new Uint8Array(0), speechSeconds: 0, steady: false };
   const sorted = Float32Array.from(frameDb).sort();
   const floors = localFloors(frameDb, sorted);
-  // each block's threshold for the loud frames
-  const thr = floors.values.map((floor) => Math.max(floor + ACTIVE_ABOVE_FLOOR_DB, ACTIVE_MIN_DBFS));
+  // each block's threshold for the loud frames, in double precision as it always was (a Float32Array's map
+  // rounds it: floors above -10 dBFS, a file of loud noise, then had frames at the threshold change sides)
+  const thr = Array.from(floors.values, (floor) => Math.max(floor + ACTIVE_ABOVE_FLOOR_DB, ACTIVE_MIN_DBFS));
   const thrOf = (f: number) => thr[Math.floor(f / floors.block)]!;
   const deltas: number[] = [];
   for (let f = 0; f < frameDb.length; f++) {
